@@ -1,0 +1,55 @@
+#include "agents/placement_policy.h"
+
+namespace tierfs {
+namespace {
+
+// The fastest tier with room for the whole segment; tier 0 when none has room
+// (the file system then reports which tiers are full).
+class FastFirst : public PlacementPolicy {
+ public:
+  const char* Name() const override { return "fast-first"; }
+  int Place(const PlacementRequest& request, const StorageView& view) override {
+    for (int t = 0; t < view.NumTiers(); ++t) {
+      if (view.Used(t) + request.bytes <= view.Capacity(t)) return t;
+    }
+    return 0;
+  }
+};
+
+// Everything on one fixed end of the hierarchy. `fast-only` is the reference
+// every result is normalized to (a fast tier large enough for everything);
+// `slow-only` is the other bound. Metadata still goes to tier 0 (the file
+// system forces it), so slow-only measures bulk data on the slow device.
+class FixedTier : public PlacementPolicy {
+ public:
+  FixedTier(const char* name, bool slowest) : name_(name), slowest_(slowest) {}
+  const char* Name() const override { return name_; }
+  int Place(const PlacementRequest&, const StorageView& view) override {
+    return slowest_ ? view.NumTiers() - 1 : 0;
+  }
+
+ private:
+  const char* const name_;
+  const bool slowest_;
+};
+
+}  // namespace
+
+std::vector<std::string> PlacementPolicyNames() {
+  return {"fast-first", "fast-only", "slow-only"};
+}
+
+std::unique_ptr<PlacementPolicy> NewPlacementPolicy(const std::string& name,
+                                                    std::string* error) {
+  if (name == "fast-first") return std::make_unique<FastFirst>();
+  if (name == "fast-only") return std::make_unique<FixedTier>("fast-only", false);
+  if (name == "slow-only") return std::make_unique<FixedTier>("slow-only", true);
+  std::string known;
+  for (const std::string& n : PlacementPolicyNames()) {
+    known += known.empty() ? n : ", " + n;
+  }
+  *error = "unknown placement policy '" + name + "' (known: " + known + ")";
+  return nullptr;
+}
+
+}  // namespace tierfs

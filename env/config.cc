@@ -1,0 +1,247 @@
+// URI and configuration-file parsing, and validation of tierfs::Options.
+#include "env/config.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "agents/placement_policy.h"
+#include "env/device_model.h"
+#include "env/tierfs.h"
+
+namespace tierfs {
+
+using rocksdb::Status;
+
+bool ParseSize(const std::string& text, uint64_t* bytes) {
+  if (text.empty()) return false;
+  size_t digits = 0;
+  uint64_t value = 0;
+  while (digits < text.size() && isdigit(static_cast<unsigned char>(text[digits]))) {
+    uint64_t next = value * 10 + uint64_t(text[digits] - '0');
+    if (next / 10 != value) return false;
+    value = next;
+    ++digits;
+  }
+  if (digits == 0) return false;
+  std::string unit = text.substr(digits);
+  int shift = 0;
+  if (unit.empty() || unit == "B") shift = 0;
+  else if (unit == "K" || unit == "k" || unit == "KiB") shift = 10;
+  else if (unit == "M" || unit == "m" || unit == "MiB") shift = 20;
+  else if (unit == "G" || unit == "g" || unit == "GiB") shift = 30;
+  else if (unit == "T" || unit == "t" || unit == "TiB") shift = 40;
+  else return false;
+  if (shift && (value >> (64 - shift)) != 0) return false;
+  *bytes = value << shift;
+  return true;
+}
+
+std::string FormatSize(uint64_t bytes) {
+  static const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double v = double(bytes);
+  int u = 0;
+  while (v >= 1024 && u < 4) { v /= 1024; ++u; }
+  char buf[32];
+  snprintf(buf, sizeof(buf), u ? "%.1f %s" : "%.0f %s", v, kUnits[u]);
+  return buf;
+}
+
+namespace {
+
+std::vector<std::string> Split(const std::string& s, char sep) {
+  std::vector<std::string> parts;
+  std::string cur;
+  std::istringstream in(s);
+  while (std::getline(in, cur, sep)) parts.push_back(cur);
+  if (!s.empty() && s.back() == sep) parts.push_back("");
+  return parts;
+}
+
+std::string Trim(const std::string& s) {
+  size_t b = s.find_first_not_of(" \t\r");
+  if (b == std::string::npos) return "";
+  size_t e = s.find_last_not_of(" \t\r");
+  return s.substr(b, e - b + 1);
+}
+
+// One tier: fields already split. `where` prefixes error messages.
+Status ParseTier(const std::vector<std::string>& fields, const std::string& where,
+                 TierOptions* tier) {
+  if (fields.size() < 2 || fields.size() > 3) {
+    return Status::InvalidArgument(where + ": expected PATH:CAPACITY[:DEVICE]");
+  }
+  tier->path = fields[0];
+  if (!ParseSize(fields[1], &tier->capacity)) {
+    return Status::InvalidArgument(where + ": bad capacity '" + fields[1] +
+                                   "' (expected e.g. 512M, 10G, 1T)");
+  }
+  tier->device = fields.size() == 3 ? fields[2] : "none";
+  return Status::OK();
+}
+
+// Applies KEY, VALUE (both trimmed) to *options.
+Status ApplyKey(const std::string& key, const std::string& value,
+                const std::string& where, Options* options) {
+  if (key == "segment_size") {
+    if (value == "whole") {
+      options->segment_size = 0;
+      return Status::OK();
+    }
+    if (!ParseSize(value, &options->segment_size) || options->segment_size == 0) {
+      return Status::InvalidArgument(where + ": bad segment_size '" + value +
+                                     "' (expected a size such as 1M, or 'whole')");
+    }
+    return Status::OK();
+  }
+  if (key == "policy") {
+    options->policy = value;
+    return Status::OK();
+  }
+  return Status::InvalidArgument(where + ": unknown key '" + key +
+                                 "' (known: segment_size, policy" +
+                                 (where.rfind("line", 0) == 0 ? ", tier" : "") + ")");
+}
+
+bool IsUnder(const std::string& a, const std::string& b) {
+  // True if path a equals b or lies below it.
+  if (a == b) return true;
+  std::string prefix = b.back() == '/' ? b : b + "/";
+  return a.compare(0, prefix.size(), prefix) == 0;
+}
+
+std::string StripTrailingSlash(std::string p) {
+  while (p.size() > 1 && p.back() == '/') p.pop_back();
+  return p;
+}
+
+}  // namespace
+
+Status ParseConfigFile(const std::string& path, Options* options) {
+  std::ifstream in(path);
+  if (!in) {
+    return Status::InvalidArgument("cannot read TierFS config file '" + path + "'");
+  }
+  *options = Options();
+  std::string line;
+  int lineno = 0;
+  while (std::getline(in, line)) {
+    ++lineno;
+    std::string where = "line " + std::to_string(lineno) + " of " + path;
+    size_t hash = line.find('#');
+    if (hash != std::string::npos) line.resize(hash);
+    line = Trim(line);
+    if (line.empty()) continue;
+    size_t eq = line.find('=');
+    if (eq == std::string::npos) {
+      return Status::InvalidArgument(where + ": expected KEY = VALUE, got '" + line + "'");
+    }
+    std::string key = Trim(line.substr(0, eq));
+    std::string value = Trim(line.substr(eq + 1));
+    if (key == "tier") {
+      std::vector<std::string> fields;
+      std::istringstream words(value);
+      for (std::string w; words >> w;) fields.push_back(w);
+      TierOptions tier;
+      Status s = ParseTier(fields, where, &tier);
+      if (!s.ok()) return s;
+      options->tiers.push_back(tier);
+      continue;
+    }
+    Status s = ApplyKey(key, value, where, options);
+    if (!s.ok()) return s;
+  }
+  return ValidateOptions(*options);
+}
+
+Status ParseUri(const std::string& uri, Options* options) {
+  const std::string scheme = "tierfs://";
+  if (uri.compare(0, scheme.size(), scheme) != 0) {
+    return Status::InvalidArgument("TierFS URI '" + uri + "' must start with tierfs://");
+  }
+  if (uri.find('=') != std::string::npos) {
+    return Status::InvalidArgument(
+        "TierFS URI '" + uri +
+        "' contains '=': RocksDB would read it as key=value options; use KEY:VALUE");
+  }
+  std::string body = uri.substr(scheme.size());
+  const std::string config = "config:";
+  if (body.compare(0, config.size(), config) == 0) {
+    return ParseConfigFile(body.substr(config.size()), options);
+  }
+  *options = Options();
+  std::vector<std::string> sections = Split(body, ';');
+  if (sections.empty() || sections[0].empty()) {
+    return Status::InvalidArgument("TierFS URI '" + uri + "' names no tier");
+  }
+  std::vector<std::string> tiers = Split(sections[0], ',');
+  for (size_t i = 0; i < tiers.size(); ++i) {
+    TierOptions tier;
+    Status s = ParseTier(Split(tiers[i], ':'),
+                         "tier " + std::to_string(i) + " '" + tiers[i] + "'", &tier);
+    if (!s.ok()) return s;
+    options->tiers.push_back(tier);
+  }
+  for (size_t i = 1; i < sections.size(); ++i) {
+    size_t colon = sections[i].find(':');
+    if (colon == std::string::npos) {
+      return Status::InvalidArgument("option '" + sections[i] +
+                                     "' in TierFS URI: expected KEY:VALUE");
+    }
+    Status s = ApplyKey(sections[i].substr(0, colon), sections[i].substr(colon + 1),
+                        "option '" + sections[i] + "'", options);
+    if (!s.ok()) return s;
+  }
+  return ValidateOptions(*options);
+}
+
+Status ValidateOptions(const Options& options) {
+  if (options.tiers.empty() || options.tiers.size() > kMaxTiers) {
+    return Status::InvalidArgument("TierFS needs 1 to 8 tiers, got " +
+                                   std::to_string(options.tiers.size()));
+  }
+  if (options.segment_size % kBlockSize != 0) {
+    return Status::InvalidArgument("segment_size " + std::to_string(options.segment_size) +
+                                   " is not a multiple of 4096");
+  }
+  std::string error;
+  if (!NewPlacementPolicy(options.policy, &error)) {
+    return Status::InvalidArgument(error);
+  }
+  for (size_t i = 0; i < options.tiers.size(); ++i) {
+    const TierOptions& t = options.tiers[i];
+    std::string name = "tier " + std::to_string(i) + " (" + t.path + ")";
+    if (t.path.empty() || t.path[0] != '/') {
+      return Status::InvalidArgument(name + ": path must be absolute");
+    }
+    if (t.capacity == 0) {
+      return Status::InvalidArgument(name + ": capacity must be greater than zero");
+    }
+    DeviceParams device;
+    Status s = ParseDeviceParams(t.device, &device);
+    if (!s.ok()) return Status::InvalidArgument(name + ": " + s.getState());
+    for (size_t j = 0; j < i; ++j) {
+      std::string a = StripTrailingSlash(t.path);
+      std::string b = StripTrailingSlash(options.tiers[j].path);
+      if (IsUnder(a, b) || IsUnder(b, a)) {
+        return Status::InvalidArgument(name + " overlaps tier " + std::to_string(j) +
+                                       " (" + options.tiers[j].path + ")");
+      }
+    }
+    struct stat st;
+    if (stat(t.path.c_str(), &st) != 0) {
+      return Status::InvalidArgument(name + ": directory does not exist");
+    }
+    if (!S_ISDIR(st.st_mode)) {
+      return Status::InvalidArgument(name + ": not a directory");
+    }
+    if (access(t.path.c_str(), W_OK | X_OK) != 0 && !options.read_only) {
+      return Status::InvalidArgument(name + ": directory is not writable");
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace tierfs

@@ -1,0 +1,71 @@
+// Device emulation: makes a directory on any disk behave, in time, like an NVMe
+// drive, a SATA SSD or an HDD, so hybrid storage systems are reproducible on one
+// machine.
+//
+// Each emulated device is a single queue. An I/O is scheduled at
+// max(now, busy_until) and occupies the device for its service time:
+//   service = latency (skipped for an HDD I/O that continues the previous one)
+//           + bytes / bandwidth
+// so concurrent I/Os wait for each other as on a real device, and the device
+// never exceeds its bandwidth. The caller then waits for its deadline; because
+// a sleep here costs ~80 us whatever is asked, a caller less than kSlackNanos
+// ahead of its deadline returns at once and the debt is paid by a later, longer
+// sleep (busy_until keeps the account).
+#pragma once
+
+#include <cstdint>
+#include <mutex>
+#include <string>
+
+#include <rocksdb/status.h>
+
+namespace tierfs {
+
+struct DeviceParams {
+  std::string name = "none";
+  double read_latency_us = 0;   // per random read
+  double write_latency_us = 0;  // per random write
+  double read_mbps = 0;         // MB/s, 10^6 bytes; 0 = unlimited
+  double write_mbps = 0;
+  // An I/O starting where the previous one on this device ended (same file)
+  // pays no latency: a disk head that need not seek.
+  bool sequential_is_free = false;
+
+  bool emulated() const { return name != "none"; }
+};
+
+// Parses a device name: none, optane, nvme, sata-ssd, hdd, or
+// custom-READUS-WRITEUS-MBPS. Errors name the bad spec.
+rocksdb::Status ParseDeviceParams(const std::string& spec, DeviceParams* out);
+
+class DeviceModel {
+ public:
+  static constexpr int64_t kSlackNanos = 200 * 1000;
+
+  explicit DeviceModel(const DeviceParams& params) : params_(params) {}
+
+  const DeviceParams& params() const { return params_; }
+
+  // Reserves the device for one I/O of `bytes` at `offset` of stream `stream`
+  // (a file id) issued at `now_ns`, and returns the time it completes.
+  // Thread-safe.
+  int64_t Schedule(bool write, uint64_t stream, uint64_t offset,
+                   uint64_t bytes, int64_t now_ns);
+
+  // Service time of one I/O, in nanoseconds, ignoring the queue.
+  int64_t ServiceNanos(bool write, bool sequential, uint64_t bytes) const;
+
+  // Blocks until `deadline_ns` unless it is less than kSlackNanos away.
+  static void WaitUntil(int64_t deadline_ns);
+
+  static int64_t NowNanos();
+
+ private:
+  const DeviceParams params_;
+  std::mutex mu_;
+  int64_t busy_until_ = 0;    // guarded by mu_
+  uint64_t last_stream_ = ~0ull;
+  uint64_t last_end_ = 0;
+};
+
+}  // namespace tierfs

@@ -1,0 +1,27 @@
+// A lock-free latency histogram: one atomic counter per power-of-two bucket of
+// microseconds. Recording is three relaxed atomic adds.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+#include "env/tierfs.h"
+
+namespace tierfs {
+
+class AtomicHistogram {
+ public:
+  void Record(uint64_t micros);
+  LatencyHistogram Snapshot() const;
+  // Adds a saved histogram (from the stats file) into this one.
+  void Merge(const LatencyHistogram& h);
+
+  static int BucketFor(uint64_t micros);
+
+ private:
+  std::atomic<uint64_t> count_{0};
+  std::atomic<uint64_t> sum_us_{0};
+  std::atomic<uint64_t> buckets_[LatencyHistogram::kBuckets] = {};
+};
+
+}  // namespace tierfs

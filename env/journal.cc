@@ -1,0 +1,211 @@
+#include "env/journal.h"
+
+#include <cinttypes>
+#include <cstdio>
+
+namespace tierfs {
+
+using rocksdb::FileOptions;
+using rocksdb::IOOptions;
+using rocksdb::IOStatus;
+
+namespace {
+
+// Parses "<prefix><digits>" into *gen.
+bool ParseGeneration(const std::string& name, const std::string& prefix, uint64_t* gen) {
+  if (name.compare(0, prefix.size(), prefix) != 0 || name.size() == prefix.size()) return false;
+  uint64_t v = 0;
+  for (size_t i = prefix.size(); i < name.size(); ++i) {
+    if (name[i] < '0' || name[i] > '9') return false;
+    v = v * 10 + uint64_t(name[i] - '0');
+  }
+  *gen = v;
+  return true;
+}
+
+IOStatus ReadAll(rocksdb::FileSystem* fs, const std::string& fname, std::string* data) {
+  return rocksdb::ReadFileToString(fs, fname, data);
+}
+
+}  // namespace
+
+std::string Journal::SnapshotName(const std::string& dir, uint64_t gen) {
+  char buf[32];
+  snprintf(buf, sizeof(buf), "/SNAPSHOT-%06" PRIu64, gen);
+  return dir + buf;
+}
+
+std::string Journal::JournalName(const std::string& dir, uint64_t gen) {
+  char buf[32];
+  snprintf(buf, sizeof(buf), "/JOURNAL-%06" PRIu64, gen);
+  return dir + buf;
+}
+
+IOStatus Journal::Load(rocksdb::FileSystem* fs, const std::string& meta_dir,
+                       uint64_t* generation, std::vector<JournalRecord>* records,
+                       bool* torn_tail) {
+  *generation = 0;
+  *torn_tail = false;
+  records->clear();
+  std::vector<std::string> children;
+  IOStatus s = fs->GetChildren(meta_dir, IOOptions(), &children, nullptr);
+  if (s.IsNotFound() || s.IsPathNotFound()) return IOStatus::OK();
+  if (!s.ok()) return s;
+  uint64_t newest = 0;
+  bool any_journal = false;
+  for (const std::string& c : children) {
+    uint64_t g;
+    if (ParseGeneration(c, "SNAPSHOT-", &g) && g > newest) newest = g;
+    if (ParseGeneration(c, "JOURNAL-", &g)) any_journal = true;
+  }
+  if (newest == 0) {
+    if (any_journal) {
+      return IOStatus::Corruption("TierFS meta directory " + meta_dir +
+                                  " has a journal but no snapshot");
+    }
+    return IOStatus::OK();
+  }
+  std::string bytes;
+  DecodedFile snap;
+  std::string snap_name = SnapshotName(meta_dir, newest);
+  s = ReadAll(fs, snap_name, &bytes);
+  if (!s.ok()) return s;
+  rocksdb::Status ds = DecodeFile(bytes, snap_name, &snap);
+  if (ds.ok() && (snap.kind != kSnapshotKind || snap.generation != newest)) {
+    ds = rocksdb::Status::Corruption("TierFS snapshot " + snap_name +
+                                     ": header names another kind or generation");
+  }
+  if (!ds.ok()) return IOStatus::Corruption(ds.ToString());
+  *records = std::move(snap.records);
+
+  std::string journal_name = JournalName(meta_dir, newest);
+  s = fs->FileExists(journal_name, IOOptions(), nullptr);
+  if (s.IsNotFound()) {
+    *generation = newest;  // crashed between the snapshot rename and the new journal
+    return IOStatus::OK();
+  }
+  s = ReadAll(fs, journal_name, &bytes);
+  if (!s.ok()) return s;
+  DecodedFile journal;
+  ds = DecodeFile(bytes, journal_name, &journal);
+  if (ds.ok() && (journal.kind != kJournalKind || journal.generation != newest)) {
+    ds = rocksdb::Status::Corruption("TierFS journal " + journal_name +
+                                     ": header names another kind or generation");
+  }
+  if (!ds.ok()) return IOStatus::Corruption(ds.ToString());
+  records->insert(records->end(), journal.records.begin(), journal.records.end());
+  *torn_tail = journal.torn_tail;
+  *generation = newest;
+  return IOStatus::OK();
+}
+
+IOStatus Journal::Create(rocksdb::FileSystem* fs, const std::string& meta_dir,
+                         uint64_t generation, const std::vector<JournalRecord>& snapshot,
+                         std::unique_ptr<Journal>* result) {
+  std::unique_ptr<Journal> j(new Journal(fs, meta_dir));
+  IOStatus s = j->StartGeneration(generation, snapshot);
+  if (s.ok()) *result = std::move(j);
+  return s;
+}
+
+Journal::~Journal() {
+  if (file_) file_->Close(IOOptions(), nullptr).PermitUncheckedError();
+}
+
+IOStatus Journal::StartGeneration(uint64_t gen, const std::vector<JournalRecord>& snapshot) {
+  IOOptions io;
+  FileOptions fo;
+  std::string data;
+  EncodeHeader(kSnapshotKind, gen, &data);
+  for (const JournalRecord& r : snapshot) EncodeRecord(r, &data);
+  EncodeRecord(JournalRecord::End(snapshot.size()), &data);
+
+  const std::string snap = SnapshotName(dir_, gen);
+  const std::string tmp = snap + ".tmp";
+  std::unique_ptr<rocksdb::FSWritableFile> f;
+  IOStatus s = fs_->NewWritableFile(tmp, fo, &f, nullptr);
+  if (s.ok()) s = f->Append(data, io, nullptr);
+  if (s.ok()) s = f->Fsync(io, nullptr);
+  if (s.ok()) s = f->Close(io, nullptr);
+  if (s.ok()) s = fs_->RenameFile(tmp, snap, io, nullptr);
+
+  std::unique_ptr<rocksdb::FSWritableFile> journal;
+  if (s.ok()) s = fs_->NewWritableFile(JournalName(dir_, gen), fo, &journal, nullptr);
+  if (s.ok()) {
+    data.clear();
+    EncodeHeader(kJournalKind, gen, &data);
+    s = journal->Append(data, io, nullptr);
+  }
+  if (s.ok()) s = journal->Fsync(io, nullptr);
+  std::unique_ptr<rocksdb::FSDirectory> dir;
+  if (s.ok()) s = fs_->NewDirectory(dir_, io, &dir, nullptr);
+  if (s.ok()) s = dir->Fsync(io, nullptr);
+  if (!s.ok()) {
+    return IOStatus::IOError("TierFS cannot start journal generation " +
+                             std::to_string(gen) + " in " + dir_ + ": " + s.ToString());
+  }
+  if (file_) file_->Close(io, nullptr).PermitUncheckedError();
+  file_ = std::move(journal);
+  uint64_t old = generation_;
+  generation_ = gen;
+  records_ = 0;
+  // Everything before is in the durable snapshot now.
+  synced_lsn_ = appended_lsn_.load();
+
+  // Remove every older generation and leftover temporary file (best effort:
+  // Load() ignores them anyway).
+  std::vector<std::string> children;
+  if (fs_->GetChildren(dir_, io, &children, nullptr).ok()) {
+    for (const std::string& c : children) {
+      uint64_t g;
+      bool old_gen = (ParseGeneration(c, "SNAPSHOT-", &g) || ParseGeneration(c, "JOURNAL-", &g)) && g < gen;
+      bool tmp_file = c.size() > 4 && c.compare(c.size() - 4, 4, ".tmp") == 0;
+      if (old_gen || tmp_file) {
+        fs_->DeleteFile(dir_ + "/" + c, io, nullptr).PermitUncheckedError();
+      }
+    }
+  }
+  (void)old;
+  return IOStatus::OK();
+}
+
+IOStatus Journal::Append(const JournalRecord& record, uint64_t* lsn) {
+  std::string data;
+  EncodeRecord(record, &data);
+  std::lock_guard<std::mutex> lock(append_mu_);
+  if (!error_.ok()) return error_;
+  IOStatus s = file_->Append(data, IOOptions(), nullptr);
+  if (s.ok()) s = file_->Flush(IOOptions(), nullptr);
+  if (!s.ok()) {
+    error_ = IOStatus::IOError("TierFS journal write failed: " + s.ToString());
+    return error_;
+  }
+  records_.fetch_add(1);
+  *lsn = appended_lsn_.fetch_add(1) + 1;
+  return IOStatus::OK();
+}
+
+IOStatus Journal::SyncTo(uint64_t lsn) {
+  if (synced_lsn_.load() >= lsn) return IOStatus::OK();
+  std::lock_guard<std::mutex> lock(sync_mu_);
+  if (synced_lsn_.load() >= lsn) return IOStatus::OK();  // another caller synced it
+  uint64_t target = appended_lsn_.load();
+  IOStatus s;
+  {
+    std::lock_guard<std::mutex> alock(append_mu_);
+    if (!error_.ok()) return error_;
+    s = file_->Sync(IOOptions(), nullptr);
+  }
+  if (!s.ok()) return IOStatus::IOError("TierFS journal sync failed: " + s.ToString());
+  synced_lsn_ = target;
+  return IOStatus::OK();
+}
+
+IOStatus Journal::Rotate(const std::vector<JournalRecord>& snapshot) {
+  std::lock_guard<std::mutex> slock(sync_mu_);
+  std::lock_guard<std::mutex> alock(append_mu_);
+  if (!error_.ok()) return error_;
+  return StartGeneration(generation_ + 1, snapshot);
+}
+
+}  // namespace tierfs

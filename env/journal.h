@@ -1,0 +1,82 @@
+// The segment map's journal on tier 0: <tier0>/meta/SNAPSHOT-<gen> holds the
+// whole state, <tier0>/meta/JOURNAL-<gen> the records since. Every Append is
+// written through to the operating system at once (so a killed process loses
+// nothing); SyncTo() makes records durable against power loss, grouping
+// concurrent callers into one sync.
+//
+// Rotate() starts generation gen+1 from a full snapshot:
+//   write SNAPSHOT-(g+1).tmp, sync; rename to SNAPSHOT-(g+1); create JOURNAL-(g+1),
+//   sync; sync meta dir; remove generation g.
+// A crash anywhere leaves either generation g or g+1 complete; Load() takes the
+// newest complete snapshot and its journal.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <rocksdb/file_system.h>
+
+#include "env/journal_format.h"
+
+namespace tierfs {
+
+class Journal {
+ public:
+  // Loads the newest generation in `meta_dir`: the snapshot's records followed
+  // by the journal's. *generation is 0 and *records empty for a new store.
+  // *torn_tail reports that an incomplete last journal record was dropped.
+  static rocksdb::IOStatus Load(rocksdb::FileSystem* fs, const std::string& meta_dir,
+                                uint64_t* generation,
+                                std::vector<JournalRecord>* records,
+                                bool* torn_tail);
+
+  // Starts generation `generation` in `meta_dir` from `snapshot` and returns a
+  // journal that appends to it. Older generations are removed.
+  static rocksdb::IOStatus Create(rocksdb::FileSystem* fs, const std::string& meta_dir,
+                                  uint64_t generation,
+                                  const std::vector<JournalRecord>& snapshot,
+                                  std::unique_ptr<Journal>* result);
+
+  ~Journal();
+
+  // Appends one record, written through. *lsn identifies it for SyncTo().
+  // Thread-safe.
+  rocksdb::IOStatus Append(const JournalRecord& record, uint64_t* lsn);
+
+  // Returns once every record up to `lsn` is durable. Thread-safe.
+  rocksdb::IOStatus SyncTo(uint64_t lsn);
+  rocksdb::IOStatus SyncAll() { return SyncTo(appended_lsn_.load()); }
+
+  // Replaces the journal by generation()+1 built from `snapshot`.
+  // REQUIRES: no concurrent Append (the caller holds the store's state lock).
+  rocksdb::IOStatus Rotate(const std::vector<JournalRecord>& snapshot);
+
+  uint64_t generation() const { return generation_; }
+  uint64_t records_since_snapshot() const { return records_.load(); }
+
+  static std::string SnapshotName(const std::string& dir, uint64_t gen);
+  static std::string JournalName(const std::string& dir, uint64_t gen);
+
+ private:
+  Journal(rocksdb::FileSystem* fs, std::string dir) : fs_(fs), dir_(std::move(dir)) {}
+  rocksdb::IOStatus StartGeneration(uint64_t generation,
+                                    const std::vector<JournalRecord>& snapshot);
+
+  rocksdb::FileSystem* const fs_;
+  const std::string dir_;
+
+  std::mutex append_mu_;  // serializes Append and Rotate
+  std::unique_ptr<rocksdb::FSWritableFile> file_;
+  uint64_t generation_ = 0;
+  std::atomic<uint64_t> appended_lsn_{0};
+  std::atomic<uint64_t> records_{0};
+  rocksdb::IOStatus error_;  // sticky: once a write failed the journal refuses more
+
+  std::mutex sync_mu_;  // one sync at a time
+  std::atomic<uint64_t> synced_lsn_{0};
+};
+
+}  // namespace tierfs

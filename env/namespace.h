@@ -1,0 +1,113 @@
+// The segment map: the logical namespace RocksDB sees (directories, names ->
+// files) and, per file, the tier of each segment. Rebuilt at open by applying
+// journal records; kept current by the store, which journals each change
+// before making it.
+//
+// Locking: Namespace itself is not synchronized; the store guards it with its
+// namespace mutex. A FileEntry's placement is guarded by the entry's own
+// mutex, so reads look up tiers without touching the namespace lock.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <set>
+#include <shared_mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <rocksdb/status.h>
+
+#include "agents/file_kind.h"
+#include "env/journal_format.h"
+
+namespace tierfs {
+
+struct FileEntry {
+  FileEntry(uint64_t i, FileKind k) : id(i), kind(k) {}
+
+  const uint64_t id;
+  const FileKind kind;
+  // Logical size: the largest end offset written. Written by the one writer,
+  // read by everyone.
+  std::atomic<uint64_t> size{0};
+
+  mutable std::shared_mutex mu;
+  // Per segment, guarded by mu:
+  std::vector<uint8_t> tiers;     // tier holding it, kNoTier if none yet
+  std::vector<uint64_t> charged;  // bytes charged to that tier for it
+  uint8_t allowance_mask = 0;     // tiers charged the per-file block allowance
+  uint8_t data_file_mask = 0;     // tiers where the backing file exists
+  uint8_t unsynced_dir_mask = 0;  // tiers whose data dir must be synced for it
+
+  // Newest journal record about this file; Sync makes the journal durable up
+  // to here before syncing data.
+  std::atomic<uint64_t> lsn{0};
+  // Time of creation (or of recovery), seconds since the epoch: the
+  // modification time of a file that holds no data yet.
+  uint64_t ctime = 0;
+
+  // Names bound to this file; guarded by the namespace lock.
+  int links = 0;
+
+  // Lifetime, guarded by mu: open handles, and whether the last name is gone.
+  // The data is freed when both say so, so an open handle never loses it.
+  int open_handles = 0;
+  bool unlinked = false;
+  bool freed = false;
+
+  // REQUIRES: mu held (shared is enough).
+  uint8_t TierOf(uint64_t segment) const {
+    return segment < tiers.size() ? tiers[segment] : kNoTier;
+  }
+};
+
+class Namespace {
+ public:
+  Namespace();
+
+  // Replays one journal record. Records that do not apply (a rename of a name
+  // that does not exist) are errors: the journal only holds applied changes.
+  rocksdb::Status Apply(const JournalRecord& record);
+
+  // Binds `name` to the file `id`, creating the file if the id is new. Returns
+  // the file that lost its last name because `name` was bound to it before
+  // (nullptr if none), so the caller can free its data.
+  std::shared_ptr<FileEntry> Bind(const std::string& name, uint64_t id, FileKind kind);
+  // Removes `name`. Returns the file if that was its last name.
+  std::shared_ptr<FileEntry> Unbind(const std::string& name);
+  // Moves `src`'s binding to `dst`. Returns the file dst named, if it lost its
+  // last name. REQUIRES: src exists.
+  std::shared_ptr<FileEntry> Rename(const std::string& src, const std::string& dst);
+  void Mkdir(const std::string& path);  // and its parents
+  void Rmdir(const std::string& path);
+
+  std::shared_ptr<FileEntry> Find(const std::string& name) const;
+  std::shared_ptr<FileEntry> FindId(uint64_t id) const;
+  bool IsDir(const std::string& path) const;
+  bool HasChildren(const std::string& dir) const;
+  // Names (not paths) directly under `dir`, files and directories.
+  std::vector<std::string> Children(const std::string& dir) const;
+  // Every name bound to a file under `dir` (recursively), with its entry.
+  std::vector<std::pair<std::string, std::shared_ptr<FileEntry>>> FilesUnder(
+      const std::string& dir) const;
+
+  const std::unordered_map<uint64_t, std::shared_ptr<FileEntry>>& files() const { return by_id_; }
+  uint64_t NewId() { return next_id_++; }
+
+  // The records that rebuild this state (for a snapshot). REQUIRES: no
+  // concurrent change to any entry's placement.
+  std::vector<JournalRecord> SnapshotRecords() const;
+
+  static std::string Parent(const std::string& path);
+
+ private:
+  std::map<std::string, std::shared_ptr<FileEntry>> names_;
+  std::unordered_map<uint64_t, std::shared_ptr<FileEntry>> by_id_;
+  std::set<std::string> dirs_;
+  uint64_t next_id_ = 1;
+};
+
+}  // namespace tierfs

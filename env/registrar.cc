@@ -1,0 +1,135 @@
+// The public entry points: building a TierFS from options or a URI, the
+// `tierfs://` factory registered with RocksDB's object registry when the
+// library loads (so LD_PRELOAD makes stock tools accept --fs_uri=tierfs://...),
+// and the statistics accessors.
+#include <map>
+#include <mutex>
+
+#include <rocksdb/utilities/object_registry.h>
+
+#include "env/tier_fs.h"
+#include "env/tierfs.h"
+
+namespace tierfs {
+
+using rocksdb::Status;
+
+namespace {
+
+// One store per tier-0 root per process: RocksDB tools create the file system
+// more than once, and two stores over the same tiers would corrupt each other.
+struct Registry {
+  std::mutex mu;
+  std::map<std::string, std::weak_ptr<Store>> stores;
+};
+
+Registry& GetRegistry() {
+  static Registry* registry = new Registry();  // never destroyed: used at exit
+  return *registry;
+}
+
+bool SameLayout(const Options& a, const Options& b) {
+  if (a.tiers.size() != b.tiers.size() || a.segment_size != b.segment_size ||
+      a.policy != b.policy) {
+    return false;
+  }
+  for (size_t i = 0; i < a.tiers.size(); ++i) {
+    if (TierFileSystem::Normalize(a.tiers[i].path) != TierFileSystem::Normalize(b.tiers[i].path) ||
+        a.tiers[i].capacity != b.tiers[i].capacity || a.tiers[i].device != b.tiers[i].device) {
+      return false;
+    }
+  }
+  return true;
+}
+
+const Store* StoreOf(const rocksdb::FileSystem* fs) {
+  auto* tfs = dynamic_cast<const TierFileSystem*>(fs);
+  return tfs ? tfs->store().get() : nullptr;
+}
+
+}  // namespace
+
+Status NewTierFileSystem(const Options& options, std::shared_ptr<rocksdb::FileSystem>* result) {
+  try {
+    std::shared_ptr<Store> store;
+    if (options.read_only) {
+      rocksdb::IOStatus s = Store::Open(options, &store);
+      if (!s.ok()) return s;
+    } else {
+      Registry& reg = GetRegistry();
+      std::lock_guard<std::mutex> lock(reg.mu);
+      const std::string key = options.tiers.empty() ? "" : TierFileSystem::Normalize(options.tiers[0].path);
+      store = reg.stores[key].lock();
+      if (store && !SameLayout(store->options(), options)) {
+        return Status::InvalidArgument("TierFS store at " + key +
+                                       " is already open in this process with another configuration");
+      }
+      if (!store) {
+        rocksdb::IOStatus s = Store::Open(options, &store);
+        if (!s.ok()) return s;
+        reg.stores[key] = store;
+      }
+    }
+    *result = std::make_shared<TierFileSystem>(store);
+    return Status::OK();
+  } catch (const std::exception& e) {
+    return Status::IOError(std::string("TierFS open: ") + e.what());
+  }
+}
+
+Status NewTierFileSystem(const std::string& uri, std::shared_ptr<rocksdb::FileSystem>* result) {
+  Options options;
+  Status s = ParseUri(uri, &options);
+  if (!s.ok()) return s;
+  return NewTierFileSystem(options, result);
+}
+
+std::unique_ptr<rocksdb::Env> NewTierEnv(const std::shared_ptr<rocksdb::FileSystem>& fs) {
+  return rocksdb::NewCompositeEnv(fs);
+}
+
+Status GetTierStats(const rocksdb::FileSystem* fs, std::vector<TierStats>* stats) {
+  const Store* store = StoreOf(fs);
+  if (!store) return Status::InvalidArgument("not a TierFS file system");
+  const_cast<Store*>(store)->GetStats(stats);
+  return Status::OK();
+}
+
+Status ListFiles(const rocksdb::FileSystem* fs, const std::string& dir,
+                 std::vector<FileInfo>* files) {
+  const Store* store = StoreOf(fs);
+  if (!store) return Status::InvalidArgument("not a TierFS file system");
+  const_cast<Store*>(store)->ListFiles(TierFileSystem::Normalize(dir), files);
+  return Status::OK();
+}
+
+namespace {
+
+rocksdb::FileSystem* TierFsFactory(const std::string& uri,
+                                   std::unique_ptr<rocksdb::FileSystem>* guard,
+                                   std::string* errmsg) {
+  std::shared_ptr<rocksdb::FileSystem> fs;
+  Status s = NewTierFileSystem(uri, &fs);
+  if (!s.ok()) {
+    *errmsg = s.ToString();
+    return nullptr;
+  }
+  // The registry wants ownership through a unique_ptr; the shared store is
+  // kept alive by the file system itself.
+  auto* tfs = static_cast<TierFileSystem*>(fs.get());
+  guard->reset(new TierFileSystem(tfs->store()));
+  return guard->get();
+}
+
+struct Registrar {
+  Registrar() {
+    rocksdb::ObjectLibrary::Default()->AddFactory<rocksdb::FileSystem>(
+        rocksdb::ObjectLibrary::PatternEntry("tierfs", false).AddSeparator("://", false),
+        TierFsFactory);
+  }
+};
+
+const Registrar registrar;
+
+}  // namespace
+}  // namespace tierfs

@@ -1,0 +1,448 @@
+// Store: namespace operations and segment placement. Open, recovery and close
+// are in store_recovery.cc; statistics in stats.cc.
+#include "env/store.h"
+
+#include <ctime>
+
+#include "env/config.h"
+#include "env/file_name.h"
+#include "env/posix_util.h"
+
+namespace tierfs {
+
+using rocksdb::IOOptions;
+using rocksdb::IOStatus;
+
+namespace {
+
+uint64_t RoundUp(uint64_t n) { return (n + kBlockSize - 1) / kBlockSize * kBlockSize; }
+
+// Bytes a whole-file segment reserves at a time.
+constexpr uint64_t kWholeFileChunk = 1 << 20;
+
+IOStatus ReadOnlyError(const std::string& op) {
+  return IOStatus::NotSupported(op + " on a TierFS store opened read-only");
+}
+
+}  // namespace
+
+Store::Store(const Options& options) : options_(options), seg_size_(options.segment_size) {
+  base_ = options.base ? options.base : rocksdb::FileSystem::Default();
+}
+
+IOStatus Store::Log(const JournalRecord& record, FileEntry* entry, uint64_t* lsn_out) {
+  uint64_t lsn = 0;
+  IOStatus s = journal_->Append(record, &lsn);
+  if (lsn_out) *lsn_out = lsn;
+  if (s.ok() && entry) {
+    uint64_t cur = entry->lsn.load();
+    while (cur < lsn && !entry->lsn.compare_exchange_weak(cur, lsn)) {
+    }
+  }
+  return s;
+}
+
+void Store::MaybeRotate() {
+  constexpr uint64_t kRecordsPerGeneration = 1 << 16;
+  if (read_only() || journal_->records_since_snapshot() < kRecordsPerGeneration) return;
+  std::unique_lock<std::shared_mutex> state(state_mu_);
+  if (journal_->records_since_snapshot() < kRecordsPerGeneration) return;
+  std::vector<JournalRecord> snapshot;
+  {
+    std::lock_guard<std::mutex> lock(ns_mu_);
+    snapshot = ns_.SnapshotRecords();
+  }
+  // A failed rotation leaves the old generation in use; the journal keeps
+  // growing and the next change tries again.
+  journal_->Rotate(snapshot).PermitUncheckedError();
+}
+
+// ---------------------------------------------------------------- namespace
+
+IOStatus Store::CreateFile(const std::string& path, std::shared_ptr<FileEntry>* entry) {
+  if (read_only()) return ReadOnlyError("create " + path);
+  std::shared_ptr<FileEntry> replaced;
+  {
+    std::shared_lock<std::shared_mutex> state(state_mu_);
+    std::lock_guard<std::mutex> lock(ns_mu_);
+    uint64_t id = ns_.NewId();
+    FileKind kind = ClassifyFileName(path);
+    uint64_t lsn = 0;
+    IOStatus s = Log(JournalRecord::Bind(id, kind, path), nullptr, &lsn);
+    if (!s.ok()) return s;
+    replaced = ns_.Bind(path, id, kind);
+    *entry = ns_.Find(path);
+    (*entry)->ctime = uint64_t(time(nullptr));
+    (*entry)->lsn = lsn;  // a Sync of the new file makes its name durable too
+  }
+  if (replaced) Retire(replaced);
+  MaybeRotate();
+  return IOStatus::OK();
+}
+
+IOStatus Store::OpenFile(const std::string& path, bool create_if_missing,
+                         std::shared_ptr<FileEntry>* entry) {
+  {
+    std::lock_guard<std::mutex> lock(ns_mu_);
+    *entry = ns_.Find(path);
+    if (*entry) return IOStatus::OK();
+    if (ns_.IsDir(path)) return IOStatus::IOError(path + ": is a directory");
+  }
+  if (!create_if_missing) return IOStatus::PathNotFound(path + ": no such file in TierFS");
+  return CreateFile(path, entry);
+}
+
+std::shared_ptr<FileEntry> Store::Find(const std::string& path) {
+  std::lock_guard<std::mutex> lock(ns_mu_);
+  return ns_.Find(path);
+}
+
+int Store::NumLinks(const std::shared_ptr<FileEntry>& entry) {
+  std::lock_guard<std::mutex> lock(ns_mu_);
+  return entry->links;
+}
+
+IOStatus Store::Exists(const std::string& path, bool* is_dir) {
+  std::lock_guard<std::mutex> lock(ns_mu_);
+  *is_dir = ns_.IsDir(path);
+  if (*is_dir || ns_.Find(path)) return IOStatus::OK();
+  return IOStatus::NotFound(path);
+}
+
+IOStatus Store::DeleteFile(const std::string& path) {
+  if (read_only()) return ReadOnlyError("delete " + path);
+  std::shared_ptr<FileEntry> gone;
+  {
+    std::shared_lock<std::shared_mutex> state(state_mu_);
+    std::lock_guard<std::mutex> lock(ns_mu_);
+    if (!ns_.Find(path)) return IOStatus::PathNotFound(path + ": no such file in TierFS");
+    IOStatus s = Log(JournalRecord::Unbind(path), nullptr);
+    if (!s.ok()) return s;
+    gone = ns_.Unbind(path);
+  }
+  if (gone) Retire(gone);
+  MaybeRotate();
+  return IOStatus::OK();
+}
+
+IOStatus Store::RenameFile(const std::string& src, const std::string& dst) {
+  if (read_only()) return ReadOnlyError("rename " + src);
+  std::shared_ptr<FileEntry> gone;
+  {
+    std::shared_lock<std::shared_mutex> state(state_mu_);
+    std::lock_guard<std::mutex> lock(ns_mu_);
+    if (!ns_.Find(src)) return IOStatus::PathNotFound(src + ": no such file in TierFS");
+    if (ns_.IsDir(dst)) return IOStatus::IOError("rename to " + dst + ": is a directory");
+    IOStatus s = Log(JournalRecord::Rename(src, dst), nullptr);
+    if (!s.ok()) return s;
+    gone = ns_.Rename(src, dst);
+  }
+  if (gone) Retire(gone);
+  MaybeRotate();
+  return IOStatus::OK();
+}
+
+IOStatus Store::LinkFile(const std::string& src, const std::string& dst) {
+  if (read_only()) return ReadOnlyError("link " + src);
+  {
+    std::shared_lock<std::shared_mutex> state(state_mu_);
+    std::lock_guard<std::mutex> lock(ns_mu_);
+    std::shared_ptr<FileEntry> e = ns_.Find(src);
+    if (!e) return IOStatus::PathNotFound(src + ": no such file in TierFS");
+    if (ns_.Find(dst) || ns_.IsDir(dst)) return IOStatus::IOError("link " + dst + ": file exists");
+    IOStatus s = Log(JournalRecord::Bind(e->id, e->kind, dst), e.get());
+    if (!s.ok()) return s;
+    ns_.Bind(dst, e->id, e->kind);
+  }
+  MaybeRotate();
+  return IOStatus::OK();
+}
+
+IOStatus Store::CreateDir(const std::string& path, bool error_if_exists) {
+  {
+    std::shared_lock<std::shared_mutex> state(state_mu_);
+    std::lock_guard<std::mutex> lock(ns_mu_);
+    if (ns_.IsDir(path)) {
+      return error_if_exists ? IOStatus::IOError(path + ": directory exists") : IOStatus::OK();
+    }
+    if (ns_.Find(path)) return IOStatus::IOError(path + ": a file of that name exists");
+    if (read_only()) return ReadOnlyError("mkdir " + path);
+    IOStatus s = Log(JournalRecord::Mkdir(path), nullptr);
+    if (!s.ok()) return s;
+    ns_.Mkdir(path);
+  }
+  MaybeRotate();
+  return IOStatus::OK();
+}
+
+IOStatus Store::DeleteDir(const std::string& path) {
+  if (read_only()) return ReadOnlyError("rmdir " + path);
+  std::shared_lock<std::shared_mutex> state(state_mu_);
+  std::lock_guard<std::mutex> lock(ns_mu_);
+  if (!ns_.IsDir(path)) return IOStatus::PathNotFound(path + ": no such directory in TierFS");
+  if (ns_.HasChildren(path)) return IOStatus::IOError(path + ": directory not empty");
+  IOStatus s = Log(JournalRecord::Rmdir(path), nullptr);
+  if (s.ok()) ns_.Rmdir(path);
+  return s;
+}
+
+IOStatus Store::GetChildren(const std::string& dir, std::vector<std::string>* names) {
+  std::lock_guard<std::mutex> lock(ns_mu_);
+  if (!ns_.IsDir(dir)) return IOStatus::PathNotFound(dir + ": no such directory in TierFS");
+  *names = ns_.Children(dir);
+  return IOStatus::OK();
+}
+
+IOStatus Store::SyncNamespace() {
+  if (read_only()) return IOStatus::OK();
+  IOStatus s = journal_->SyncAll();
+  if (s.ok()) s = SyncDataDirs();
+  return s;
+}
+
+IOStatus Store::SyncDataDirs() {
+  uint8_t dirty = dirty_data_dirs_.exchange(0);
+  for (int t = 0; t < NumTiers(); ++t) {
+    if (!(dirty & (1u << t))) continue;
+    IOStatus s = data_dirs_[t]->Fsync(IOOptions(), nullptr);
+    if (!s.ok()) {
+      dirty_data_dirs_.fetch_or(dirty);
+      return s;
+    }
+  }
+  return IOStatus::OK();
+}
+
+IOStatus Store::SyncMetadataFor(const FileEntry& entry) {
+  IOStatus s = journal_->SyncTo(entry.lsn.load());
+  if (s.ok()) s = SyncDataDirs();
+  return s;
+}
+
+// ------------------------------------------------------------------ lifetime
+
+void Store::AddHandle(FileEntry* entry) {
+  std::unique_lock<std::shared_mutex> lock(entry->mu);
+  entry->open_handles++;
+}
+
+void Store::DropHandle(const std::shared_ptr<FileEntry>& entry) {
+  bool free_now;
+  {
+    std::unique_lock<std::shared_mutex> lock(entry->mu);
+    free_now = --entry->open_handles == 0 && entry->unlinked && !entry->freed;
+    if (free_now) entry->freed = true;
+  }
+  if (free_now) FreeData(entry);
+}
+
+void Store::Retire(const std::shared_ptr<FileEntry>& entry) {
+  bool free_now;
+  {
+    std::unique_lock<std::shared_mutex> lock(entry->mu);
+    entry->unlinked = true;
+    free_now = entry->open_handles == 0 && !entry->freed;
+    if (free_now) entry->freed = true;
+  }
+  if (free_now) FreeData(entry);
+}
+
+void Store::FreeData(const std::shared_ptr<FileEntry>& entry) {
+  std::unique_lock<std::shared_mutex> lock(entry->mu);
+  for (size_t s = 0; s < entry->tiers.size(); ++s) {
+    if (entry->tiers[s] == kNoTier) continue;
+    Tier& t = tier(entry->tiers[s]);
+    t.Release(entry->charged[s]);
+    t.segments.fetch_sub(1);
+  }
+  for (int t = 0; t < NumTiers(); ++t) {
+    if (entry->allowance_mask & (1u << t)) tier(t).Release(kBlockSize);
+    if (entry->data_file_mask & (1u << t)) {
+      // An orphan left by a failure here is removed at the next open.
+      base_->DeleteFile(tier(t).DataPath(entry->id), IOOptions(), nullptr)
+          .PermitUncheckedError();
+    }
+  }
+  entry->tiers.clear();
+  entry->charged.clear();
+  entry->allowance_mask = entry->data_file_mask = 0;
+}
+
+// ----------------------------------------------------------------- placement
+
+std::string Store::FullMessage() const {
+  std::string msg = "TierFS: no tier has room for a new segment:";
+  for (const auto& t : tiers_) {
+    msg += " tier " + std::to_string(t->index) + " (" + t->root + ") " +
+           FormatSize(t->used()) + " of " + FormatSize(t->capacity) +
+           (t->device_full() ? ", device full" : "") + ";";
+  }
+  return msg;
+}
+
+int Store::ChargeSomeTier(FileEntry* entry, int want, int exclude, uint64_t bytes) {
+  std::vector<int> order{want};
+  for (int t = want + 1; t < NumTiers(); ++t) order.push_back(t);
+  for (int t = want - 1; t >= 0; --t) order.push_back(t);
+  for (int t : order) {
+    if (t == exclude) continue;
+    uint64_t allowance = (entry->allowance_mask & (1u << t)) ? 0 : kBlockSize;
+    if (tier(t).TryCharge(bytes + allowance)) {
+      entry->allowance_mask |= uint8_t(1u << t);
+      if (t != want) tier(t).spills_in.fetch_add(1, std::memory_order_relaxed);
+      return t;
+    }
+  }
+  return -1;
+}
+
+IOStatus Store::PlaceSegment(FileEntry* entry, uint64_t seg, int lifetime_hint, int* tier_out) {
+  {
+    std::shared_lock<std::shared_mutex> lock(entry->mu);
+    uint8_t t = entry->TierOf(seg);
+    if (t != kNoTier) {
+      *tier_out = t;
+      return IOStatus::OK();
+    }
+  }
+  if (read_only()) return ReadOnlyError("write");
+  {
+    std::shared_lock<std::shared_mutex> state(state_mu_);
+    std::unique_lock<std::shared_mutex> lock(entry->mu);
+    uint8_t placed = entry->TierOf(seg);
+    if (placed != kNoTier) {
+      *tier_out = placed;
+      return IOStatus::OK();
+    }
+    const uint64_t bytes = seg_size_ ? seg_size_ : kWholeFileChunk;
+    int want = 0;
+    if (IsBulkKind(entry->kind)) {
+      PlacementRequest req;
+      req.file_id = entry->id;
+      req.kind = entry->kind;
+      req.segment = seg;
+      req.bytes = bytes;
+      req.lifetime_hint = lifetime_hint;
+      want = policy_->Place(req, *this);
+      if (want < 0 || want >= NumTiers()) want = 0;
+    }
+    int t = ChargeSomeTier(entry, want, -1, bytes);
+    if (t < 0) return IOStatus::NoSpace(FullMessage());
+    IOStatus s = Log(JournalRecord::Segment(entry->id, seg, uint8_t(t)), entry);
+    if (!s.ok()) {
+      tier(t).Release(bytes);
+      return s;
+    }
+    if (entry->tiers.size() <= seg) {
+      entry->tiers.resize(seg + 1, kNoTier);
+      entry->charged.resize(seg + 1, 0);
+    }
+    entry->tiers[seg] = uint8_t(t);
+    entry->charged[seg] = bytes;
+    tier(t).segments.fetch_add(1, std::memory_order_relaxed);
+    *tier_out = t;
+  }
+  MaybeRotate();
+  return IOStatus::OK();
+}
+
+IOStatus Store::ChargeUpTo(FileEntry* entry, uint64_t seg, uint64_t end) {
+  uint64_t need = RoundUp(std::min(end, SegmentLimit(seg)) - SegmentStart(seg));
+  {
+    std::shared_lock<std::shared_mutex> lock(entry->mu);
+    if (need <= entry->charged[seg]) return IOStatus::OK();
+  }
+  std::unique_lock<std::shared_mutex> lock(entry->mu);
+  uint64_t have = entry->charged[seg];
+  if (need <= have) return IOStatus::OK();
+  Tier& t = tier(entry->tiers[seg]);
+  uint64_t more = seg_size_ ? need - have : std::max(need - have, kWholeFileChunk);
+  if (!t.TryCharge(more)) {
+    return IOStatus::NoSpace("TierFS tier " + std::to_string(t.index) + " (" + t.root +
+                             ") is full");
+  }
+  entry->charged[seg] = have + more;
+  return IOStatus::OK();
+}
+
+void Store::Settle(FileEntry* entry) {
+  std::unique_lock<std::shared_mutex> lock(entry->mu);
+  uint64_t size = entry->size.load();
+  for (size_t s = 0; s < entry->tiers.size(); ++s) {
+    if (entry->tiers[s] == kNoTier) continue;
+    uint64_t start = SegmentStart(s);
+    uint64_t used = start < size ? RoundUp(std::min(size, SegmentLimit(s)) - start) : 0;
+    if (entry->charged[s] > used) {
+      tier(entry->tiers[s]).Release(entry->charged[s] - used);
+      entry->charged[s] = used;
+    }
+  }
+}
+
+IOStatus Store::EnsureDataFile(FileEntry* entry, int t) {
+  {
+    std::shared_lock<std::shared_mutex> lock(entry->mu);
+    if (entry->data_file_mask & (1u << t)) return IOStatus::OK();
+  }
+  std::unique_lock<std::shared_mutex> lock(entry->mu);
+  if (entry->data_file_mask & (1u << t)) return IOStatus::OK();
+  // ReopenWritableFile creates without truncating; the handle is only for that.
+  std::unique_ptr<rocksdb::FSWritableFile> f;
+  IOStatus s = base_->ReopenWritableFile(tier(t).DataPath(entry->id), rocksdb::FileOptions(),
+                                         &f, nullptr);
+  if (s.ok()) s = f->Close(IOOptions(), nullptr);
+  if (!s.ok()) return s;
+  entry->data_file_mask |= uint8_t(1u << t);
+  dirty_data_dirs_.fetch_or(uint8_t(1u << t));
+  return IOStatus::OK();
+}
+
+IOStatus Store::RelocateSegment(FileEntry* entry, uint64_t seg, uint64_t valid_end,
+                                uint64_t need_end, int* new_tier) {
+  std::shared_lock<std::shared_mutex> state(state_mu_);
+  const uint64_t start = SegmentStart(seg);
+  int from;
+  int to;
+  uint64_t bytes;
+  {
+    std::unique_lock<std::shared_mutex> lock(entry->mu);
+    from = entry->tiers[seg];
+    bytes = seg_size_ ? seg_size_ : RoundUp(need_end - start) + kWholeFileChunk;
+    to = ChargeSomeTier(entry, from + 1 < NumTiers() ? from + 1 : 0, from, bytes);
+    if (to < 0) return IOStatus::NoSpace(FullMessage());
+  }
+  // Copy what the segment holds so far, make it durable, then commit.
+  IOStatus s = EnsureDataFile(entry, to);
+  std::unique_ptr<rocksdb::FSRandomRWFile> src, dst;
+  if (s.ok()) s = base_->NewRandomRWFile(tier(from).DataPath(entry->id), rocksdb::FileOptions(), &src, nullptr);
+  if (s.ok()) s = base_->NewRandomRWFile(tier(to).DataPath(entry->id), rocksdb::FileOptions(), &dst, nullptr);
+  std::string buf(1 << 20, '\0');
+  for (uint64_t off = start; s.ok() && off < valid_end;) {
+    size_t n = size_t(std::min<uint64_t>(buf.size(), valid_end - off));
+    rocksdb::Slice got;
+    s = src->Read(off, n, IOOptions(), &got, &buf[0], nullptr);
+    if (s.ok() && got.size() == 0) break;  // the rest is a hole
+    if (s.ok()) s = dst->Write(off, got, IOOptions(), nullptr);
+    off += got.size();
+  }
+  if (s.ok()) s = dst->Fsync(IOOptions(), nullptr);
+  if (s.ok()) s = SyncDataDirs();
+  if (s.ok()) s = Log(JournalRecord::Segment(entry->id, seg, uint8_t(to)), entry);
+  if (s.ok()) s = journal_->SyncTo(entry->lsn.load());
+  std::unique_lock<std::shared_mutex> lock(entry->mu);
+  if (!s.ok()) {
+    tier(to).Release(bytes);
+    return s;
+  }
+  tier(from).Release(entry->charged[seg]);
+  tier(from).segments.fetch_sub(1);
+  tier(to).segments.fetch_add(1);
+  entry->tiers[seg] = uint8_t(to);
+  entry->charged[seg] = bytes;
+  // The commit is durable; the old copy is garbage (recovery would punch it too).
+  PunchHole(tier(from).DataPath(entry->id), start, valid_end - start).PermitUncheckedError();
+  *new_tier = to;
+  return IOStatus::OK();
+}
+
+}  // namespace tierfs

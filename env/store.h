@@ -1,0 +1,139 @@
+// The TierFS store: the tiers, the segment map and its journal, capacity
+// accounting and placement. The FileSystem facade (tier_fs.h) and the file
+// classes (tier_files.h) are thin layers over it.
+//
+// Locking order: state_mu_ (shared for every change, exclusive for a
+// snapshot) -> ns_mu_ (the namespace) -> FileEntry::mu -> the journal's locks.
+// Reads take only FileEntry::mu, shared, to look up a tier.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <shared_mutex>
+#include <string>
+#include <vector>
+
+#include <rocksdb/file_system.h>
+
+#include "agents/placement_policy.h"
+#include "env/journal.h"
+#include "env/namespace.h"
+#include "env/tier.h"
+#include "env/tierfs.h"
+
+namespace tierfs {
+
+class Store : public StorageView {
+ public:
+  // Opens the store, creating it on empty tiers or recovering it: replays the
+  // journal, removes orphan backing files and half-copied segments, rebuilds
+  // the capacity account, and starts a new journal generation.
+  static rocksdb::IOStatus Open(const Options& options, std::shared_ptr<Store>* store);
+  ~Store() override;
+
+  // StorageView.
+  int NumTiers() const override { return int(tiers_.size()); }
+  uint64_t Capacity(int t) const override { return tiers_[t]->capacity; }
+  uint64_t Used(int t) const override { return tiers_[t]->used(); }
+
+  const Options& options() const { return options_; }
+  rocksdb::FileSystem* base() const { return base_.get(); }
+  Tier& tier(int t) { return *tiers_[t]; }
+  bool read_only() const { return options_.read_only; }
+
+  // Segment geometry. Segment size 0 ("whole file") makes every file one
+  // segment.
+  uint64_t SegmentOf(uint64_t offset) const { return seg_size_ ? offset / seg_size_ : 0; }
+  uint64_t SegmentStart(uint64_t seg) const { return seg * seg_size_; }
+  uint64_t SegmentLimit(uint64_t seg) const {
+    return seg_size_ ? (seg + 1) * seg_size_ : ~0ull;
+  }
+
+  // ---- namespace; paths are normalized absolute paths ----
+  // Binds `path` to a new empty file (an existing file of that name loses the
+  // name, as with O_TRUNC on a fresh inode).
+  rocksdb::IOStatus CreateFile(const std::string& path, std::shared_ptr<FileEntry>* entry);
+  // Finds `path`; with create_if_missing makes an empty file if absent.
+  rocksdb::IOStatus OpenFile(const std::string& path, bool create_if_missing,
+                             std::shared_ptr<FileEntry>* entry);
+  rocksdb::IOStatus DeleteFile(const std::string& path);
+  rocksdb::IOStatus RenameFile(const std::string& src, const std::string& dst);
+  rocksdb::IOStatus LinkFile(const std::string& src, const std::string& dst);
+  rocksdb::IOStatus CreateDir(const std::string& path, bool error_if_exists);
+  rocksdb::IOStatus DeleteDir(const std::string& path);
+  rocksdb::IOStatus GetChildren(const std::string& dir, std::vector<std::string>* names);
+  // NotFound if neither a file nor a directory.
+  rocksdb::IOStatus Exists(const std::string& path, bool* is_dir);
+  std::shared_ptr<FileEntry> Find(const std::string& path);
+  int NumLinks(const std::shared_ptr<FileEntry>& entry);
+  // Makes every namespace change so far durable (a directory fsync).
+  rocksdb::IOStatus SyncNamespace();
+
+  // ---- handles: every open file holds one, so data outlives its last name
+  // until the last handle closes ----
+  void AddHandle(FileEntry* entry);
+  void DropHandle(const std::shared_ptr<FileEntry>& entry);
+
+  // ---- data placement ----
+  // The tier of `seg`, placing it (policy, then capacity) if new. Placement
+  // reserves the whole segment on that tier and is journaled before return.
+  rocksdb::IOStatus PlaceSegment(FileEntry* entry, uint64_t seg, int lifetime_hint,
+                                 int* tier);
+  // Makes the charge of `seg` cover file bytes up to `end`. NoSpace if the
+  // segment's tier cannot take them (the caller relocates the segment).
+  rocksdb::IOStatus ChargeUpTo(FileEntry* entry, uint64_t seg, uint64_t end);
+  // Moves the bytes [start of seg, valid_end) of a segment being written to
+  // another tier with room, durably, and returns the new tier. Used when the
+  // segment's tier is full (its account or its device).
+  rocksdb::IOStatus RelocateSegment(FileEntry* entry, uint64_t seg, uint64_t valid_end,
+                                    uint64_t need_end, int* new_tier);
+  // Returns reserved headroom the file does not use (a writer closed).
+  void Settle(FileEntry* entry);
+  // Creates the backing file of `entry` on `tier` if it does not exist yet.
+  rocksdb::IOStatus EnsureDataFile(FileEntry* entry, int tier);
+  // Makes the journal records about `entry`, and the directory entries of new
+  // backing files, durable. Called by file Sync before syncing data.
+  rocksdb::IOStatus SyncMetadataFor(const FileEntry& entry);
+
+  // ---- inspection ----
+  void GetStats(std::vector<TierStats>* stats);
+  void ListFiles(const std::string& dir, std::vector<FileInfo>* files);
+  // Writes the counters to <tier0>/meta/STATS (done at close).
+  rocksdb::IOStatus SaveStats();
+
+ private:
+  explicit Store(const Options& options);
+  rocksdb::IOStatus Recover();
+  rocksdb::IOStatus OpenTiers();
+  void LoadStats();
+  // Appends `record`, updating `entry`'s lsn. REQUIRES: state_mu_ shared.
+  rocksdb::IOStatus Log(const JournalRecord& record, FileEntry* entry,
+                        uint64_t* lsn = nullptr);
+  // Frees the data of a file with no names and no handles.
+  void FreeData(const std::shared_ptr<FileEntry>& entry);
+  // Called with a file that lost its last name.
+  void Retire(const std::shared_ptr<FileEntry>& entry);
+  // Starts a new journal generation if the journal grew long.
+  void MaybeRotate();
+  std::string FullMessage() const;
+  // Tries tiers in the order want, slower ones, faster ones; charges `bytes`.
+  int ChargeSomeTier(FileEntry* entry, int want, int exclude, uint64_t bytes);
+  rocksdb::IOStatus SyncDataDirs();
+
+  const Options options_;
+  const uint64_t seg_size_;
+  std::shared_ptr<rocksdb::FileSystem> base_;
+  std::vector<std::unique_ptr<Tier>> tiers_;
+  std::unique_ptr<PlacementPolicy> policy_;
+  std::string meta_dir_;
+  rocksdb::FileLock* meta_lock_ = nullptr;
+
+  std::shared_mutex state_mu_;
+  std::mutex ns_mu_;
+  Namespace ns_;  // guarded by ns_mu_
+  std::unique_ptr<Journal> journal_;
+  std::atomic<uint8_t> dirty_data_dirs_{0};  // tiers with unsynced new backing files
+  std::vector<std::unique_ptr<rocksdb::FSDirectory>> data_dirs_;
+};
+
+}  // namespace tierfs

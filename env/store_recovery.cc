@@ -1,0 +1,230 @@
+// Store: open, recovery and close.
+//
+// Tier root layout:
+//   <root>/TIERFS-TIER      marker: store id and tier index
+//   <root>/data/<id, hex>   one sparse backing file per file, segments at their offsets
+//   <tier0>/meta/           SNAPSHOT-n, JOURNAL-n, STATS, LOCK
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <ctime>
+#include <random>
+
+#include "env/config.h"
+#include "env/posix_util.h"
+#include "env/store.h"
+
+namespace tierfs {
+
+using rocksdb::FileOptions;
+using rocksdb::IOOptions;
+using rocksdb::IOStatus;
+
+namespace {
+
+uint64_t RoundUp(uint64_t n) { return (n + kBlockSize - 1) / kBlockSize * kBlockSize; }
+
+std::string MarkerText(const std::string& store_id, int index) {
+  return "tierfs-tier 1\nstore " + store_id + "\nindex " + std::to_string(index) + "\n";
+}
+
+// Parses "<16 hex digits>" into *id.
+bool ParseDataName(const std::string& name, uint64_t* id) {
+  if (name.size() != 16) return false;
+  uint64_t v = 0;
+  for (char c : name) {
+    int d = (c >= '0' && c <= '9') ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10 : -1;
+    if (d < 0) return false;
+    v = v << 4 | uint64_t(d);
+  }
+  *id = v;
+  return true;
+}
+
+}  // namespace
+
+IOStatus Store::Open(const Options& options, std::shared_ptr<Store>* result) {
+  rocksdb::Status v = ValidateOptions(options);
+  if (!v.ok()) return IOStatus::InvalidArgument(v.ToString());
+  std::shared_ptr<Store> store(new Store(options));
+  std::string error;
+  store->policy_ = NewPlacementPolicy(options.policy, &error);
+  IOStatus s = store->OpenTiers();
+  if (s.ok()) s = store->Recover();
+  if (!s.ok()) return s;
+  try {
+    store->LoadStats();
+  } catch (const std::exception&) {
+    // A damaged STATS file costs the saved counters, never the open.
+  }
+  *result = std::move(store);
+  return IOStatus::OK();
+}
+
+// Checks or writes each tier's marker, so tiers cannot be swapped, dropped or
+// borrowed from another store without notice.
+IOStatus Store::OpenTiers() {
+  IOOptions io;
+  for (size_t i = 0; i < options_.tiers.size(); ++i) {
+    DeviceParams device;
+    ParseDeviceParams(options_.tiers[i].device, &device).PermitUncheckedError();
+    tiers_.push_back(std::make_unique<Tier>(int(i), options_.tiers[i], device));
+  }
+  meta_dir_ = tiers_[0]->root + "/meta";
+  std::string store_id;
+  std::vector<std::string> markers(tiers_.size());
+  for (size_t i = 0; i < tiers_.size(); ++i) {
+    std::string text;
+    if (rocksdb::ReadFileToString(base_.get(), tiers_[i]->root + "/TIERFS-TIER", &text).ok()) {
+      markers[i] = text;
+      size_t p = text.find("store ");
+      std::string id = p == std::string::npos ? "" : text.substr(p + 6, text.find('\n', p) - p - 6);
+      if (store_id.empty()) store_id = id;
+      if (id != store_id || text != MarkerText(id, int(i))) {
+        return IOStatus::InvalidArgument(
+            "tier " + std::to_string(i) + " (" + tiers_[i]->root +
+            ") belongs to another TierFS store or another position (marker: '" + text +
+            "'); tiers must be listed in the order they were created");
+      }
+    } else if (base_->FileExists(tiers_[i]->data_dir, io, nullptr).ok()) {
+      return IOStatus::InvalidArgument("tier " + std::to_string(i) + " (" + tiers_[i]->root +
+                                       ") has a data/ directory but no TIERFS-TIER marker");
+    }
+  }
+  // Tier 0 holds the journal: a store whose tier 0 is new must be new everywhere.
+  if (markers[0].empty() && !store_id.empty()) {
+    return IOStatus::InvalidArgument("tier 0 (" + tiers_[0]->root +
+                                     ") has no TIERFS-TIER marker but other tiers do: "
+                                     "is the tier list in the right order?");
+  }
+  if (read_only()) {
+    if (markers[0].empty()) {
+      return IOStatus::NotFound("no TierFS store at " + tiers_[0]->root);
+    }
+    return IOStatus::OK();
+  }
+  if (store_id.empty()) {
+    std::random_device rd;
+    char buf[20];
+    snprintf(buf, sizeof(buf), "%08x%08x", rd(), rd());
+    store_id = buf;
+  }
+  for (size_t i = 0; i < tiers_.size(); ++i) {
+    IOStatus s = base_->CreateDirIfMissing(tiers_[i]->data_dir, io, nullptr);
+    if (s.ok() && markers[i].empty()) {
+      s = rocksdb::WriteStringToFile(base_.get(), MarkerText(store_id, int(i)),
+                                     tiers_[i]->root + "/TIERFS-TIER", true);
+    }
+    if (!s.ok()) {
+      return IOStatus::IOError("cannot initialize tier " + std::to_string(i) + " (" +
+                               tiers_[i]->root + "): " + s.ToString());
+    }
+    std::unique_ptr<rocksdb::FSDirectory> dir;
+    s = base_->NewDirectory(tiers_[i]->data_dir, io, &dir, nullptr);
+    if (!s.ok()) return s;
+    data_dirs_.push_back(std::move(dir));
+  }
+  IOStatus s = base_->CreateDirIfMissing(meta_dir_, io, nullptr);
+  if (s.ok()) s = base_->LockFile(meta_dir_ + "/LOCK", io, &meta_lock_, nullptr);
+  if (!s.ok()) {
+    return IOStatus::IOError("TierFS store at " + tiers_[0]->root +
+                             " is in use by another process (or cannot be locked): " +
+                             s.ToString());
+  }
+  return IOStatus::OK();
+}
+
+IOStatus Store::Recover() {
+  IOOptions io;
+  uint64_t generation = 0;
+  std::vector<JournalRecord> records;
+  bool torn = false;
+  IOStatus s = Journal::Load(base_.get(), meta_dir_, &generation, &records, &torn);
+  if (!s.ok()) {
+    return IOStatus::Corruption("TierFS cannot recover the store at " + tiers_[0]->root +
+                                ": " + s.ToString());
+  }
+  for (const JournalRecord& r : records) {
+    rocksdb::Status as = ns_.Apply(r);
+    if (!as.ok()) return IOStatus::Corruption(as.ToString());
+    if (r.type == RecordType::kSegment && r.tier != kNoTier && r.tier >= tiers_.size()) {
+      return IOStatus::InvalidArgument(
+          "the TierFS journal places segments on tier " + std::to_string(r.tier) + " but only " +
+          std::to_string(tiers_.size()) + " tiers are configured");
+    }
+  }
+
+  // Which backing files exist; remove those of files that no longer exist.
+  const uint64_t now = uint64_t(time(nullptr));
+  for (auto& [id, entry] : ns_.files()) entry->ctime = now;
+  for (int t = 0; t < NumTiers(); ++t) {
+    std::vector<std::string> children;
+    s = base_->GetChildren(tier(t).data_dir, io, &children, nullptr);
+    if (s.IsNotFound() || s.IsPathNotFound()) continue;
+    if (!s.ok()) return s;
+    for (const std::string& c : children) {
+      uint64_t id;
+      if (!ParseDataName(c, &id)) continue;  // not ours
+      std::shared_ptr<FileEntry> e = ns_.FindId(id);
+      if (e) {
+        e->data_file_mask |= uint8_t(1u << t);
+      } else if (!read_only()) {
+        base_->DeleteFile(tier(t).data_dir + "/" + c, io, nullptr).PermitUncheckedError();
+      }
+    }
+  }
+
+  // Sizes, orphan copies, and the capacity account.
+  for (auto& [id, entry] : ns_.files()) {
+    uint64_t size = 0;
+    for (int t = 0; t < NumTiers(); ++t) {
+      if (!(entry->data_file_mask & (1u << t))) continue;
+      uint64_t sz = 0;
+      if (base_->GetFileSize(tier(t).DataPath(id), io, &sz, nullptr).ok()) size = std::max(size, sz);
+    }
+    entry->size = size;
+    uint64_t nseg = size == 0 ? 0 : SegmentOf(size - 1) + 1;
+    if (entry->tiers.size() < nseg) {
+      entry->tiers.resize(nseg, kNoTier);
+      entry->charged.resize(nseg, 0);
+    }
+    for (uint64_t seg = 0; seg < entry->tiers.size(); ++seg) {
+      uint64_t start = SegmentStart(seg);
+      uint64_t len = seg < nseg ? std::min(size, SegmentLimit(seg)) - start : 0;
+      uint8_t home = entry->tiers[seg];
+      for (int t = 0; t < NumTiers() && len > 0; ++t) {
+        if (!(entry->data_file_mask & (1u << t)) || t == home) continue;
+        std::string path = tier(t).DataPath(id);
+        if (!HasData(path, start, len)) continue;
+        if (home == kNoTier) {
+          home = uint8_t(t);  // data whose placement record was lost: adopt it
+          entry->tiers[seg] = home;
+        } else if (!read_only()) {
+          PunchHole(path, start, len).PermitUncheckedError();  // a half-done copy
+        }
+      }
+      if (home == kNoTier) continue;
+      entry->charged[seg] = RoundUp(len);
+      tier(home).ForceCharge(entry->charged[seg]);
+      tier(home).segments.fetch_add(1);
+      if (!(entry->allowance_mask & (1u << home))) {
+        entry->allowance_mask |= uint8_t(1u << home);
+        tier(home).ForceCharge(kBlockSize);
+      }
+    }
+  }
+  if (read_only()) return IOStatus::OK();
+  s = Journal::Create(base_.get(), meta_dir_, generation + 1, ns_.SnapshotRecords(), &journal_);
+  if (!s.ok()) return s;
+  (void)torn;  // records after a torn tail were never acknowledged
+  return IOStatus::OK();
+}
+
+Store::~Store() {
+  if (read_only()) return;
+  SaveStats().PermitUncheckedError();
+  if (journal_) journal_->SyncAll().PermitUncheckedError();
+  if (meta_lock_) base_->UnlockFile(meta_lock_, IOOptions(), nullptr).PermitUncheckedError();
+}
+
+}  // namespace tierfs

@@ -1,0 +1,312 @@
+#include "env/tier_files.h"
+
+#include <cstring>
+
+#include "env/posix_util.h"
+
+namespace tierfs {
+
+using rocksdb::IODebugContext;
+using rocksdb::IOOptions;
+using rocksdb::IOStatus;
+using rocksdb::Slice;
+
+// ------------------------------------------------------------------ reading
+
+SegmentReader::SegmentReader(std::shared_ptr<Store> store, std::shared_ptr<FileEntry> entry,
+                             const rocksdb::FileOptions& options)
+    : store_(std::move(store)), entry_(std::move(entry)), options_(options) {
+  store_->AddHandle(entry_.get());
+  uint8_t mask;
+  {
+    std::shared_lock<std::shared_mutex> lock(entry_->mu);
+    mask = entry_->data_file_mask;
+  }
+  // Open the backing files the file has now, while its name is known live; an
+  // error here surfaces again on the first read of that tier.
+  for (int t = 0; t < store_->NumTiers(); ++t) {
+    rocksdb::FSRandomAccessFile* f;
+    if (mask & (1u << t)) Handle(t, &f).PermitUncheckedError();
+  }
+}
+
+SegmentReader::~SegmentReader() { store_->DropHandle(entry_); }
+
+IOStatus SegmentReader::Handle(int t, rocksdb::FSRandomAccessFile** file) {
+  *file = files_[t].load(std::memory_order_acquire);
+  if (*file) return IOStatus::OK();
+  std::lock_guard<std::mutex> lock(open_mu_);
+  *file = files_[t].load(std::memory_order_acquire);
+  if (*file) return IOStatus::OK();
+  IOStatus s = store_->base()->NewRandomAccessFile(store_->tier(t).DataPath(entry_->id),
+                                                   options_, &owned_[t], nullptr);
+  if (!s.ok()) return s;
+  *file = owned_[t].get();
+  files_[t].store(*file, std::memory_order_release);
+  return IOStatus::OK();
+}
+
+IOStatus SegmentReader::ReadPiece(uint64_t offset, size_t n, uint64_t file_size,
+                                  const IOOptions& options, char* scratch,
+                                  IODebugContext* dbg) {
+  const size_t valid = offset < file_size ? size_t(std::min<uint64_t>(n, file_size - offset)) : 0;
+  uint8_t t;
+  bool has_file;
+  {
+    std::shared_lock<std::shared_mutex> lock(entry_->mu);
+    t = entry_->TierOf(store_->SegmentOf(offset));
+    has_file = t != kNoTier && (entry_->data_file_mask & (1u << t));
+  }
+  if (!has_file) {  // never written: a hole
+    memset(scratch, 0, valid);
+    return IOStatus::OK();
+  }
+  rocksdb::FSRandomAccessFile* f;
+  IOStatus s = Handle(t, &f);
+  if (!s.ok()) return s;
+  Slice got;
+  int64_t start = DeviceModel::NowNanos();
+  s = f->Read(offset, n, options, &got, scratch, dbg);
+  if (!s.ok()) return s;
+  if (got.data() != scratch) memmove(scratch, got.data(), got.size());
+  if (got.size() < valid) memset(scratch + got.size(), 0, valid - got.size());
+  store_->tier(t).Account(false, entry_->id, offset, got.size(), start);
+  return IOStatus::OK();
+}
+
+IOStatus SegmentReader::Read(uint64_t offset, size_t n, const IOOptions& options, Slice* result,
+                             char* scratch, IODebugContext* dbg) {
+  const uint64_t size = entry_->size.load(std::memory_order_acquire);
+  if (offset >= size || n == 0) {
+    *result = Slice(scratch, 0);
+    return IOStatus::OK();
+  }
+  // Pieces cover the requested range (kept whole for direct-I/O alignment);
+  // the result stops at the end of the file.
+  const uint64_t end = offset + n;
+  uint64_t off = offset;
+  while (off < end && off < size) {
+    uint64_t piece_end = std::min(end, store_->SegmentLimit(store_->SegmentOf(off)));
+    IOStatus s = ReadPiece(off, size_t(piece_end - off), size, options, scratch + (off - offset), dbg);
+    if (!s.ok()) return s;
+    off = piece_end;
+  }
+  *result = Slice(scratch, size_t(std::min(end, size) - offset));
+  return IOStatus::OK();
+}
+
+IOStatus SegmentReader::Prefetch(uint64_t offset, size_t n, const IOOptions& options,
+                                 IODebugContext* dbg) {
+  const uint64_t end = offset + n;
+  for (uint64_t off = offset; off < end;) {
+    uint64_t piece_end = std::min(end, store_->SegmentLimit(store_->SegmentOf(off)));
+    uint8_t t;
+    {
+      std::shared_lock<std::shared_mutex> lock(entry_->mu);
+      t = entry_->TierOf(store_->SegmentOf(off));
+      if (t != kNoTier && !(entry_->data_file_mask & (1u << t))) t = kNoTier;
+    }
+    rocksdb::FSRandomAccessFile* f;
+    if (t != kNoTier && Handle(t, &f).ok()) {
+      f->Prefetch(off, size_t(piece_end - off), options, dbg).PermitUncheckedError();
+    }
+    off = piece_end;
+  }
+  return IOStatus::OK();
+}
+
+IOStatus SegmentReader::InvalidateCache(size_t offset, size_t length) {
+  for (auto& f : files_) {
+    rocksdb::FSRandomAccessFile* file = f.load(std::memory_order_acquire);
+    if (file) file->InvalidateCache(offset, length).PermitUncheckedError();
+  }
+  return IOStatus::OK();
+}
+
+IOStatus TierRandomAccessFile::Read(uint64_t offset, size_t n, const IOOptions& options,
+                                    Slice* result, char* scratch, IODebugContext* dbg) const {
+  return reader_.Read(offset, n, options, result, scratch, dbg);
+}
+
+IOStatus TierRandomAccessFile::MultiRead(rocksdb::FSReadRequest* reqs, size_t num_reqs,
+                                         const IOOptions& options, IODebugContext* dbg) {
+  for (size_t i = 0; i < num_reqs; ++i) {
+    reqs[i].status = reader_.Read(reqs[i].offset, reqs[i].len, options, &reqs[i].result,
+                                  reqs[i].scratch, dbg);
+  }
+  return IOStatus::OK();
+}
+
+IOStatus TierRandomAccessFile::Prefetch(uint64_t offset, size_t n, const IOOptions& options,
+                                        IODebugContext* dbg) {
+  return reader_.Prefetch(offset, n, options, dbg);
+}
+
+IOStatus TierSequentialFile::Read(size_t n, const IOOptions& options, Slice* result,
+                                  char* scratch, IODebugContext* dbg) {
+  IOStatus s = reader_.Read(pos_, n, options, result, scratch, dbg);
+  if (s.ok()) pos_ += result->size();
+  return s;
+}
+
+IOStatus TierSequentialFile::PositionedRead(uint64_t offset, size_t n, const IOOptions& options,
+                                            Slice* result, char* scratch, IODebugContext* dbg) {
+  return reader_.Read(offset, n, options, result, scratch, dbg);
+}
+
+IOStatus TierSequentialFile::Skip(uint64_t n) {
+  pos_ += n;
+  return IOStatus::OK();
+}
+
+// ------------------------------------------------------------------ writing
+
+SegmentWriter::SegmentWriter(std::shared_ptr<Store> store, std::shared_ptr<FileEntry> entry,
+                             const rocksdb::FileOptions& options)
+    : store_(std::move(store)), entry_(std::move(entry)), options_(options) {
+  store_->AddHandle(entry_.get());
+}
+
+SegmentWriter::~SegmentWriter() {
+  Close().PermitUncheckedError();
+  store_->DropHandle(entry_);
+}
+
+IOStatus SegmentWriter::Handle(int t, rocksdb::FSRandomRWFile** file) {
+  if (!files_[t]) {
+    IOStatus s = store_->EnsureDataFile(entry_.get(), t);
+    // Buffered writes: direct-I/O writers hand us aligned buffers, but the
+    // backing files are shared with the relocation path, which is buffered.
+    rocksdb::FileOptions fo;
+    if (s.ok()) s = store_->base()->NewRandomRWFile(store_->tier(t).DataPath(entry_->id), fo,
+                                                    &files_[t], nullptr);
+    if (!s.ok()) return s;
+  }
+  *file = files_[t].get();
+  return IOStatus::OK();
+}
+
+IOStatus SegmentWriter::WritePiece(uint64_t offset, const Slice& piece, int hint) {
+  Store& st = *store_;
+  const uint64_t seg = st.SegmentOf(offset);
+  const uint64_t end = offset + piece.size();
+  int t;
+  IOStatus s = st.PlaceSegment(entry_.get(), seg, hint, &t);
+  if (s.ok()) s = st.ChargeUpTo(entry_.get(), seg, end);
+  // The segment's content so far, should it have to move.
+  auto valid_end = [&] {
+    uint64_t start = st.SegmentStart(seg);
+    return std::max(start, std::min(entry_->size.load(), st.SegmentLimit(seg)));
+  };
+  if (s.IsNoSpace()) s = st.RelocateSegment(entry_.get(), seg, valid_end(), end, &t);
+  for (int attempt = 0; s.ok(); ++attempt) {
+    rocksdb::FSRandomRWFile* f;
+    s = Handle(t, &f);
+    if (!s.ok()) break;
+    int64_t start = DeviceModel::NowNanos();
+    s = f->Write(offset, piece, IOOptions(), nullptr);
+    if (s.ok()) {
+      st.tier(t).Account(true, entry_->id, offset, piece.size(), start);
+      dirty_ |= uint8_t(1u << t);
+      break;
+    }
+    if (!s.IsNoSpace() || attempt > 0) break;
+    // The device is full before our account says so (tiers sharing a disk,
+    // or a smaller device): stop placing there and move this segment.
+    st.tier(t).MarkDeviceFull();
+    s = st.RelocateSegment(entry_.get(), seg, valid_end(), end, &t);
+  }
+  return s;
+}
+
+IOStatus SegmentWriter::Write(uint64_t offset, const Slice& data, int hint) {
+  if (closed_) return IOStatus::IOError("TierFS: write after close");
+  uint64_t off = offset;
+  const char* p = data.data();
+  size_t left = data.size();
+  while (left > 0) {
+    size_t piece = size_t(std::min<uint64_t>(left, store_->SegmentLimit(store_->SegmentOf(off)) - off));
+    IOStatus s = WritePiece(off, Slice(p, piece), hint);
+    if (!s.ok()) return s;
+    off += piece;
+    p += piece;
+    left -= piece;
+    uint64_t cur = entry_->size.load();
+    while (cur < off && !entry_->size.compare_exchange_weak(cur, off)) {
+    }
+  }
+  return IOStatus::OK();
+}
+
+IOStatus SegmentWriter::Sync(bool full) {
+  // The map first: synced data must be findable after a crash.
+  IOStatus s = store_->SyncMetadataFor(*entry_);
+  for (int t = 0; s.ok() && t < store_->NumTiers(); ++t) {
+    if (!(dirty_ & (1u << t))) continue;
+    s = full ? files_[t]->Fsync(IOOptions(), nullptr) : files_[t]->Sync(IOOptions(), nullptr);
+    if (s.ok()) {
+      store_->tier(t).syncs.fetch_add(1, std::memory_order_relaxed);
+      dirty_ &= uint8_t(~(1u << t));
+    }
+  }
+  return s;
+}
+
+IOStatus SegmentWriter::Truncate(uint64_t size) {
+  uint8_t mask;
+  {
+    std::shared_lock<std::shared_mutex> lock(entry_->mu);
+    mask = entry_->data_file_mask;
+  }
+  for (int t = 0; t < store_->NumTiers(); ++t) {
+    if (!(mask & (1u << t))) continue;
+    std::string path = store_->tier(t).DataPath(entry_->id);
+    uint64_t cur = 0;
+    IOStatus s = store_->base()->GetFileSize(path, IOOptions(), &cur, nullptr);
+    if (s.ok() && cur > size) s = TruncatePath(path, size);
+    if (!s.ok()) return s;
+  }
+  entry_->size = size;
+  return IOStatus::OK();
+}
+
+IOStatus SegmentWriter::Close() {
+  if (closed_) return IOStatus::OK();
+  closed_ = true;
+  store_->Settle(entry_.get());
+  IOStatus result;
+  for (auto& f : files_) {
+    if (!f) continue;
+    IOStatus s = f->Close(IOOptions(), nullptr);
+    if (result.ok()) result = s;
+    f.reset();
+  }
+  return result;
+}
+
+IOStatus TierWritableFile::Append(const Slice& data, const IOOptions&, IODebugContext*) {
+  IOStatus s = writer_.Write(size_, data, int(write_hint_));
+  if (s.ok()) size_ += data.size();
+  return s;
+}
+
+IOStatus TierWritableFile::PositionedAppend(const Slice& data, uint64_t offset, const IOOptions&,
+                                            IODebugContext*) {
+  IOStatus s = writer_.Write(offset, data, int(write_hint_));
+  if (s.ok()) size_ = offset + data.size();
+  return s;
+}
+
+IOStatus TierWritableFile::Truncate(uint64_t size, const IOOptions&, IODebugContext*) {
+  IOStatus s = writer_.Truncate(size);
+  if (s.ok()) size_ = size;
+  return s;
+}
+
+IOStatus TierWritableFile::Close(const IOOptions&, IODebugContext*) { return writer_.Close(); }
+
+IOStatus TierWritableFile::Sync(const IOOptions&, IODebugContext*) { return writer_.Sync(false); }
+
+IOStatus TierWritableFile::Fsync(const IOOptions&, IODebugContext*) { return writer_.Sync(true); }
+
+}  // namespace tierfs

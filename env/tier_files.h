@@ -1,0 +1,227 @@
+// The file classes RocksDB gets from TierFS. Each I/O is split at segment
+// boundaries and each piece goes to the backing file of the tier that holds
+// that segment, at the same offset.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+
+#include <rocksdb/file_system.h>
+
+#include "env/store.h"
+
+namespace tierfs {
+
+// Reads of one file, shared by the random-access and sequential classes.
+// Backing files are opened on first use per tier (the file's current tiers at
+// once), so the read path never opens or stats anything afterwards.
+class SegmentReader {
+ public:
+  SegmentReader(std::shared_ptr<Store> store, std::shared_ptr<FileEntry> entry,
+                const rocksdb::FileOptions& options);
+  ~SegmentReader();
+
+  // Reads up to n bytes at offset; fewer at the end of the file. Bytes of a
+  // segment never written read as zeros.
+  rocksdb::IOStatus Read(uint64_t offset, size_t n, const rocksdb::IOOptions& options,
+                         rocksdb::Slice* result, char* scratch, rocksdb::IODebugContext* dbg);
+  rocksdb::IOStatus Prefetch(uint64_t offset, size_t n, const rocksdb::IOOptions& options,
+                             rocksdb::IODebugContext* dbg);
+  bool use_direct_io() const { return options_.use_direct_reads; }
+  size_t GetRequiredBufferAlignment() const { return kBlockAlignment; }
+  rocksdb::IOStatus InvalidateCache(size_t offset, size_t length);
+
+  static constexpr size_t kBlockAlignment = 4096;
+
+ private:
+  rocksdb::IOStatus Handle(int tier, rocksdb::FSRandomAccessFile** file);
+  // Reads one piece that lies within a single segment into scratch.
+  rocksdb::IOStatus ReadPiece(uint64_t offset, size_t n, uint64_t file_size,
+                              const rocksdb::IOOptions& options, char* scratch,
+                              rocksdb::IODebugContext* dbg);
+
+  const std::shared_ptr<Store> store_;
+  const std::shared_ptr<FileEntry> entry_;
+  const rocksdb::FileOptions options_;
+  std::mutex open_mu_;
+  std::atomic<rocksdb::FSRandomAccessFile*> files_[8] = {};
+  std::unique_ptr<rocksdb::FSRandomAccessFile> owned_[8];  // guarded by open_mu_
+};
+
+class TierRandomAccessFile : public rocksdb::FSRandomAccessFile {
+ public:
+  TierRandomAccessFile(std::shared_ptr<Store> store, std::shared_ptr<FileEntry> entry,
+                       const rocksdb::FileOptions& options)
+      : reader_(std::move(store), std::move(entry), options) {}
+
+  rocksdb::IOStatus Read(uint64_t offset, size_t n, const rocksdb::IOOptions& options,
+                         rocksdb::Slice* result, char* scratch,
+                         rocksdb::IODebugContext* dbg) const override;
+  rocksdb::IOStatus MultiRead(rocksdb::FSReadRequest* reqs, size_t num_reqs,
+                              const rocksdb::IOOptions& options,
+                              rocksdb::IODebugContext* dbg) override;
+  rocksdb::IOStatus Prefetch(uint64_t offset, size_t n, const rocksdb::IOOptions& options,
+                             rocksdb::IODebugContext* dbg) override;
+  bool use_direct_io() const override { return reader_.use_direct_io(); }
+  size_t GetRequiredBufferAlignment() const override {
+    return reader_.GetRequiredBufferAlignment();
+  }
+  rocksdb::IOStatus InvalidateCache(size_t offset, size_t length) override {
+    return reader_.InvalidateCache(offset, length);
+  }
+
+ private:
+  mutable SegmentReader reader_;
+};
+
+class TierSequentialFile : public rocksdb::FSSequentialFile {
+ public:
+  TierSequentialFile(std::shared_ptr<Store> store, std::shared_ptr<FileEntry> entry,
+                     const rocksdb::FileOptions& options)
+      : reader_(std::move(store), std::move(entry), options) {}
+
+  rocksdb::IOStatus Read(size_t n, const rocksdb::IOOptions& options, rocksdb::Slice* result,
+                         char* scratch, rocksdb::IODebugContext* dbg) override;
+  rocksdb::IOStatus PositionedRead(uint64_t offset, size_t n, const rocksdb::IOOptions& options,
+                                   rocksdb::Slice* result, char* scratch,
+                                   rocksdb::IODebugContext* dbg) override;
+  rocksdb::IOStatus Skip(uint64_t n) override;
+  bool use_direct_io() const override { return reader_.use_direct_io(); }
+  size_t GetRequiredBufferAlignment() const override {
+    return reader_.GetRequiredBufferAlignment();
+  }
+  rocksdb::IOStatus InvalidateCache(size_t offset, size_t length) override {
+    return reader_.InvalidateCache(offset, length);
+  }
+
+ private:
+  SegmentReader reader_;
+  uint64_t pos_ = 0;
+};
+
+// Writes of one file: appends, positioned writes (direct I/O and RandomRW),
+// truncation, and syncs that make the segment map durable before the data.
+class SegmentWriter {
+ public:
+  SegmentWriter(std::shared_ptr<Store> store, std::shared_ptr<FileEntry> entry,
+                const rocksdb::FileOptions& options);
+  ~SegmentWriter();
+
+  rocksdb::IOStatus Write(uint64_t offset, const rocksdb::Slice& data, int lifetime_hint);
+  rocksdb::IOStatus Sync(bool full);
+  rocksdb::IOStatus Truncate(uint64_t size);
+  rocksdb::IOStatus Close();
+  FileEntry* entry() const { return entry_.get(); }
+  Store* store() const { return store_.get(); }
+
+ private:
+  rocksdb::IOStatus Handle(int tier, rocksdb::FSRandomRWFile** file);
+  rocksdb::IOStatus WritePiece(uint64_t offset, const rocksdb::Slice& piece, int lifetime_hint);
+
+  const std::shared_ptr<Store> store_;
+  const std::shared_ptr<FileEntry> entry_;
+  const rocksdb::FileOptions options_;
+  std::unique_ptr<rocksdb::FSRandomRWFile> files_[8];
+  uint8_t dirty_ = 0;  // tiers written since the last sync
+  bool closed_ = false;
+};
+
+class TierWritableFile : public rocksdb::FSWritableFile {
+ public:
+  TierWritableFile(std::shared_ptr<Store> store, std::shared_ptr<FileEntry> entry,
+                   const rocksdb::FileOptions& options, uint64_t initial_size)
+      : rocksdb::FSWritableFile(options),
+        writer_(std::move(store), std::move(entry), options),
+        direct_(options.use_direct_writes),
+        size_(initial_size) {}
+
+  rocksdb::IOStatus Append(const rocksdb::Slice& data, const rocksdb::IOOptions& options,
+                           rocksdb::IODebugContext* dbg) override;
+  rocksdb::IOStatus Append(const rocksdb::Slice& data, const rocksdb::IOOptions& options,
+                           const rocksdb::DataVerificationInfo&,
+                           rocksdb::IODebugContext* dbg) override {
+    return Append(data, options, dbg);
+  }
+  rocksdb::IOStatus PositionedAppend(const rocksdb::Slice& data, uint64_t offset,
+                                     const rocksdb::IOOptions& options,
+                                     rocksdb::IODebugContext* dbg) override;
+  rocksdb::IOStatus PositionedAppend(const rocksdb::Slice& data, uint64_t offset,
+                                     const rocksdb::IOOptions& options,
+                                     const rocksdb::DataVerificationInfo&,
+                                     rocksdb::IODebugContext* dbg) override {
+    return PositionedAppend(data, offset, options, dbg);
+  }
+  rocksdb::IOStatus Truncate(uint64_t size, const rocksdb::IOOptions& options,
+                             rocksdb::IODebugContext* dbg) override;
+  rocksdb::IOStatus Close(const rocksdb::IOOptions& options,
+                          rocksdb::IODebugContext* dbg) override;
+  rocksdb::IOStatus Flush(const rocksdb::IOOptions&, rocksdb::IODebugContext*) override {
+    return rocksdb::IOStatus::OK();  // every Append is already in the backing file
+  }
+  rocksdb::IOStatus Sync(const rocksdb::IOOptions& options,
+                         rocksdb::IODebugContext* dbg) override;
+  rocksdb::IOStatus Fsync(const rocksdb::IOOptions& options,
+                          rocksdb::IODebugContext* dbg) override;
+  bool IsSyncThreadSafe() const override { return false; }
+  bool use_direct_io() const override { return direct_; }
+  size_t GetRequiredBufferAlignment() const override {
+    return SegmentReader::kBlockAlignment;
+  }
+  uint64_t GetFileSize(const rocksdb::IOOptions&, rocksdb::IODebugContext*) override {
+    return size_;
+  }
+  // Preallocation is dropped: forwarded to a backing file it would allocate
+  // blocks on a tier that may never hold the segment, breaking the account.
+  rocksdb::IOStatus Allocate(uint64_t, uint64_t, const rocksdb::IOOptions&,
+                             rocksdb::IODebugContext*) override {
+    return rocksdb::IOStatus::OK();
+  }
+
+ private:
+  SegmentWriter writer_;
+  const bool direct_;
+  uint64_t size_;
+};
+
+class TierRandomRWFile : public rocksdb::FSRandomRWFile {
+ public:
+  TierRandomRWFile(std::shared_ptr<Store> store, std::shared_ptr<FileEntry> entry,
+                   const rocksdb::FileOptions& options)
+      : writer_(store, entry, options), reader_(store, entry, options),
+        direct_(options.use_direct_reads) {}
+
+  bool use_direct_io() const override { return direct_; }
+  size_t GetRequiredBufferAlignment() const override {
+    return SegmentReader::kBlockAlignment;
+  }
+  rocksdb::IOStatus Write(uint64_t offset, const rocksdb::Slice& data,
+                          const rocksdb::IOOptions& options,
+                          rocksdb::IODebugContext* dbg) override {
+    return writer_.Write(offset, data, 0);
+  }
+  rocksdb::IOStatus Read(uint64_t offset, size_t n, const rocksdb::IOOptions& options,
+                         rocksdb::Slice* result, char* scratch,
+                         rocksdb::IODebugContext* dbg) const override {
+    return reader_.Read(offset, n, options, result, scratch, dbg);
+  }
+  rocksdb::IOStatus Flush(const rocksdb::IOOptions&, rocksdb::IODebugContext*) override {
+    return rocksdb::IOStatus::OK();
+  }
+  rocksdb::IOStatus Sync(const rocksdb::IOOptions&, rocksdb::IODebugContext*) override {
+    return writer_.Sync(false);
+  }
+  rocksdb::IOStatus Fsync(const rocksdb::IOOptions&, rocksdb::IODebugContext*) override {
+    return writer_.Sync(true);
+  }
+  rocksdb::IOStatus Close(const rocksdb::IOOptions&, rocksdb::IODebugContext*) override {
+    return writer_.Close();
+  }
+
+ private:
+  SegmentWriter writer_;
+  mutable SegmentReader reader_;
+  const bool direct_;
+};
+
+}  // namespace tierfs
