@@ -17,8 +17,9 @@ namespace {
 
 uint64_t RoundUp(uint64_t n) { return (n + kBlockSize - 1) / kBlockSize * kBlockSize; }
 
-// Bytes a whole-file segment reserves at a time.
-constexpr uint64_t kWholeFileChunk = 1 << 20;
+// Bytes a whole-file segment reserves at a time. A file that outgrows its
+// tier is moved whole to a tier with room (RelocateSegment).
+constexpr uint64_t kWholeFileChunk = 64 << 10;
 
 IOStatus ReadOnlyError(const std::string& op) {
   return IOStatus::NotSupported(op + " on a TierFS store opened read-only");

@@ -1,0 +1,78 @@
+#include "tests/test_util.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+
+#include "env/posix_util.h"
+
+namespace tierfs {
+namespace test {
+
+ScratchDir::ScratchDir(const std::string& tag) {
+  const char* tmp = getenv("TMPDIR");
+  std::string templ = std::string(tmp && *tmp ? tmp : "/tmp") + "/tierfs-" + tag + "-XXXXXX";
+  std::vector<char> buf(templ.begin(), templ.end());
+  buf.push_back('\0');
+  if (!mkdtemp(buf.data())) abort();
+  path_ = buf.data();
+}
+
+ScratchDir::~ScratchDir() {
+  if (getenv("TIERFS_KEEP_TEST_DIRS")) return;
+  std::string cmd = "rm -rf '" + path_ + "'";
+  if (system(cmd.c_str()) != 0) fprintf(stderr, "could not remove %s\n", path_.c_str());
+}
+
+std::string ScratchDir::Sub(const std::string& name) const {
+  std::string p = path_ + "/" + name;
+  mkdir(p.c_str(), 0755);
+  return p;
+}
+
+std::string MakeUri(const ScratchDir& dir, const std::vector<std::string>& capacities,
+                    const std::string& extra) {
+  std::string uri = "tierfs://";
+  for (size_t i = 0; i < capacities.size(); ++i) {
+    if (i) uri += ",";
+    uri += dir.Sub("tier" + std::to_string(i)) + ":" + capacities[i];
+  }
+  return uri + extra;
+}
+
+Options MakeOptions(const ScratchDir& dir, const std::vector<std::string>& capacities,
+                    const std::string& extra) {
+  Options options;
+  rocksdb::Status s = ParseUri(MakeUri(dir, capacities, extra), &options);
+  if (!s.ok()) {
+    fprintf(stderr, "MakeOptions: %s\n", s.ToString().c_str());
+    abort();
+  }
+  return options;
+}
+
+uint64_t AllocatedOnTier(const std::string& tier_root) {
+  std::string data = tier_root + "/data";
+  uint64_t total = 0;
+  DIR* d = opendir(data.c_str());
+  if (!d) return 0;
+  while (struct dirent* e = readdir(d)) {
+    if (e->d_name[0] == '.') continue;
+    total += AllocatedBytes(data + "/" + e->d_name);
+  }
+  closedir(d);
+  return total;
+}
+
+std::string ReadAll(rocksdb::FileSystem* fs, const std::string& path) {
+  std::string data;
+  rocksdb::IOStatus s = rocksdb::ReadFileToString(fs, path, &data);
+  if (!s.ok()) return "<error: " + s.ToString() + ">";
+  return data;
+}
+
+}  // namespace test
+}  // namespace tierfs

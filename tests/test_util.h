@@ -1,0 +1,42 @@
+// Helpers shared by the tests: scratch directories and TierFS URIs over them.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <rocksdb/file_system.h>
+
+#include "env/tierfs.h"
+
+namespace tierfs {
+namespace test {
+
+// A fresh directory under $TMPDIR (or /tmp), removed by the destructor.
+class ScratchDir {
+ public:
+  explicit ScratchDir(const std::string& tag);
+  ~ScratchDir();
+  const std::string& path() const { return path_; }
+  // Creates and returns <path>/<name>.
+  std::string Sub(const std::string& name) const;
+
+ private:
+  std::string path_;
+};
+
+// Tiers <dir>/tier0, <dir>/tier1, ... with the given capacities.
+Options MakeOptions(const ScratchDir& dir, const std::vector<std::string>& capacities,
+                    const std::string& extra_uri_options = "");
+std::string MakeUri(const ScratchDir& dir, const std::vector<std::string>& capacities,
+                    const std::string& extra_uri_options = "");
+
+// Bytes allocated to the backing files of tier `tier` (st_blocks), i.e. what
+// the device really holds, independent of TierFS's own account.
+uint64_t AllocatedOnTier(const std::string& tier_root);
+
+// Reads a whole logical file through `fs`.
+std::string ReadAll(rocksdb::FileSystem* fs, const std::string& path);
+
+}  // namespace test
+}  // namespace tierfs
