@@ -441,7 +441,8 @@ IOStatus Store::RelocateSegment(FileEntry* entry, uint64_t seg, uint64_t valid_e
   entry->tiers[seg] = uint8_t(to);
   entry->charged[seg] = bytes;
   // The commit is durable; the old copy is garbage (recovery would punch it too).
-  PunchHole(tier(from).DataPath(entry->id), start, valid_end - start).PermitUncheckedError();
+  // Whole blocks: a partial block at the end would only be zeroed, not freed.
+  PunchHole(tier(from).DataPath(entry->id), start, RoundUp(valid_end - start)).PermitUncheckedError();
   *new_tier = to;
   return IOStatus::OK();
 }

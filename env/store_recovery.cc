@@ -200,7 +200,7 @@ IOStatus Store::Recover() {
           home = uint8_t(t);  // data whose placement record was lost: adopt it
           entry->tiers[seg] = home;
         } else if (!read_only()) {
-          PunchHole(path, start, len).PermitUncheckedError();  // a half-done copy
+          PunchHole(path, start, RoundUp(len)).PermitUncheckedError();  // a half-done copy
         }
       }
       if (home == kNoTier) continue;
