@@ -111,7 +111,7 @@ rocksdb::FileSystem* TierFsFactory(const std::string& uri,
   std::shared_ptr<rocksdb::FileSystem> fs;
   Status s = NewTierFileSystem(uri, &fs);
   if (!s.ok()) {
-    *errmsg = s.ToString();
+    *errmsg = s.getState() ? s.getState() : s.ToString();  // RocksDB adds the code itself
     return nullptr;
   }
   // The registry wants ownership through a unique_ptr; the shared store is

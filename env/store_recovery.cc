@@ -45,7 +45,7 @@ bool ParseDataName(const std::string& name, uint64_t* id) {
 
 IOStatus Store::Open(const Options& options, std::shared_ptr<Store>* result) {
   rocksdb::Status v = ValidateOptions(options);
-  if (!v.ok()) return IOStatus::InvalidArgument(v.ToString());
+  if (!v.ok()) return IOStatus::InvalidArgument(v.getState());
   std::shared_ptr<Store> store(new Store(options));
   std::string error;
   store->policy_ = NewPlacementPolicy(options.policy, &error);

@@ -1,0 +1,244 @@
+// Faults injected through a FileSystem wrapper under TierFS: a device that
+// fills up before TierFS's account says so (the write spills to the next
+// tier), read errors and sync errors (they surface to RocksDB, and nothing
+// synced before them is lost).
+#include <gtest/gtest.h>
+
+#include <atomic>
+
+#include "db/open.h"
+#include "env/tier_fs.h"
+#include "tests/test_util.h"
+
+namespace tierfs {
+namespace {
+
+using rocksdb::IODebugContext;
+using rocksdb::IOOptions;
+using rocksdb::IOStatus;
+using rocksdb::Slice;
+
+// Switches shared by the wrapper and its files. A fault applies to paths that
+// start with the given prefix.
+struct Faults {
+  std::string enospc_prefix;          // set before use, then only read
+  std::atomic<int64_t> enospc_after{-1};  // bytes that still fit; -1: off
+  std::string eio_prefix;
+  std::atomic<bool> read_eio{false};
+  std::atomic<bool> sync_eio{false};
+  std::atomic<int> injected{0};
+
+  bool Matches(const std::string& prefix, const std::string& path) const {
+    return !prefix.empty() && path.compare(0, prefix.size(), prefix) == 0;
+  }
+  bool WriteFails(const std::string& path, size_t n) {
+    if (!Matches(enospc_prefix, path)) return false;
+    int64_t left = enospc_after.load();
+    if (left < 0) return false;
+    if (int64_t(n) > left) {
+      injected++;
+      return true;
+    }
+    enospc_after -= int64_t(n);
+    return false;
+  }
+};
+
+class FaultRWFile : public rocksdb::FSRandomRWFileOwnerWrapper {
+ public:
+  FaultRWFile(std::unique_ptr<rocksdb::FSRandomRWFile> f, std::string path, Faults* faults)
+      : FSRandomRWFileOwnerWrapper(std::move(f)), path_(std::move(path)), faults_(faults) {}
+  IOStatus Write(uint64_t offset, const Slice& data, const IOOptions& o, IODebugContext* d) override {
+    if (faults_->WriteFails(path_, data.size())) return IOStatus::NoSpace("injected ENOSPC: " + path_);
+    return FSRandomRWFileOwnerWrapper::Write(offset, data, o, d);
+  }
+  IOStatus Sync(const IOOptions& o, IODebugContext* d) override {
+    if (faults_->sync_eio && faults_->Matches(faults_->eio_prefix, path_)) {
+      faults_->injected++;
+      return IOStatus::IOError("injected EIO on sync: " + path_);
+    }
+    return FSRandomRWFileOwnerWrapper::Sync(o, d);
+  }
+  IOStatus Fsync(const IOOptions& o, IODebugContext* d) override { return Sync(o, d); }
+
+ private:
+  const std::string path_;
+  Faults* const faults_;
+};
+
+class FaultRandomAccessFile : public rocksdb::FSRandomAccessFileOwnerWrapper {
+ public:
+  FaultRandomAccessFile(std::unique_ptr<rocksdb::FSRandomAccessFile> f, std::string path,
+                        Faults* faults)
+      : FSRandomAccessFileOwnerWrapper(std::move(f)), path_(std::move(path)), faults_(faults) {}
+  IOStatus Read(uint64_t offset, size_t n, const IOOptions& o, Slice* result, char* scratch,
+                IODebugContext* d) const override {
+    if (faults_->read_eio && faults_->Matches(faults_->eio_prefix, path_)) {
+      faults_->injected++;
+      return IOStatus::IOError("injected EIO on read: " + path_);
+    }
+    return FSRandomAccessFileOwnerWrapper::Read(offset, n, o, result, scratch, d);
+  }
+
+ private:
+  const std::string path_;
+  Faults* const faults_;
+};
+
+class FaultFS : public rocksdb::FileSystemWrapper {
+ public:
+  FaultFS() : FileSystemWrapper(rocksdb::FileSystem::Default()) {}
+  const char* Name() const override { return "FaultFS"; }
+  IOStatus NewRandomRWFile(const std::string& f, const rocksdb::FileOptions& o,
+                           std::unique_ptr<rocksdb::FSRandomRWFile>* r, IODebugContext* d) override {
+    std::unique_ptr<rocksdb::FSRandomRWFile> file;
+    IOStatus s = target()->NewRandomRWFile(f, o, &file, d);
+    if (s.ok()) r->reset(new FaultRWFile(std::move(file), f, &faults));
+    return s;
+  }
+  IOStatus NewRandomAccessFile(const std::string& f, const rocksdb::FileOptions& o,
+                               std::unique_ptr<rocksdb::FSRandomAccessFile>* r,
+                               IODebugContext* d) override {
+    std::unique_ptr<rocksdb::FSRandomAccessFile> file;
+    IOStatus s = target()->NewRandomAccessFile(f, o, &file, d);
+    if (s.ok()) r->reset(new FaultRandomAccessFile(std::move(file), f, &faults));
+    return s;
+  }
+  Faults faults;
+};
+
+std::string Key(int i) { return "key" + std::to_string(100000 + i); }
+std::string Value(int i) { return std::string(500, char('a' + i % 26)) + std::to_string(i); }
+
+class FaultInjectionTest : public ::testing::Test {
+ protected:
+  FaultInjectionTest() : dir_("fault"), fault_(std::make_shared<FaultFS>()) {}
+
+  void Open(const std::vector<std::string>& caps) {
+    options_ = test::MakeOptions(dir_, caps, ";segment_size:64K");
+    options_.base = fault_;
+    Reopen();
+  }
+  void Reopen() {
+    db_.reset();
+    fs_.reset();
+    rocksdb::Status s = NewTierFileSystem(options_, &fs_);
+    ASSERT_TRUE(s.ok()) << s.ToString();
+    env_ = NewTierEnv(fs_);
+    rocksdb::Options o;
+    o.create_if_missing = true;
+    o.compression = rocksdb::kNoCompression;
+    o.write_buffer_size = 128 << 10;
+    o.env = env_.get();
+    o.paranoid_checks = true;
+    rocksdb::DB* db = nullptr;
+    s = rocksdb::DB::Open(o, "/db", &db);
+    ASSERT_TRUE(s.ok()) << s.ToString();
+    db_.reset(db);
+  }
+  void Close() {
+    db_.reset();
+    env_.reset();
+    fs_.reset();
+  }
+  rocksdb::Status Load(int from, int to) {
+    rocksdb::WriteOptions wo;
+    wo.sync = true;
+    for (int i = from; i < to; ++i) {
+      rocksdb::Status s = db_->Put(wo, Key(i), Value(i));
+      if (!s.ok()) return s;
+    }
+    return rocksdb::Status::OK();
+  }
+  void ExpectKeys(int from, int to) {
+    for (int i = from; i < to; ++i) {
+      std::string v;
+      rocksdb::Status s = db_->Get(rocksdb::ReadOptions(), Key(i), &v);
+      ASSERT_TRUE(s.ok()) << Key(i) << ": " << s.ToString();
+      ASSERT_EQ(Value(i), v);
+    }
+  }
+  std::string TierData(int t) { return dir_.path() + "/tier" + std::to_string(t) + "/data/"; }
+
+  test::ScratchDir dir_;
+  std::shared_ptr<FaultFS> fault_;
+  Options options_;
+  std::shared_ptr<rocksdb::FileSystem> fs_;
+  std::unique_ptr<rocksdb::Env> env_;
+  std::unique_ptr<rocksdb::DB> db_;
+};
+
+TEST_F(FaultInjectionTest, FullDeviceOnTier0SpillsToTier1) {
+  // TierFS believes tier 0 holds 64M; the device says no after 300K.
+  Open({"64M", "256M"});
+  fault_->faults.enospc_prefix = TierData(0);
+  fault_->faults.enospc_after = 300 << 10;
+  ASSERT_TRUE(Load(0, 3000).ok());  // ~1.5 MB: never fails while tier 1 has room
+  EXPECT_GT(fault_->faults.injected.load(), 0);
+  std::vector<TierStats> stats;
+  ASSERT_TRUE(GetTierStats(fs_.get(), &stats).ok());
+  EXPECT_GT(stats[1].spills_in, 0u);
+  EXPECT_GT(stats[1].segments, 0u);
+  ExpectKeys(0, 3000);
+  fault_->faults.enospc_after = -1;
+  Reopen();
+  ASSERT_TRUE(db_->VerifyChecksum().ok());
+  ExpectKeys(0, 3000);
+}
+
+TEST_F(FaultInjectionTest, ReadErrorSurfacesAndLosesNothing) {
+  Open({"256K", "256M"});
+  ASSERT_TRUE(Load(0, 3000).ok());
+  ASSERT_TRUE(db_->Flush(rocksdb::FlushOptions()).ok());
+  Close();
+  fault_->faults.eio_prefix = TierData(1);
+  fault_->faults.read_eio = true;
+  // Opening reads table files on tier 1 (or the first Get does): the error
+  // must surface, not zeros and not OK.
+  bool surfaced = false;
+  {
+    rocksdb::Status s = NewTierFileSystem(options_, &fs_);
+    ASSERT_TRUE(s.ok());
+    env_ = NewTierEnv(fs_);
+    rocksdb::Options o;
+    o.env = env_.get();
+    rocksdb::DB* db = nullptr;
+    s = rocksdb::DB::Open(o, "/db", &db);
+    if (!s.ok()) {
+      surfaced = true;
+    } else {
+      db_.reset(db);
+      for (int i = 0; i < 3000 && !surfaced; i += 10) {
+        std::string v;
+        s = db_->Get(rocksdb::ReadOptions(), Key(i), &v);
+        if (!s.ok()) surfaced = s.IsIOError() || s.IsCorruption();
+        else ASSERT_EQ(Value(i), v);  // served from tier 0 or cache: must be right
+      }
+    }
+  }
+  EXPECT_TRUE(surfaced);
+  EXPECT_GT(fault_->faults.injected.load(), 0);
+  Close();
+  fault_->faults.read_eio = false;
+  Reopen();
+  ASSERT_TRUE(db_->VerifyChecksum().ok());
+  ExpectKeys(0, 3000);
+}
+
+TEST_F(FaultInjectionTest, SyncErrorSurfacesAndSyncedDataSurvives) {
+  Open({"256K", "256M"});
+  ASSERT_TRUE(Load(0, 1000).ok());
+  fault_->faults.eio_prefix = dir_.path();  // every tier
+  fault_->faults.sync_eio = true;
+  rocksdb::Status s = Load(1000, 2000);
+  EXPECT_FALSE(s.ok());
+  EXPECT_GT(fault_->faults.injected.load(), 0);
+  Close();
+  fault_->faults.sync_eio = false;
+  Reopen();
+  ASSERT_TRUE(db_->VerifyChecksum().ok());
+  ExpectKeys(0, 1000);
+}
+
+}  // namespace
+}  // namespace tierfs
