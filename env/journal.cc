@@ -191,7 +191,11 @@ IOStatus Journal::SyncTo(uint64_t lsn) {
   if (synced_lsn_.load() >= lsn) return IOStatus::OK();  // another caller synced it
   uint64_t target = appended_lsn_.load();
   IOStatus s;
-  {
+  if (file_->IsSyncThreadSafe()) {
+    // POSIX: fdatasync beside concurrent write(2)s; appends go on meanwhile.
+    // file_ is only replaced by Rotate, which holds sync_mu_ too.
+    s = file_->Sync(IOOptions(), nullptr);
+  } else {
     std::lock_guard<std::mutex> alock(append_mu_);
     if (!error_.ok()) return error_;
     s = file_->Sync(IOOptions(), nullptr);
