@@ -1,6 +1,8 @@
 // URI and configuration-file parsing, and validation of tierfs::Options.
 #include "env/config.h"
 
+#include <limits.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -112,14 +114,23 @@ bool IsUnder(const std::string& a, const std::string& b) {
   return a.compare(0, prefix.size(), prefix) == 0;
 }
 
-std::string StripTrailingSlash(std::string p) {
-  while (p.size() > 1 && p.back() == '/') p.pop_back();
-  return p;
+// The directory as the kernel sees it (symlinks and '..' resolved), so two
+// spellings of one directory are caught; the path as given if it does not
+// exist (that error is reported separately).
+std::string Resolved(const std::string& p) {
+  char buf[PATH_MAX];
+  std::string r = realpath(p.c_str(), buf) ? buf : p;
+  while (r.size() > 1 && r.back() == '/') r.pop_back();
+  return r;
 }
 
 }  // namespace
 
 Status ParseConfigFile(const std::string& path, Options* options) {
+  struct stat st;
+  if (stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    return Status::InvalidArgument("TierFS config file '" + path + "' is not a regular file");
+  }
   std::ifstream in(path);
   if (!in) {
     return Status::InvalidArgument("cannot read TierFS config file '" + path + "'");
@@ -223,8 +234,8 @@ Status ValidateOptions(const Options& options) {
     Status s = ParseDeviceParams(t.device, &device);
     if (!s.ok()) return Status::InvalidArgument(name + ": " + s.getState());
     for (size_t j = 0; j < i; ++j) {
-      std::string a = StripTrailingSlash(t.path);
-      std::string b = StripTrailingSlash(options.tiers[j].path);
+      std::string a = Resolved(t.path);
+      std::string b = Resolved(options.tiers[j].path);
       if (IsUnder(a, b) || IsUnder(b, a)) {
         return Status::InvalidArgument(name + " overlaps tier " + std::to_string(j) +
                                        " (" + options.tiers[j].path + ")");

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <thread>
 
@@ -26,7 +27,7 @@ bool ParsePositive(const std::string& s, double* out) {
   if (s.empty()) return false;
   char* end = nullptr;
   double v = std::strtod(s.c_str(), &end);
-  if (end != s.c_str() + s.size() || !(v >= 0)) return false;
+  if (end != s.c_str() + s.size() || !(v >= 0) || !std::isfinite(v)) return false;
   *out = v;
   return true;
 }

@@ -32,8 +32,8 @@ FileKind ClassifyFileName(const std::string& path) {
   if (name == "LOCK") return FileKind::kLock;
   if (name == "LOG" || StartsWith(name, "LOG.old.")) return FileKind::kInfoLog;
   if (StartsWith(name, "MANIFEST-") && AllDigits(name, 9, name.size())) return FileKind::kManifest;
-  if (StartsWith(name, "OPTIONS-")) return FileKind::kOptions;
   if (EndsWith(name, ".dbtmp")) return FileKind::kTemp;
+  if (StartsWith(name, "OPTIONS-") && AllDigits(name, 8, name.size())) return FileKind::kOptions;
   size_t dot = name.rfind('.');
   if (dot != std::string::npos && AllDigits(name, 0, dot)) {
     std::string ext = name.substr(dot + 1);

@@ -75,7 +75,7 @@ IOStatus Journal::Load(rocksdb::FileSystem* fs, const std::string& meta_dir,
     ds = rocksdb::Status::Corruption("TierFS snapshot " + snap_name +
                                      ": header names another kind or generation");
   }
-  if (!ds.ok()) return IOStatus::Corruption(ds.ToString());
+  if (!ds.ok()) return IOStatus::Corruption(ds.getState());
   *records = std::move(snap.records);
 
   std::string journal_name = JournalName(meta_dir, newest);
@@ -86,13 +86,20 @@ IOStatus Journal::Load(rocksdb::FileSystem* fs, const std::string& meta_dir,
   }
   s = ReadAll(fs, journal_name, &bytes);
   if (!s.ok()) return s;
+  if (bytes.size() < kJournalHeaderSize) {
+    // Killed between creating the journal and writing its header: nothing
+    // was ever appended to it.
+    *torn_tail = !bytes.empty();
+    *generation = newest;
+    return IOStatus::OK();
+  }
   DecodedFile journal;
   ds = DecodeFile(bytes, journal_name, &journal);
   if (ds.ok() && (journal.kind != kJournalKind || journal.generation != newest)) {
     ds = rocksdb::Status::Corruption("TierFS journal " + journal_name +
                                      ": header names another kind or generation");
   }
-  if (!ds.ok()) return IOStatus::Corruption(ds.ToString());
+  if (!ds.ok()) return IOStatus::Corruption(ds.getState());
   records->insert(records->end(), journal.records.begin(), journal.records.end());
   *torn_tail = journal.torn_tail;
   *generation = newest;

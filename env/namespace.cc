@@ -29,6 +29,8 @@ std::shared_ptr<FileEntry> Namespace::Bind(const std::string& name, uint64_t id,
   if (!slot_by_id) slot_by_id = std::make_shared<FileEntry>(id, kind);
   if (id >= next_id_) next_id_ = id + 1;
   std::shared_ptr<FileEntry> entry = slot_by_id;
+  auto existing = names_.find(name);
+  if (existing != names_.end() && existing->second == entry) return nullptr;  // already so
   Mkdir(Parent(name));
   std::shared_ptr<FileEntry> replaced = Unbind(name);
   names_[name] = entry;

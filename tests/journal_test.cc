@@ -566,9 +566,12 @@ TEST_F(JournalTest, JournalCutInsideItsHeaderLoadsTheSnapshot) {
     SCOPED_TRACE("journal of " + std::to_string(keep) + " bytes");
     WriteRaw(name, ReadRaw(name).substr(0, keep));
     rocksdb::IOStatus s = Load();
-    ASSERT_TRUE(s.ok()) << s.ToString();
-    EXPECT_EQ(generation_, 1u);
-    EXPECT_EQ(records_.size(), 2u);
+    if (s.ok()) {
+      EXPECT_EQ(generation_, 1u);
+      EXPECT_EQ(records_.size(), 2u);
+    } else {
+      ADD_FAILURE() << s.ToString();
+    }
     // Restore a whole header for the next round.
     WriteRaw(name, Build(kJournalKind, 1, {}).bytes);
   }
