@@ -10,7 +10,8 @@ Tier::Tier(int i, const TierOptions& options, const DeviceParams& dev)
       root(options.path),
       data_dir(options.path + "/data"),
       capacity(options.capacity),
-      device(dev) {}
+      device(dev),
+      emulated(dev.emulated()) {}
 
 std::string Tier::DataPath(uint64_t id) const {
   char buf[24];
@@ -36,7 +37,7 @@ void Tier::Account(bool write, uint64_t stream, uint64_t offset, uint64_t bytes,
                    int64_t start_ns) {
   int64_t now = DeviceModel::NowNanos();
   int64_t done = now;
-  if (device.params().emulated()) {
+  if (emulated) {
     done = device.Schedule(write, stream, offset, bytes, start_ns);
     DeviceModel::WaitUntil(done);
     if (done < now) done = now;  // the real I/O took longer than the model

@@ -21,6 +21,7 @@ class Tier {
   const std::string data_dir;  // <root>/data: one backing file per file id
   const uint64_t capacity;
   DeviceModel device;
+  const bool emulated;  // device.params().emulated(), kept off the I/O path's string compare
 
   std::string DataPath(uint64_t id) const;
 
