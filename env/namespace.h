@@ -47,7 +47,7 @@ struct FileEntry {
   std::atomic<uint64_t> lsn{0};
   // Time of creation (or of recovery), seconds since the epoch: the
   // modification time of a file that holds no data yet.
-  uint64_t ctime = 0;
+  std::atomic<uint64_t> ctime{0};
 
   // Names bound to this file; guarded by the namespace lock.
   int links = 0;

@@ -37,6 +37,23 @@ bool HasData(const std::string& path, uint64_t offset, uint64_t len) {
   return data >= 0 && uint64_t(data) < offset + len;
 }
 
+std::vector<std::pair<uint64_t, uint64_t>> DataExtents(const std::string& path) {
+  std::vector<std::pair<uint64_t, uint64_t>> out;
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return out;
+  off_t off = 0;
+  while (true) {
+    off_t data = lseek(fd, off, SEEK_DATA);
+    if (data < 0) break;  // ENXIO: no data past off
+    off_t hole = lseek(fd, data, SEEK_HOLE);
+    if (hole <= data) break;
+    out.emplace_back(uint64_t(data), uint64_t(hole));
+    off = hole;
+  }
+  close(fd);
+  return out;
+}
+
 uint64_t AllocatedBytes(const std::string& path) {
   struct stat st;
   if (stat(path.c_str(), &st) != 0) return 0;

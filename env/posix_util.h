@@ -5,6 +5,8 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <rocksdb/io_status.h>
 
@@ -18,6 +20,10 @@ rocksdb::IOStatus PunchHole(const std::string& path, uint64_t offset, uint64_t l
 
 // True if any byte of [offset, offset+len) of `path` is allocated (not a hole).
 bool HasData(const std::string& path, uint64_t offset, uint64_t len);
+
+// The allocated (non-hole) ranges of `path`, as [begin, end) in order. Empty
+// if the file is missing.
+std::vector<std::pair<uint64_t, uint64_t>> DataExtents(const std::string& path);
 
 // Bytes allocated to `path` on its device (st_blocks * 512); 0 if missing.
 uint64_t AllocatedBytes(const std::string& path);

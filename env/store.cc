@@ -132,6 +132,7 @@ IOStatus Store::RenameFile(const std::string& src, const std::string& dst) {
   {
     std::shared_lock<std::shared_mutex> state(state_mu_);
     std::lock_guard<std::mutex> lock(ns_mu_);
+    if (ns_.IsDir(src)) return IOStatus::NotSupported("renaming directory " + src + " in TierFS");
     if (!ns_.Find(src)) return IOStatus::PathNotFound(src + ": no such file in TierFS");
     if (ns_.IsDir(dst)) return IOStatus::IOError("rename to " + dst + ": is a directory");
     IOStatus s = Log(JournalRecord::Rename(src, dst), nullptr);
@@ -262,6 +263,7 @@ void Store::FreeData(const std::shared_ptr<FileEntry>& entry) {
       // An orphan left by a failure here is removed at the next open.
       base_->DeleteFile(tier(t).DataPath(entry->id), IOOptions(), nullptr)
           .PermitUncheckedError();
+      tier(t).NoteSpaceFreed();
     }
   }
   entry->tiers.clear();
@@ -442,7 +444,9 @@ IOStatus Store::RelocateSegment(FileEntry* entry, uint64_t seg, uint64_t valid_e
   entry->charged[seg] = bytes;
   // The commit is durable; the old copy is garbage (recovery would punch it too).
   // Whole blocks: a partial block at the end would only be zeroed, not freed.
-  PunchHole(tier(from).DataPath(entry->id), start, RoundUp(valid_end - start)).PermitUncheckedError();
+  if (PunchHole(tier(from).DataPath(entry->id), start, RoundUp(valid_end - start)).ok()) {
+    tier(from).NoteSpaceFreed();
+  }
   *new_tier = to;
   return IOStatus::OK();
 }

@@ -188,21 +188,28 @@ IOStatus Store::Recover() {
       entry->tiers.resize(nseg, kNoTier);
       entry->charged.resize(nseg, 0);
     }
+    // Data on a tier that is not its segment's home is a half-done copy;
+    // data of a segment with no home lost its record (power loss) and is
+    // adopted. One pass over each backing file's extents.
+    for (int t = 0; t < NumTiers(); ++t) {
+      if (!(entry->data_file_mask & (1u << t))) continue;
+      std::string path = tier(t).DataPath(id);
+      for (const auto& [begin, end] : DataExtents(path)) {
+        uint64_t last = std::min(end, size);
+        for (uint64_t seg = SegmentOf(begin); begin < last && seg <= SegmentOf(last - 1); ++seg) {
+          uint8_t& home = entry->tiers[seg];
+          if (home == kNoTier) home = uint8_t(t);
+          if (home == t || read_only()) continue;
+          uint64_t from = std::max(begin, SegmentStart(seg));
+          uint64_t to = std::min(end, SegmentLimit(seg));
+          PunchHole(path, from, RoundUp(to) - from).PermitUncheckedError();
+        }
+      }
+    }
     for (uint64_t seg = 0; seg < entry->tiers.size(); ++seg) {
       uint64_t start = SegmentStart(seg);
       uint64_t len = seg < nseg ? std::min(size, SegmentLimit(seg)) - start : 0;
       uint8_t home = entry->tiers[seg];
-      for (int t = 0; t < NumTiers() && len > 0; ++t) {
-        if (!(entry->data_file_mask & (1u << t)) || t == home) continue;
-        std::string path = tier(t).DataPath(id);
-        if (!HasData(path, start, len)) continue;
-        if (home == kNoTier) {
-          home = uint8_t(t);  // data whose placement record was lost: adopt it
-          entry->tiers[seg] = home;
-        } else if (!read_only()) {
-          PunchHole(path, start, RoundUp(len)).PermitUncheckedError();  // a half-done copy
-        }
-      }
       if (home == kNoTier) continue;
       entry->charged[seg] = RoundUp(len);
       tier(home).ForceCharge(entry->charged[seg]);

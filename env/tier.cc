@@ -28,11 +28,6 @@ bool Tier::TryCharge(uint64_t bytes) {
   return true;
 }
 
-void Tier::Release(uint64_t bytes) {
-  used_.fetch_sub(bytes);
-  if (bytes > 0) device_full_.store(false);
-}
-
 void Tier::Account(bool write, uint64_t stream, uint64_t offset, uint64_t bytes,
                    int64_t start_ns) {
   int64_t now = DeviceModel::NowNanos();

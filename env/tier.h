@@ -29,7 +29,10 @@ class Tier {
   // device reported itself full since the last Release.
   bool TryCharge(uint64_t bytes);
   void ForceCharge(uint64_t bytes) { used_.fetch_add(bytes); }
-  void Release(uint64_t bytes);
+  void Release(uint64_t bytes) { used_.fetch_sub(bytes); }
+  // Blocks were freed on the device (a file deleted, a segment moved away):
+  // a device that said ENOSPC may take data again.
+  void NoteSpaceFreed() { device_full_.store(false); }
   uint64_t used() const { return used_.load(std::memory_order_relaxed); }
   // The device returned ENOSPC: place nothing new here until space is freed.
   void MarkDeviceFull() { device_full_.store(true); }

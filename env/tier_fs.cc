@@ -256,7 +256,7 @@ IOStatus TierFileSystem::GetFileModificationTime(const std::string& fname, const
       std::shared_lock<std::shared_mutex> lock(e->mu);
       mask = e->data_file_mask;
     }
-    *mtime = e->ctime;
+    *mtime = e->ctime.load();
     for (int t = 0; t < store_->NumTiers(); ++t) {
       uint64_t m = 0;
       if ((mask & (1u << t)) &&
