@@ -39,6 +39,7 @@
 #include <rocksdb/status.h>
 
 #include "agents/file_kind.h"
+#include "env/segment_table.h"
 
 namespace tierfs {
 
@@ -52,7 +53,6 @@ enum class RecordType : uint8_t {
   kEnd = 7,
 };
 
-constexpr uint8_t kNoTier = 0xff;
 
 struct JournalRecord {
   RecordType type = RecordType::kEnd;

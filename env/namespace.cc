@@ -82,11 +82,7 @@ Status Namespace::Apply(const JournalRecord& r) {
       if (it == by_id_.end()) break;
       FileEntry* e = it->second.get();
       std::unique_lock<std::shared_mutex> lock(e->mu);
-      if (e->tiers.size() <= r.segment) {
-        e->tiers.resize(r.segment + 1, kNoTier);
-        e->charged.resize(r.segment + 1, 0);
-      }
-      e->tiers[r.segment] = r.tier;
+      e->segments.Set(r.segment, r.tier, 0);
       return Status::OK();
     }
     case RecordType::kMkdir:
@@ -160,10 +156,9 @@ std::vector<JournalRecord> Namespace::SnapshotRecords() const {
   }
   for (const auto& [id, entry] : by_id_) {
     std::shared_lock<std::shared_mutex> lock(entry->mu);
-    for (size_t s = 0; s < entry->tiers.size(); ++s) {
-      if (entry->tiers[s] != kNoTier) {
-        out.push_back(JournalRecord::Segment(id, s, entry->tiers[s]));
-      }
+    for (uint64_t s = 0; s < entry->segments.size(); ++s) {
+      uint8_t t = entry->segments.tier(s);
+      if (t != kNoTier) out.push_back(JournalRecord::Segment(id, s, t));
     }
   }
   return out;

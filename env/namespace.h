@@ -22,6 +22,7 @@
 
 #include "agents/file_kind.h"
 #include "env/journal_format.h"
+#include "env/segment_table.h"
 
 namespace tierfs {
 
@@ -34,13 +35,11 @@ struct FileEntry {
   // read by everyone.
   std::atomic<uint64_t> size{0};
 
+  // Changes to the placement below are made holding mu exclusively.
   mutable std::shared_mutex mu;
-  // Per segment, guarded by mu:
-  std::vector<uint8_t> tiers;     // tier holding it, kNoTier if none yet
-  std::vector<uint64_t> charged;  // bytes charged to that tier for it
-  uint8_t allowance_mask = 0;     // tiers charged the per-file block allowance
-  uint8_t data_file_mask = 0;     // tiers where the backing file exists
-  uint8_t unsynced_dir_mask = 0;  // tiers whose data dir must be synced for it
+  SegmentTable segments;                 // read without locks
+  std::atomic<uint8_t> data_file_mask{0};  // tiers where the backing file exists
+  uint8_t allowance_mask = 0;            // guarded by mu: tiers charged the per-file block allowance
 
   // Newest journal record about this file; Sync makes the journal durable up
   // to here before syncing data.
@@ -58,10 +57,7 @@ struct FileEntry {
   bool unlinked = false;
   bool freed = false;
 
-  // REQUIRES: mu held (shared is enough).
-  uint8_t TierOf(uint64_t segment) const {
-    return segment < tiers.size() ? tiers[segment] : kNoTier;
-  }
+  uint8_t TierOf(uint64_t segment) const { return segments.tier(segment); }
 };
 
 class Namespace {

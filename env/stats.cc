@@ -64,8 +64,8 @@ void Store::ListFiles(const std::string& dir, std::vector<FileInfo>* files) {
     info.kind = FileKindName(ClassifyFileName(name));  // by its current name: CURRENT was born a .dbtmp
     info.size = e->size.load();
     info.segments_per_tier.assign(tiers_.size(), 0);
-    std::shared_lock<std::shared_mutex> lock(e->mu);
-    for (uint8_t t : e->tiers) {
+    for (uint64_t s = 0; s < e->segments.size(); ++s) {
+      uint8_t t = e->segments.tier(s);
       if (t != kNoTier) info.segments_per_tier[t]++;
     }
     files->push_back(info);

@@ -251,10 +251,11 @@ void Store::Retire(const std::shared_ptr<FileEntry>& entry) {
 
 void Store::FreeData(const std::shared_ptr<FileEntry>& entry) {
   std::unique_lock<std::shared_mutex> lock(entry->mu);
-  for (size_t s = 0; s < entry->tiers.size(); ++s) {
-    if (entry->tiers[s] == kNoTier) continue;
-    Tier& t = tier(entry->tiers[s]);
-    t.Release(entry->charged[s]);
+  SegmentTable& segs = entry->segments;
+  for (uint64_t s = 0; s < segs.size(); ++s) {
+    if (segs.tier(s) == kNoTier) continue;
+    Tier& t = tier(segs.tier(s));
+    t.Release(segs.charged(s));
     t.segments.fetch_sub(1);
   }
   for (int t = 0; t < NumTiers(); ++t) {
@@ -266,9 +267,9 @@ void Store::FreeData(const std::shared_ptr<FileEntry>& entry) {
       tier(t).NoteSpaceFreed();
     }
   }
-  entry->tiers.clear();
-  entry->charged.clear();
-  entry->allowance_mask = entry->data_file_mask = 0;
+  segs.Clear();
+  entry->allowance_mask = 0;
+  entry->data_file_mask = 0;
 }
 
 // ----------------------------------------------------------------- placement
@@ -300,13 +301,10 @@ int Store::ChargeSomeTier(FileEntry* entry, int want, int exclude, uint64_t byte
 }
 
 IOStatus Store::PlaceSegment(FileEntry* entry, uint64_t seg, int lifetime_hint, int* tier_out) {
-  {
-    std::shared_lock<std::shared_mutex> lock(entry->mu);
-    uint8_t t = entry->TierOf(seg);
-    if (t != kNoTier) {
-      *tier_out = t;
-      return IOStatus::OK();
-    }
+  uint8_t known = entry->TierOf(seg);  // lock-free: the common case
+  if (known != kNoTier) {
+    *tier_out = known;
+    return IOStatus::OK();
   }
   if (read_only()) return ReadOnlyError("write");
   {
@@ -336,12 +334,7 @@ IOStatus Store::PlaceSegment(FileEntry* entry, uint64_t seg, int lifetime_hint, 
       tier(t).Release(bytes);
       return s;
     }
-    if (entry->tiers.size() <= seg) {
-      entry->tiers.resize(seg + 1, kNoTier);
-      entry->charged.resize(seg + 1, 0);
-    }
-    entry->tiers[seg] = uint8_t(t);
-    entry->charged[seg] = bytes;
+    entry->segments.Set(seg, uint8_t(t), bytes);
     tier(t).segments.fetch_add(1, std::memory_order_relaxed);
     *tier_out = t;
   }
@@ -351,42 +344,37 @@ IOStatus Store::PlaceSegment(FileEntry* entry, uint64_t seg, int lifetime_hint, 
 
 IOStatus Store::ChargeUpTo(FileEntry* entry, uint64_t seg, uint64_t end) {
   uint64_t need = RoundUp(std::min(end, SegmentLimit(seg)) - SegmentStart(seg));
-  {
-    std::shared_lock<std::shared_mutex> lock(entry->mu);
-    if (need <= entry->charged[seg]) return IOStatus::OK();
-  }
+  if (need <= entry->segments.charged(seg)) return IOStatus::OK();  // lock-free
   std::unique_lock<std::shared_mutex> lock(entry->mu);
-  uint64_t have = entry->charged[seg];
+  uint64_t have = entry->segments.charged(seg);
   if (need <= have) return IOStatus::OK();
-  Tier& t = tier(entry->tiers[seg]);
+  Tier& t = tier(entry->segments.tier(seg));
   uint64_t more = seg_size_ ? need - have : std::max(need - have, kWholeFileChunk);
   if (!t.TryCharge(more)) {
     return IOStatus::NoSpace("TierFS tier " + std::to_string(t.index) + " (" + t.root +
                              ") is full");
   }
-  entry->charged[seg] = have + more;
+  entry->segments.SetCharged(seg, have + more);
   return IOStatus::OK();
 }
 
 void Store::Settle(FileEntry* entry) {
   std::unique_lock<std::shared_mutex> lock(entry->mu);
   uint64_t size = entry->size.load();
-  for (size_t s = 0; s < entry->tiers.size(); ++s) {
-    if (entry->tiers[s] == kNoTier) continue;
+  SegmentTable& segs = entry->segments;
+  for (uint64_t s = 0; s < segs.size(); ++s) {
+    if (segs.tier(s) == kNoTier) continue;
     uint64_t start = SegmentStart(s);
     uint64_t used = start < size ? RoundUp(std::min(size, SegmentLimit(s)) - start) : 0;
-    if (entry->charged[s] > used) {
-      tier(entry->tiers[s]).Release(entry->charged[s] - used);
-      entry->charged[s] = used;
+    if (segs.charged(s) > used) {
+      tier(segs.tier(s)).Release(segs.charged(s) - used);
+      segs.SetCharged(s, used);
     }
   }
 }
 
 IOStatus Store::EnsureDataFile(FileEntry* entry, int t) {
-  {
-    std::shared_lock<std::shared_mutex> lock(entry->mu);
-    if (entry->data_file_mask & (1u << t)) return IOStatus::OK();
-  }
+  if (entry->data_file_mask.load() & (1u << t)) return IOStatus::OK();
   std::unique_lock<std::shared_mutex> lock(entry->mu);
   if (entry->data_file_mask & (1u << t)) return IOStatus::OK();
   // ReopenWritableFile creates without truncating; the handle is only for that.
@@ -395,7 +383,7 @@ IOStatus Store::EnsureDataFile(FileEntry* entry, int t) {
                                          &f, nullptr);
   if (s.ok()) s = f->Close(IOOptions(), nullptr);
   if (!s.ok()) return s;
-  entry->data_file_mask |= uint8_t(1u << t);
+  entry->data_file_mask.fetch_or(uint8_t(1u << t));
   dirty_data_dirs_.fetch_or(uint8_t(1u << t));
   return IOStatus::OK();
 }
@@ -409,7 +397,7 @@ IOStatus Store::RelocateSegment(FileEntry* entry, uint64_t seg, uint64_t valid_e
   uint64_t bytes;
   {
     std::unique_lock<std::shared_mutex> lock(entry->mu);
-    from = entry->tiers[seg];
+    from = entry->segments.tier(seg);
     bytes = seg_size_ ? seg_size_ : RoundUp(need_end - start) + kWholeFileChunk;
     to = ChargeSomeTier(entry, from + 1 < NumTiers() ? from + 1 : 0, from, bytes);
     if (to < 0) return IOStatus::NoSpace(FullMessage());
@@ -437,11 +425,10 @@ IOStatus Store::RelocateSegment(FileEntry* entry, uint64_t seg, uint64_t valid_e
     tier(to).Release(bytes);
     return s;
   }
-  tier(from).Release(entry->charged[seg]);
+  tier(from).Release(entry->segments.charged(seg));
   tier(from).segments.fetch_sub(1);
   tier(to).segments.fetch_add(1);
-  entry->tiers[seg] = uint8_t(to);
-  entry->charged[seg] = bytes;
+  entry->segments.Set(seg, uint8_t(to), bytes);
   // The commit is durable; the old copy is garbage (recovery would punch it too).
   // Whole blocks: a partial block at the end would only be zeroed, not freed.
   if (PunchHole(tier(from).DataPath(entry->id), start, RoundUp(valid_end - start)).ok()) {

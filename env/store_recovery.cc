@@ -167,7 +167,7 @@ IOStatus Store::Recover() {
       if (!ParseDataName(c, &id)) continue;  // not ours
       std::shared_ptr<FileEntry> e = ns_.FindId(id);
       if (e) {
-        e->data_file_mask |= uint8_t(1u << t);
+        e->data_file_mask.fetch_or(uint8_t(1u << t));
       } else if (!read_only()) {
         base_->DeleteFile(tier(t).data_dir + "/" + c, io, nullptr).PermitUncheckedError();
       }
@@ -184,10 +184,7 @@ IOStatus Store::Recover() {
     }
     entry->size = size;
     uint64_t nseg = size == 0 ? 0 : SegmentOf(size - 1) + 1;
-    if (entry->tiers.size() < nseg) {
-      entry->tiers.resize(nseg, kNoTier);
-      entry->charged.resize(nseg, 0);
-    }
+    SegmentTable& segs = entry->segments;
     // Data on a tier that is not its segment's home is a half-done copy;
     // data of a segment with no home lost its record (power loss) and is
     // adopted. One pass over each backing file's extents.
@@ -197,8 +194,8 @@ IOStatus Store::Recover() {
       for (const auto& [begin, end] : DataExtents(path)) {
         uint64_t last = std::min(end, size);
         for (uint64_t seg = SegmentOf(begin); begin < last && seg <= SegmentOf(last - 1); ++seg) {
-          uint8_t& home = entry->tiers[seg];
-          if (home == kNoTier) home = uint8_t(t);
+          uint8_t home = segs.tier(seg);
+          if (home == kNoTier) segs.Set(seg, home = uint8_t(t), 0);
           if (home == t || read_only()) continue;
           uint64_t from = std::max(begin, SegmentStart(seg));
           uint64_t to = std::min(end, SegmentLimit(seg));
@@ -206,13 +203,13 @@ IOStatus Store::Recover() {
         }
       }
     }
-    for (uint64_t seg = 0; seg < entry->tiers.size(); ++seg) {
+    for (uint64_t seg = 0; seg < segs.size(); ++seg) {
       uint64_t start = SegmentStart(seg);
       uint64_t len = seg < nseg ? std::min(size, SegmentLimit(seg)) - start : 0;
-      uint8_t home = entry->tiers[seg];
+      uint8_t home = segs.tier(seg);
       if (home == kNoTier) continue;
-      entry->charged[seg] = RoundUp(len);
-      tier(home).ForceCharge(entry->charged[seg]);
+      segs.SetCharged(seg, RoundUp(len));
+      tier(home).ForceCharge(RoundUp(len));
       tier(home).segments.fetch_add(1);
       if (!(entry->allowance_mask & (1u << home))) {
         entry->allowance_mask |= uint8_t(1u << home);

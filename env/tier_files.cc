@@ -17,11 +17,7 @@ SegmentReader::SegmentReader(std::shared_ptr<Store> store, std::shared_ptr<FileE
                              const rocksdb::FileOptions& options)
     : store_(std::move(store)), entry_(std::move(entry)), options_(options) {
   store_->AddHandle(entry_.get());
-  uint8_t mask;
-  {
-    std::shared_lock<std::shared_mutex> lock(entry_->mu);
-    mask = entry_->data_file_mask;
-  }
+  const uint8_t mask = entry_->data_file_mask.load();
   // Open the backing files the file has now, while its name is known live; an
   // error here surfaces again on the first read of that tier.
   for (int t = 0; t < store_->NumTiers(); ++t) {
@@ -50,14 +46,10 @@ IOStatus SegmentReader::ReadPiece(uint64_t offset, size_t n, uint64_t file_size,
                                   const IOOptions& options, char* scratch,
                                   IODebugContext* dbg) {
   const size_t valid = offset < file_size ? size_t(std::min<uint64_t>(n, file_size - offset)) : 0;
-  uint8_t t;
-  bool has_file;
-  {
-    std::shared_lock<std::shared_mutex> lock(entry_->mu);
-    t = entry_->TierOf(store_->SegmentOf(offset));
-    has_file = t != kNoTier && (entry_->data_file_mask & (1u << t));
-  }
-  if (!has_file) {  // never written: a hole
+  // Lock-free: every RocksDB read passes here.
+  const uint8_t t = entry_->TierOf(store_->SegmentOf(offset));
+  if (t == kNoTier || !(entry_->data_file_mask.load(std::memory_order_acquire) & (1u << t))) {
+    // never written: a hole
     memset(scratch, 0, valid);
     return IOStatus::OK();
   }
@@ -100,12 +92,8 @@ IOStatus SegmentReader::Prefetch(uint64_t offset, size_t n, const IOOptions& opt
   const uint64_t end = offset + n;
   for (uint64_t off = offset; off < end;) {
     uint64_t piece_end = std::min(end, store_->SegmentLimit(store_->SegmentOf(off)));
-    uint8_t t;
-    {
-      std::shared_lock<std::shared_mutex> lock(entry_->mu);
-      t = entry_->TierOf(store_->SegmentOf(off));
-      if (t != kNoTier && !(entry_->data_file_mask & (1u << t))) t = kNoTier;
-    }
+    uint8_t t = entry_->TierOf(store_->SegmentOf(off));
+    if (t != kNoTier && !(entry_->data_file_mask.load() & (1u << t))) t = kNoTier;
     rocksdb::FSRandomAccessFile* f;
     if (t != kNoTier && Handle(t, &f).ok()) {
       f->Prefetch(off, size_t(piece_end - off), options, dbg).PermitUncheckedError();
@@ -253,11 +241,7 @@ IOStatus SegmentWriter::Sync(bool full) {
 }
 
 IOStatus SegmentWriter::Truncate(uint64_t size) {
-  uint8_t mask;
-  {
-    std::shared_lock<std::shared_mutex> lock(entry_->mu);
-    mask = entry_->data_file_mask;
-  }
+  const uint8_t mask = entry_->data_file_mask.load();
   for (int t = 0; t < store_->NumTiers(); ++t) {
     if (!(mask & (1u << t))) continue;
     std::string path = store_->tier(t).DataPath(entry_->id);

@@ -251,11 +251,7 @@ IOStatus TierFileSystem::GetFileModificationTime(const std::string& fname, const
   return Guard("stat", fname, [&] {
     std::shared_ptr<FileEntry> e = store_->Find(Normalize(fname));
     if (!e) return IOStatus::PathNotFound(fname + ": no such file in TierFS");
-    uint8_t mask;
-    {
-      std::shared_lock<std::shared_mutex> lock(e->mu);
-      mask = e->data_file_mask;
-    }
+    const uint8_t mask = e->data_file_mask.load();
     *mtime = e->ctime.load();
     for (int t = 0; t < store_->NumTiers(); ++t) {
       uint64_t m = 0;

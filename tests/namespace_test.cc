@@ -21,8 +21,7 @@ Names Sorted(Names v) {
 
 void SetTier(FileEntry* e, uint64_t segment, uint8_t tier) {
   std::unique_lock<std::shared_mutex> lock(e->mu);
-  if (e->tiers.size() <= segment) e->tiers.resize(segment + 1, kNoTier);
-  e->tiers[segment] = tier;
+  e->segments.Set(segment, tier, 0);
 }
 
 uint8_t TierOf(const FileEntry& e, uint64_t segment) {
