@@ -47,6 +47,7 @@ void Store::GetStats(std::vector<TierStats>* out) {
     s.spills_in = t->spills_in.load();
     s.read_latency = t->read_latency.Snapshot();
     s.write_latency = t->write_latency.Snapshot();
+    s.sync_latency = t->sync_latency.Snapshot();
     out->push_back(s);
   }
 }
@@ -81,7 +82,8 @@ IOStatus Store::SaveStats() {
                          {"writes", s.writes}, {"write_bytes", s.write_bytes},
                          {"syncs", s.syncs}, {"spills_in", s.spills_in},
                          {"read_latency", HistogramToJson(s.read_latency)},
-                         {"write_latency", HistogramToJson(s.write_latency)}});
+                         {"write_latency", HistogramToJson(s.write_latency)},
+                         {"sync_latency", HistogramToJson(s.sync_latency)}});
   }
   json doc{{"version", 1}, {"tiers", tiers}};
   const std::string path = meta_dir_ + "/STATS";
@@ -108,6 +110,7 @@ void Store::LoadStats() {
     t.spills_in += j.value("spills_in", uint64_t(0));
     if (j.contains("read_latency")) t.read_latency.Merge(HistogramFromJson(j["read_latency"]));
     if (j.contains("write_latency")) t.write_latency.Merge(HistogramFromJson(j["write_latency"]));
+    if (j.contains("sync_latency")) t.sync_latency.Merge(HistogramFromJson(j["sync_latency"]));
   }
 }
 

@@ -1,5 +1,6 @@
 #include "env/tier.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 
@@ -28,25 +29,44 @@ bool Tier::TryCharge(uint64_t bytes) {
   return true;
 }
 
-void Tier::Account(bool write, uint64_t stream, uint64_t offset, uint64_t bytes,
-                   int64_t start_ns) {
+void Tier::AccountRead(uint64_t stream, uint64_t offset, uint64_t bytes, int64_t start_ns) {
+  int64_t done = DeviceModel::NowNanos();
+  if (emulated) {
+    int64_t modeled = device.Schedule(false, stream, offset, bytes, start_ns);
+    DeviceModel::WaitUntil(modeled);
+    done = std::max(done, modeled);  // the real read may have taken longer
+  }
+  reads.fetch_add(1, std::memory_order_relaxed);
+  read_bytes.fetch_add(bytes, std::memory_order_relaxed);
+  read_latency.Record(uint64_t(done - start_ns) / 1000);
+}
+
+int64_t Tier::AccountWrite(uint64_t stream, uint64_t offset, uint64_t bytes, int64_t start_ns,
+                           bool direct) {
   int64_t now = DeviceModel::NowNanos();
   int64_t done = now;
   if (emulated) {
-    done = device.Schedule(write, stream, offset, bytes, start_ns);
-    DeviceModel::WaitUntil(done);
-    if (done < now) done = now;  // the real I/O took longer than the model
+    done = device.Schedule(true, stream, offset, bytes, start_ns);
+    DeviceModel::WaitUntil(direct ? done : done - kWriteBackNanos);
+    now = std::max(now, DeviceModel::NowNanos());
   }
-  uint64_t micros = uint64_t(done - start_ns) / 1000;
-  if (write) {
-    writes.fetch_add(1, std::memory_order_relaxed);
-    write_bytes.fetch_add(bytes, std::memory_order_relaxed);
-    write_latency.Record(micros);
-  } else {
-    reads.fetch_add(1, std::memory_order_relaxed);
-    read_bytes.fetch_add(bytes, std::memory_order_relaxed);
-    read_latency.Record(micros);
+  writes.fetch_add(1, std::memory_order_relaxed);
+  write_bytes.fetch_add(bytes, std::memory_order_relaxed);
+  write_latency.Record(uint64_t((direct ? std::max(now, done) : now) - start_ns) / 1000);
+  return done;
+}
+
+void Tier::AccountSync(int64_t pending_ns, int64_t start_ns) {
+  int64_t done = DeviceModel::NowNanos();
+  if (emulated) {
+    // The flush is a zero-byte write queued behind everything issued so far:
+    // it waits for the pending writes and pays the device's write latency.
+    int64_t flushed = device.Schedule(true, ~0ull, 0, 0, std::max(start_ns, pending_ns));
+    DeviceModel::WaitUntil(flushed);
+    done = std::max(done, flushed);
   }
+  syncs.fetch_add(1, std::memory_order_relaxed);
+  sync_latency.Record(uint64_t(done - start_ns) / 1000);
 }
 
 }  // namespace tierfs

@@ -44,13 +44,25 @@ class Tier {
   std::atomic<uint64_t> writes{0}, write_bytes{0};
   std::atomic<uint64_t> syncs{0};
   std::atomic<uint64_t> spills_in{0};
-  AtomicHistogram read_latency, write_latency;
+  AtomicHistogram read_latency, write_latency, sync_latency;
 
-  // Records one I/O of `bytes` that started at `start_ns` on this tier,
-  // waiting out the device model first. Returns nothing; the I/O itself was
-  // already done by the caller.
-  void Account(bool write, uint64_t stream, uint64_t offset, uint64_t bytes,
-               int64_t start_ns);
+  // Records a read of `bytes` at `offset` of file `stream` that started at
+  // `start_ns` (the read itself is done), first waiting out the device model.
+  void AccountRead(uint64_t stream, uint64_t offset, uint64_t bytes, int64_t start_ns);
+
+  // Records a write. A buffered write occupies the device queue but returns at
+  // once, as the page cache would, unless the device is more than
+  // kWriteBackNanos behind (dirty-page throttling); a direct write waits for
+  // the device. Returns when the device will have completed it.
+  int64_t AccountWrite(uint64_t stream, uint64_t offset, uint64_t bytes, int64_t start_ns,
+                       bool direct);
+
+  // Records a sync of writes that complete on the device at `pending_ns`:
+  // queues a cache flush behind them and waits for it.
+  void AccountSync(int64_t pending_ns, int64_t start_ns);
+
+  // How far a device may run behind buffered writers before they wait.
+  static constexpr int64_t kWriteBackNanos = 100 * 1000 * 1000;
 
  private:
   std::atomic<uint64_t> used_{0};

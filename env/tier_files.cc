@@ -62,7 +62,7 @@ IOStatus SegmentReader::ReadPiece(uint64_t offset, size_t n, uint64_t file_size,
   if (!s.ok()) return s;
   if (got.data() != scratch) memmove(scratch, got.data(), got.size());
   if (got.size() < valid) memset(scratch + got.size(), 0, valid - got.size());
-  store_->tier(t).Account(false, entry_->id, offset, got.size(), start);
+  store_->tier(t).AccountRead(entry_->id, offset, got.size(), start);
   return IOStatus::OK();
 }
 
@@ -194,7 +194,9 @@ IOStatus SegmentWriter::WritePiece(uint64_t offset, const Slice& piece, int hint
     int64_t start = DeviceModel::NowNanos();
     s = f->Write(offset, piece, IOOptions(), nullptr);
     if (s.ok()) {
-      st.tier(t).Account(true, entry_->id, offset, piece.size(), start);
+      int64_t done = st.tier(t).AccountWrite(entry_->id, offset, piece.size(), start,
+                                             options_.use_direct_writes);
+      pending_[t] = std::max(pending_[t], done);
       dirty_ |= uint8_t(1u << t);
       break;
     }
@@ -231,9 +233,10 @@ IOStatus SegmentWriter::Sync(bool full) {
   IOStatus s = store_->SyncMetadataFor(*entry_);
   for (int t = 0; s.ok() && t < store_->NumTiers(); ++t) {
     if (!(dirty_ & (1u << t))) continue;
+    int64_t start = DeviceModel::NowNanos();
     s = full ? files_[t]->Fsync(IOOptions(), nullptr) : files_[t]->Sync(IOOptions(), nullptr);
     if (s.ok()) {
-      store_->tier(t).syncs.fetch_add(1, std::memory_order_relaxed);
+      store_->tier(t).AccountSync(pending_[t], start);
       dirty_ &= uint8_t(~(1u << t));
     }
   }

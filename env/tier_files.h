@@ -124,6 +124,7 @@ class SegmentWriter {
   const rocksdb::FileOptions options_;
   std::unique_ptr<rocksdb::FSRandomRWFile> files_[8];
   uint8_t dirty_ = 0;  // tiers written since the last sync
+  int64_t pending_[8] = {};  // per tier: when the emulated device completes our writes
   bool closed_ = false;
 };
 

@@ -110,7 +110,9 @@ struct TierStats {
   uint64_t writes = 0, write_bytes = 0;
   uint64_t syncs = 0;
   uint64_t spills_in = 0;        // segments placed here because the policy's tier was full
-  LatencyHistogram read_latency, write_latency;
+  // Writes are buffered (write-back) unless direct: write latency is what the
+  // writer waited; sync latency includes the device draining them.
+  LatencyHistogram read_latency, write_latency, sync_latency;
 };
 
 // Statistics of every tier of `fs`, which must have been made by

@@ -51,7 +51,9 @@ class TierFsTest : public ::testing::Test {
       ASSERT_TRUE(f->Append(Slice(data.data() + off, std::min(chunk, data.size() - off)),
                             IOOptions(), nullptr).ok());
     }
-    if (sync) ASSERT_TRUE(f->Sync(IOOptions(), nullptr).ok());
+    if (sync) {
+      ASSERT_TRUE(f->Sync(IOOptions(), nullptr).ok());
+    }
     ASSERT_TRUE(f->Close(IOOptions(), nullptr).ok());
   }
 
@@ -422,6 +424,41 @@ TEST_F(TierFsTest, DeviceModelAddsServiceTime) {
   EXPECT_EQ(5u, stats[0].reads);
   EXPECT_GE(stats[0].read_latency.Average(), 2000.0);
   EXPECT_EQ("custom-2000-2000-1000", stats[0].device);
+}
+
+TEST_F(TierFsTest, BufferedWritesAreWrittenBackAndSyncWaitsForTheDevice) {
+  Open({"8M:custom-2000-2000-1000"}, ";segment_size:16K");
+  std::unique_ptr<rocksdb::FSWritableFile> f;
+  ASSERT_TRUE(fs_->NewWritableFile("/db/000001.log", FileOptions(), &f, nullptr).ok());
+  for (int i = 0; i < 10; ++i) ASSERT_TRUE(f->Append(std::string(100, 'x'), IOOptions(), nullptr).ok());
+  ASSERT_TRUE(f->Sync(IOOptions(), nullptr).ok());
+  ASSERT_TRUE(f->Close(IOOptions(), nullptr).ok());
+  std::vector<TierStats> stats;
+  ASSERT_TRUE(GetTierStats(fs_.get(), &stats).ok());
+  EXPECT_EQ(10u, stats[0].writes);
+  // Ten writes of 2 ms each queue on the device; the writer did not wait for
+  // them, the sync did (all ten plus the flush).
+  EXPECT_LT(stats[0].write_latency.Average(), 2000.0);
+  EXPECT_EQ(1u, stats[0].syncs);
+  EXPECT_GE(stats[0].sync_latency.Average(), 11 * 2000.0 - 2000.0);
+}
+
+TEST_F(TierFsTest, DirectWritesWaitForTheDevice) {
+  Open({"8M:custom-2000-2000-1000"}, ";segment_size:16K");
+  FileOptions fo;
+  fo.use_direct_writes = true;
+  std::unique_ptr<rocksdb::FSWritableFile> f;
+  ASSERT_TRUE(fs_->NewWritableFile("/db/000001.sst", fo, &f, nullptr).ok());
+  EXPECT_TRUE(f->use_direct_io());
+  std::string block(4096, 'd');
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_TRUE(f->PositionedAppend(block, uint64_t(i) * 4096, IOOptions(), nullptr).ok());
+  }
+  ASSERT_TRUE(f->Close(IOOptions(), nullptr).ok());
+  std::vector<TierStats> stats;
+  ASSERT_TRUE(GetTierStats(fs_.get(), &stats).ok());
+  EXPECT_GE(stats[0].write_latency.Average(), 2000.0);
+  EXPECT_EQ(std::string(3 * 4096, 'd'), test::ReadAll(fs_.get(), "/db/000001.sst"));
 }
 
 TEST_F(TierFsTest, SameStoreIsSharedAndConflictingConfigRefused) {

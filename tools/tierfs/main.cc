@@ -44,24 +44,27 @@ int Stats(const rocksdb::FileSystem& fs) {
                          {"read_avg_us", t.read_latency.Average()},
                          {"read_p99_us", t.read_latency.Percentile(99)},
                          {"write_avg_us", t.write_latency.Average()},
-                         {"write_p99_us", t.write_latency.Percentile(99)}});
+                         {"write_p99_us", t.write_latency.Percentile(99)},
+                         {"sync_avg_us", t.sync_latency.Average()},
+                         {"sync_p99_us", t.sync_latency.Percentile(99)}});
     }
     printf("%s\n", out.dump(2).c_str());
     return 0;
   }
-  printf("%-4s %-9s %10s %10s %5s %8s %10s %10s %10s %10s %9s %9s %9s %9s %7s  %s\n", "tier",
-         "device", "capacity", "used", "use%", "segments", "reads", "read", "writes", "written",
-         "rd avg", "rd p99", "wr avg", "wr p99", "spills", "path");
+  printf("%-4s %-9s %10s %10s %5s %8s %10s %10s %10s %10s %9s %9s %9s %9s %8s %9s %7s  %s\n",
+         "tier", "device", "capacity", "used", "use%", "segments", "reads", "read", "writes",
+         "written", "rd avg", "rd p99", "wr avg", "wr p99", "syncs", "sync avg", "spills", "path");
   for (const TierStats& t : stats) {
     printf("%-4d %-9s %10s %10s %4.0f%% %8llu %10llu %10s %10llu %10s %7.0fus %7.0fus %7.0fus "
-           "%7.0fus %7llu  %s\n",
+           "%7.0fus %8llu %7.0fus %7llu  %s\n",
            t.index, t.device.c_str(), FormatSize(t.capacity).c_str(),
            FormatSize(t.used_bytes).c_str(), 100.0 * double(t.used_bytes) / double(t.capacity),
            (unsigned long long)t.segments, (unsigned long long)t.reads,
            FormatSize(t.read_bytes).c_str(), (unsigned long long)t.writes,
            FormatSize(t.write_bytes).c_str(), t.read_latency.Average(),
            t.read_latency.Percentile(99), t.write_latency.Average(),
-           t.write_latency.Percentile(99), (unsigned long long)t.spills_in, t.path.c_str());
+           t.write_latency.Percentile(99), (unsigned long long)t.syncs, t.sync_latency.Average(),
+           (unsigned long long)t.spills_in, t.path.c_str());
   }
   printf("(I/O counters cover the store's life up to its last clean close; latency p99 is a "
          "power-of-two bucket bound)\n");
