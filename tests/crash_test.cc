@@ -2,7 +2,7 @@
 // it with SIGKILL at random moments, many times. After each kill the database
 // is reopened here: every key the child acknowledged must read back, and the
 // database must verify. TIERFS_CRASH_ITERATIONS sets the number of kills
-// (default 12; tests/crash_long.sh runs hundreds).
+// (default 30; tests/crash_long.sh runs hundreds).
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
@@ -77,7 +77,7 @@ TEST(CrashTest, SyncedWritesSurviveSigkillAtAnyMoment) {
   test::ScratchDir dir("crash");
   const std::string uri = test::MakeUri(dir, {"1M", "256M"}, ";segment_size:64K");
   const char* env = getenv("TIERFS_CRASH_ITERATIONS");
-  const int iterations = env ? atoi(env) : 12;
+  const int iterations = env ? atoi(env) : 30;
   std::mt19937 rng(uint32_t(time(nullptr)));
   long next = 0;
   long max_acked = -1;

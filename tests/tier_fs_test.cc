@@ -532,3 +532,31 @@ TEST_F(TierFsTest, WholeFileOutgrowingItsTierMovesWhole) {
 
 }  // namespace
 }  // namespace tierfs
+
+namespace tierfs {
+namespace {
+
+TEST_F(TierFsTest, JournalRotatesWhileRunningAndRecoversAcrossGenerations) {
+  Open();
+  IOOptions io;
+  // 70,000+ records: past the 65,536 that start a new generation.
+  for (int i = 0; i < 36000; ++i) {
+    std::string name = "/db/" + std::to_string(i) + ".sst";
+    std::unique_ptr<rocksdb::FSWritableFile> f;
+    ASSERT_TRUE(fs_->NewWritableFile(name, FileOptions(), &f, nullptr).ok());
+    f.reset();
+    if (i % 100 != 0) ASSERT_TRUE(fs_->DeleteFile(name, io, nullptr).ok());
+  }
+  Write("/db/last.sst", "after the rotation");
+  std::vector<std::string> meta;
+  ASSERT_TRUE(rocksdb::FileSystem::Default()->GetChildren(dir_.path() + "/tier0/meta", io, &meta, nullptr).ok());
+  EXPECT_NE(meta.end(), std::find(meta.begin(), meta.end(), "SNAPSHOT-000002")) << "no rotation happened";
+  Reopen();
+  std::vector<std::string> children;
+  ASSERT_TRUE(fs_->GetChildren("/db", io, &children, nullptr).ok());
+  EXPECT_EQ(361u, children.size());
+  EXPECT_EQ("after the rotation", test::ReadAll(fs_.get(), "/db/last.sst"));
+}
+
+}  // namespace
+}  // namespace tierfs
