@@ -7,6 +7,12 @@ int AtomicHistogram::BucketFor(uint64_t micros) {
   return b < LatencyHistogram::kBuckets ? b : LatencyHistogram::kBuckets - 1;
 }
 
+void RecordLatency(LatencyHistogram* h, uint64_t micros) {
+  h->count++;
+  h->sum_us += micros;
+  h->buckets[AtomicHistogram::BucketFor(micros)]++;
+}
+
 void AtomicHistogram::Record(uint64_t micros) {
   count_.fetch_add(1, std::memory_order_relaxed);
   sum_us_.fetch_add(micros, std::memory_order_relaxed);

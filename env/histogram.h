@@ -9,6 +9,9 @@
 
 namespace tierfs {
 
+// Adds one sample to a plain (single-threaded) histogram.
+void RecordLatency(LatencyHistogram* h, uint64_t micros);
+
 class AtomicHistogram {
  public:
   void Record(uint64_t micros);

@@ -110,11 +110,19 @@ IOStatus Store::OpenTiers() {
     store_id = buf;
   }
   for (size_t i = 0; i < tiers_.size(); ++i) {
-    IOStatus s = base_->CreateDirIfMissing(tiers_[i]->data_dir, io, nullptr);
-    if (s.ok() && markers[i].empty()) {
-      s = rocksdb::WriteStringToFile(base_.get(), MarkerText(store_id, int(i)),
-                                     tiers_[i]->root + "/TIERFS-TIER", true);
+    // The marker first, atomically: a tier with data/ and no marker is refused
+    // as foreign, so a crash here must never leave that state behind.
+    IOStatus s;
+    if (markers[i].empty()) {
+      const std::string marker = tiers_[i]->root + "/TIERFS-TIER";
+      s = rocksdb::WriteStringToFile(base_.get(), MarkerText(store_id, int(i)), marker + ".tmp",
+                                     true);
+      if (s.ok()) s = base_->RenameFile(marker + ".tmp", marker, io, nullptr);
+      std::unique_ptr<rocksdb::FSDirectory> root;
+      if (s.ok()) s = base_->NewDirectory(tiers_[i]->root, io, &root, nullptr);
+      if (s.ok()) s = root->Fsync(io, nullptr);
     }
+    if (s.ok()) s = base_->CreateDirIfMissing(tiers_[i]->data_dir, io, nullptr);
     if (!s.ok()) {
       return IOStatus::IOError("cannot initialize tier " + std::to_string(i) + " (" +
                                tiers_[i]->root + "): " + s.ToString());

@@ -41,8 +41,8 @@ void Tier::AccountRead(uint64_t stream, uint64_t offset, uint64_t bytes, int64_t
   read_latency.Record(uint64_t(done - start_ns) / 1000);
 }
 
-int64_t Tier::AccountWrite(uint64_t stream, uint64_t offset, uint64_t bytes, int64_t start_ns,
-                           bool direct) {
+int64_t Tier::ModelWrite(uint64_t stream, uint64_t offset, uint64_t bytes, int64_t start_ns,
+                         bool direct, uint64_t* micros) {
   int64_t now = DeviceModel::NowNanos();
   int64_t done = now;
   if (emulated) {
@@ -50,10 +50,14 @@ int64_t Tier::AccountWrite(uint64_t stream, uint64_t offset, uint64_t bytes, int
     DeviceModel::WaitUntil(direct ? done : done - kWriteBackNanos);
     now = std::max(now, DeviceModel::NowNanos());
   }
-  writes.fetch_add(1, std::memory_order_relaxed);
-  write_bytes.fetch_add(bytes, std::memory_order_relaxed);
-  write_latency.Record(uint64_t((direct ? std::max(now, done) : now) - start_ns) / 1000);
+  *micros = uint64_t((direct ? std::max(now, done) : now) - start_ns) / 1000;
   return done;
+}
+
+void Tier::AddWrites(uint64_t count, uint64_t bytes, const LatencyHistogram& latency) {
+  writes.fetch_add(count, std::memory_order_relaxed);
+  write_bytes.fetch_add(bytes, std::memory_order_relaxed);
+  write_latency.Merge(latency);
 }
 
 void Tier::AccountSync(int64_t pending_ns, int64_t start_ns) {

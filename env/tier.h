@@ -50,12 +50,15 @@ class Tier {
   // `start_ns` (the read itself is done), first waiting out the device model.
   void AccountRead(uint64_t stream, uint64_t offset, uint64_t bytes, int64_t start_ns);
 
-  // Records a write. A buffered write occupies the device queue but returns at
-  // once, as the page cache would, unless the device is more than
-  // kWriteBackNanos behind (dirty-page throttling); a direct write waits for
-  // the device. Returns when the device will have completed it.
-  int64_t AccountWrite(uint64_t stream, uint64_t offset, uint64_t bytes, int64_t start_ns,
-                       bool direct);
+  // Puts a write on the device model. A buffered write occupies the device
+  // queue but returns at once, as the page cache would, unless the device is
+  // more than kWriteBackNanos behind (dirty-page throttling); a direct write
+  // waits for the device. Returns when the device will have completed it and
+  // sets *micros to what the writer waited since start_ns. Counts nothing:
+  // writers batch their counts into AddWrites.
+  int64_t ModelWrite(uint64_t stream, uint64_t offset, uint64_t bytes, int64_t start_ns,
+                     bool direct, uint64_t* micros);
+  void AddWrites(uint64_t count, uint64_t bytes, const LatencyHistogram& latency);
 
   // Records a sync of writes that complete on the device at `pending_ns`:
   // queues a cache flush behind them and waits for it.

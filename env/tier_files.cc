@@ -174,39 +174,75 @@ IOStatus SegmentWriter::Handle(int t, rocksdb::FSRandomRWFile** file) {
   return IOStatus::OK();
 }
 
+IOStatus SegmentWriter::Prepare(uint64_t seg, uint64_t end, int hint) {
+  Store& st = *store_;
+  int t;
+  IOStatus s = st.PlaceSegment(entry_.get(), seg, hint, &t);
+  if (s.ok()) s = st.ChargeUpTo(entry_.get(), seg, end);
+  if (s.IsNoSpace()) {
+    // The tier cannot grow this segment: move what it holds so far.
+    uint64_t start = st.SegmentStart(seg);
+    uint64_t valid = std::max(start, std::min(entry_->size.load(), st.SegmentLimit(seg)));
+    s = st.RelocateSegment(entry_.get(), seg, valid, end, &t);
+  }
+  rocksdb::FSRandomRWFile* f = nullptr;
+  if (s.ok()) s = Handle(t, &f);
+  if (!s.ok()) {
+    cur_seg_ = ~0ull;
+    return s;
+  }
+  cur_seg_ = seg;
+  cur_tier_ = t;
+  cur_file_ = f;
+  cur_charged_end_ = st.SegmentStart(seg) + entry_->segments.charged(seg);
+  return IOStatus::OK();
+}
+
 IOStatus SegmentWriter::WritePiece(uint64_t offset, const Slice& piece, int hint) {
   Store& st = *store_;
   const uint64_t seg = st.SegmentOf(offset);
   const uint64_t end = offset + piece.size();
-  int t;
-  IOStatus s = st.PlaceSegment(entry_.get(), seg, hint, &t);
-  if (s.ok()) s = st.ChargeUpTo(entry_.get(), seg, end);
-  // The segment's content so far, should it have to move.
-  auto valid_end = [&] {
-    uint64_t start = st.SegmentStart(seg);
-    return std::max(start, std::min(entry_->size.load(), st.SegmentLimit(seg)));
-  };
-  if (s.IsNoSpace()) s = st.RelocateSegment(entry_.get(), seg, valid_end(), end, &t);
+  IOStatus s;
+  if (seg != cur_seg_ || end > cur_charged_end_) s = Prepare(seg, end, hint);
   for (int attempt = 0; s.ok(); ++attempt) {
-    rocksdb::FSRandomRWFile* f;
-    s = Handle(t, &f);
-    if (!s.ok()) break;
+    const int t = cur_tier_;
     int64_t start = DeviceModel::NowNanos();
-    s = f->Write(offset, piece, IOOptions(), nullptr);
+    s = cur_file_->Write(offset, piece, IOOptions(), nullptr);
     if (s.ok()) {
-      int64_t done = st.tier(t).AccountWrite(entry_->id, offset, piece.size(), start,
-                                             options_.use_direct_writes);
+      uint64_t micros;
+      int64_t done = st.tier(t).ModelWrite(entry_->id, offset, piece.size(), start,
+                                           options_.use_direct_writes, &micros);
       pending_[t] = std::max(pending_[t], done);
       dirty_ |= uint8_t(1u << t);
+      PendingStats& ps = stats_[t];
+      ps.writes++;
+      ps.bytes += piece.size();
+      RecordLatency(&ps.latency, micros);
+      stats_mask_ |= uint8_t(1u << t);
+      if (++unflushed_ >= 256) FlushStats();
       break;
     }
     if (!s.IsNoSpace() || attempt > 0) break;
     // The device is full before our account says so (tiers sharing a disk,
     // or a smaller device): stop placing there and move this segment.
     st.tier(t).MarkDeviceFull();
-    s = st.RelocateSegment(entry_.get(), seg, valid_end(), end, &t);
+    uint64_t seg_start = st.SegmentStart(seg);
+    uint64_t valid = std::max(seg_start, std::min(entry_->size.load(), st.SegmentLimit(seg)));
+    int moved_to;
+    s = st.RelocateSegment(entry_.get(), seg, valid, end, &moved_to);
+    if (s.ok()) s = Prepare(seg, end, hint);
   }
   return s;
+}
+
+void SegmentWriter::FlushStats() {
+  for (int t = 0; t < store_->NumTiers(); ++t) {
+    if (!(stats_mask_ & (1u << t))) continue;
+    store_->tier(t).AddWrites(stats_[t].writes, stats_[t].bytes, stats_[t].latency);
+    stats_[t] = PendingStats();
+  }
+  stats_mask_ = 0;
+  unflushed_ = 0;
 }
 
 IOStatus SegmentWriter::Write(uint64_t offset, const Slice& data, int hint) {
@@ -229,6 +265,7 @@ IOStatus SegmentWriter::Write(uint64_t offset, const Slice& data, int hint) {
 }
 
 IOStatus SegmentWriter::Sync(bool full) {
+  FlushStats();
   // The map first: synced data must be findable after a crash.
   IOStatus s = store_->SyncMetadataFor(*entry_);
   for (int t = 0; s.ok() && t < store_->NumTiers(); ++t) {
@@ -244,6 +281,7 @@ IOStatus SegmentWriter::Sync(bool full) {
 }
 
 IOStatus SegmentWriter::Truncate(uint64_t size) {
+  cur_seg_ = ~0ull;
   const uint8_t mask = entry_->data_file_mask.load();
   for (int t = 0; t < store_->NumTiers(); ++t) {
     if (!(mask & (1u << t))) continue;
@@ -260,6 +298,8 @@ IOStatus SegmentWriter::Truncate(uint64_t size) {
 IOStatus SegmentWriter::Close() {
   if (closed_) return IOStatus::OK();
   closed_ = true;
+  FlushStats();
+  cur_seg_ = ~0ull;
   store_->Settle(entry_.get());
   IOStatus result;
   for (auto& f : files_) {

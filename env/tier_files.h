@@ -118,6 +118,10 @@ class SegmentWriter {
  private:
   rocksdb::IOStatus Handle(int tier, rocksdb::FSRandomRWFile** file);
   rocksdb::IOStatus WritePiece(uint64_t offset, const rocksdb::Slice& piece, int lifetime_hint);
+  // The slow path of WritePiece: placement, charge, relocation, handle.
+  rocksdb::IOStatus Prepare(uint64_t seg, uint64_t end, int lifetime_hint);
+  // Moves this writer's counts into the tiers' statistics.
+  void FlushStats();
 
   const std::shared_ptr<Store> store_;
   const std::shared_ptr<FileEntry> entry_;
@@ -125,6 +129,23 @@ class SegmentWriter {
   std::unique_ptr<rocksdb::FSRandomRWFile> files_[8];
   uint8_t dirty_ = 0;  // tiers written since the last sync
   int64_t pending_[8] = {};  // per tier: when the emulated device completes our writes
+
+  // The segment written last, so appends inside it skip placement: its tier,
+  // backing file, and the file offset its charge reaches. Only this writer
+  // changes a segment of a file it writes (a migration must not move it).
+  uint64_t cur_seg_ = ~0ull;
+  int cur_tier_ = -1;
+  rocksdb::FSRandomRWFile* cur_file_ = nullptr;
+  uint64_t cur_charged_end_ = 0;
+
+  // Counts not yet in the tiers' statistics (one atomic merge per batch).
+  struct PendingStats {
+    uint64_t writes = 0, bytes = 0;
+    LatencyHistogram latency;
+  };
+  PendingStats stats_[8];
+  uint8_t stats_mask_ = 0;
+  uint32_t unflushed_ = 0;
   bool closed_ = false;
 };
 

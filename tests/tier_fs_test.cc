@@ -545,7 +545,9 @@ TEST_F(TierFsTest, JournalRotatesWhileRunningAndRecoversAcrossGenerations) {
     std::unique_ptr<rocksdb::FSWritableFile> f;
     ASSERT_TRUE(fs_->NewWritableFile(name, FileOptions(), &f, nullptr).ok());
     f.reset();
-    if (i % 100 != 0) ASSERT_TRUE(fs_->DeleteFile(name, io, nullptr).ok());
+    if (i % 100 != 0) {
+      ASSERT_TRUE(fs_->DeleteFile(name, io, nullptr).ok());
+    }
   }
   Write("/db/last.sst", "after the rotation");
   std::vector<std::string> meta;
@@ -556,6 +558,28 @@ TEST_F(TierFsTest, JournalRotatesWhileRunningAndRecoversAcrossGenerations) {
   ASSERT_TRUE(fs_->GetChildren("/db", io, &children, nullptr).ok());
   EXPECT_EQ(361u, children.size());
   EXPECT_EQ("after the rotation", test::ReadAll(fs_.get(), "/db/last.sst"));
+}
+
+}  // namespace
+}  // namespace tierfs
+
+namespace tierfs {
+namespace {
+
+// A store killed while it was first being created opens: a half-written
+// marker (only ever in TIERFS-TIER.tmp) is ignored, and a tier whose marker
+// exists but whose data/ does not is completed.
+TEST_F(TierFsTest, StoreKilledDuringCreationOpens) {
+  std::string t0 = dir_.Sub("tier0"), t1 = dir_.Sub("tier1");
+  int fd = open((t0 + "/TIERFS-TIER.tmp").c_str(), O_CREAT | O_WRONLY, 0644);
+  ASSERT_EQ(7, write(fd, "tierfs-", 7));
+  close(fd);
+  Open({"64K", "8M"});
+  Write("/db/000001.sst", "first");
+  fs_.reset();
+  ASSERT_EQ(0, system(("rm -rf '" + t1 + "/data'").c_str()));
+  Reopen();
+  EXPECT_EQ("first", test::ReadAll(fs_.get(), "/db/000001.sst"));
 }
 
 }  // namespace
