@@ -39,13 +39,11 @@ void Store::GetStats(std::vector<TierStats>* out) {
     s.capacity = t->capacity;
     s.used_bytes = t->used();
     s.segments = t->segments.load();
-    s.reads = t->reads.load();
-    s.read_bytes = t->read_bytes.load();
+    t->ReadTotals(&s.reads, &s.read_bytes, &s.read_latency);
     s.writes = t->writes.load();
     s.write_bytes = t->write_bytes.load();
     s.syncs = t->syncs.load();
     s.spills_in = t->spills_in.load();
-    s.read_latency = t->read_latency.Snapshot();
     s.write_latency = t->write_latency.Snapshot();
     s.sync_latency = t->sync_latency.Snapshot();
     out->push_back(s);
@@ -102,13 +100,13 @@ void Store::LoadStats() {
     const json& j = tiers[i];
     if (!j.is_object()) continue;
     Tier& t = *tiers_[i];
-    t.reads += j.value("reads", uint64_t(0));
-    t.read_bytes += j.value("read_bytes", uint64_t(0));
+    t.AddSavedReads(j.value("reads", uint64_t(0)), j.value("read_bytes", uint64_t(0)),
+                    j.contains("read_latency") ? HistogramFromJson(j["read_latency"])
+                                               : LatencyHistogram());
     t.writes += j.value("writes", uint64_t(0));
     t.write_bytes += j.value("write_bytes", uint64_t(0));
     t.syncs += j.value("syncs", uint64_t(0));
     t.spills_in += j.value("spills_in", uint64_t(0));
-    if (j.contains("read_latency")) t.read_latency.Merge(HistogramFromJson(j["read_latency"]));
     if (j.contains("write_latency")) t.write_latency.Merge(HistogramFromJson(j["write_latency"]));
     if (j.contains("sync_latency")) t.sync_latency.Merge(HistogramFromJson(j["sync_latency"]));
   }

@@ -24,8 +24,22 @@ namespace {
 
 uint64_t RoundUp(uint64_t n) { return (n + kBlockSize - 1) / kBlockSize * kBlockSize; }
 
-std::string MarkerText(const std::string& store_id, int index) {
-  return "tierfs-tier 1\nstore " + store_id + "\nindex " + std::to_string(index) + "\n";
+// The marker of a tier, "TIERFS-TIER":
+//   tierfs-tier 1            format version
+//   store <16 hex digits>    the store it belongs to
+//   index <n>                its position, fastest = 0
+//   segment_size <bytes>     the store's segment size (0: whole files)
+std::string MarkerText(const std::string& store_id, int index, uint64_t segment_size) {
+  return "tierfs-tier 1\nstore " + store_id + "\nindex " + std::to_string(index) +
+         "\nsegment_size " + std::to_string(segment_size) + "\n";
+}
+
+// The value of "key " in a marker, "" if absent.
+std::string MarkerField(const std::string& text, const std::string& key) {
+  size_t p = text.find(key + " ");
+  if (p == std::string::npos) return "";
+  p += key.size() + 1;
+  return text.substr(p, text.find('\n', p) - p);
 }
 
 // Parses "<16 hex digits>" into *id.
@@ -77,10 +91,16 @@ IOStatus Store::OpenTiers() {
     std::string text;
     if (rocksdb::ReadFileToString(base_.get(), tiers_[i]->root + "/TIERFS-TIER", &text).ok()) {
       markers[i] = text;
-      size_t p = text.find("store ");
-      std::string id = p == std::string::npos ? "" : text.substr(p + 6, text.find('\n', p) - p - 6);
+      std::string id = MarkerField(text, "store");
       if (store_id.empty()) store_id = id;
-      if (id != store_id || text != MarkerText(id, int(i))) {
+      std::string created = MarkerField(text, "segment_size");
+      if (created != std::to_string(seg_size_) && id == store_id && !created.empty()) {
+        return IOStatus::InvalidArgument(
+            "the TierFS store at " + tiers_[i]->root + " was created with segment_size " +
+            (created == "0" ? std::string("whole") : created) + ", the configuration says " +
+            (seg_size_ ? std::to_string(seg_size_) : std::string("whole")));
+      }
+      if (id != store_id || text != MarkerText(id, int(i), seg_size_)) {
         return IOStatus::InvalidArgument(
             "tier " + std::to_string(i) + " (" + tiers_[i]->root +
             ") belongs to another TierFS store or another position (marker: '" + text +
@@ -115,7 +135,7 @@ IOStatus Store::OpenTiers() {
     IOStatus s;
     if (markers[i].empty()) {
       const std::string marker = tiers_[i]->root + "/TIERFS-TIER";
-      s = rocksdb::WriteStringToFile(base_.get(), MarkerText(store_id, int(i)), marker + ".tmp",
+      s = rocksdb::WriteStringToFile(base_.get(), MarkerText(store_id, int(i), seg_size_), marker + ".tmp",
                                      true);
       if (s.ok()) s = base_->RenameFile(marker + ".tmp", marker, io, nullptr);
       std::unique_ptr<rocksdb::FSDirectory> root;

@@ -36,9 +36,32 @@ void Tier::AccountRead(uint64_t stream, uint64_t offset, uint64_t bytes, int64_t
     DeviceModel::WaitUntil(modeled);
     done = std::max(done, modeled);  // the real read may have taken longer
   }
-  reads.fetch_add(1, std::memory_order_relaxed);
-  read_bytes.fetch_add(bytes, std::memory_order_relaxed);
-  read_latency.Record(uint64_t(done - start_ns) / 1000);
+  // Threads take shards round robin on their first read.
+  static std::atomic<unsigned> next_shard{0};
+  thread_local const unsigned shard = next_shard.fetch_add(1) % kReadShards;
+  ReadShard& rs = read_shards_[shard];
+  rs.count.fetch_add(1, std::memory_order_relaxed);
+  rs.bytes.fetch_add(bytes, std::memory_order_relaxed);
+  rs.latency.Record(uint64_t(done - start_ns) / 1000);
+}
+
+void Tier::ReadTotals(uint64_t* count, uint64_t* bytes, LatencyHistogram* latency) const {
+  *count = *bytes = 0;
+  *latency = LatencyHistogram();
+  for (const ReadShard& rs : read_shards_) {
+    *count += rs.count.load(std::memory_order_relaxed);
+    *bytes += rs.bytes.load(std::memory_order_relaxed);
+    LatencyHistogram h = rs.latency.Snapshot();
+    latency->count += h.count;
+    latency->sum_us += h.sum_us;
+    for (int i = 0; i < LatencyHistogram::kBuckets; ++i) latency->buckets[i] += h.buckets[i];
+  }
+}
+
+void Tier::AddSavedReads(uint64_t count, uint64_t bytes, const LatencyHistogram& latency) {
+  read_shards_[0].count.fetch_add(count);
+  read_shards_[0].bytes.fetch_add(bytes);
+  read_shards_[0].latency.Merge(latency);
 }
 
 int64_t Tier::ModelWrite(uint64_t stream, uint64_t offset, uint64_t bytes, int64_t start_ns,

@@ -7,6 +7,7 @@
 
 #include <random>
 
+#include "env/histogram.h"
 #include "env/posix_util.h"
 #include "env/tier_fs.h"
 #include "tests/test_util.h"
@@ -476,7 +477,7 @@ TEST_F(TierFsTest, TiersCannotBeReordered) {
   Open({"64K", "8M"});
   Write("/db/000001.sst", "x");
   fs_.reset();
-  std::string swapped = "tierfs://" + dir_.path() + "/tier1:8M," + dir_.path() + "/tier0:64K";
+  std::string swapped = "tierfs://" + dir_.path() + "/tier1:8M," + dir_.path() + "/tier0:64K;segment_size:16K";
   rocksdb::Status s = NewTierFileSystem(swapped, &fs_);
   EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
   EXPECT_NE(std::string::npos, s.ToString().find("tier 0")) << s.ToString();
@@ -580,6 +581,65 @@ TEST_F(TierFsTest, StoreKilledDuringCreationOpens) {
   ASSERT_EQ(0, system(("rm -rf '" + t1 + "/data'").c_str()));
   Reopen();
   EXPECT_EQ("first", test::ReadAll(fs_.get(), "/db/000001.sst"));
+}
+
+}  // namespace
+}  // namespace tierfs
+
+namespace tierfs {
+namespace {
+
+TEST_F(TierFsTest, StatisticsSurviveACleanCloseAndAreShownReadOnly) {
+  Open({"64K", "8M"});
+  Write("/db/000001.sst", RandomBytes(100000, 18));
+  ASSERT_EQ(100000u, test::ReadAll(fs_.get(), "/db/000001.sst").size());
+  std::vector<TierStats> before;
+  ASSERT_TRUE(GetTierStats(fs_.get(), &before).ok());
+  ASSERT_GT(before[0].reads + before[1].reads, 0u);
+  ASSERT_GT(before[1].writes, 0u);
+  fs_.reset();  // clean close: counters saved
+  Options ro = test::MakeOptions(dir_, {"64K", "8M"}, ";segment_size:16K");
+  ro.read_only = true;
+  ASSERT_TRUE(NewTierFileSystem(ro, &fs_).ok());
+  std::vector<TierStats> after;
+  ASSERT_TRUE(GetTierStats(fs_.get(), &after).ok());
+  for (int t = 0; t < 2; ++t) {
+    EXPECT_EQ(before[t].reads, after[t].reads) << t;
+    EXPECT_EQ(before[t].read_bytes, after[t].read_bytes) << t;
+    EXPECT_EQ(before[t].writes, after[t].writes) << t;
+    EXPECT_EQ(before[t].read_latency.count, after[t].read_latency.count) << t;
+    EXPECT_EQ(before[t].used_bytes, after[t].used_bytes) << t;
+    EXPECT_EQ(before[t].segments, after[t].segments) << t;
+  }
+  // Read-only: nothing may change.
+  std::unique_ptr<rocksdb::FSWritableFile> f;
+  EXPECT_TRUE(fs_->NewWritableFile("/db/x", FileOptions(), &f, nullptr).IsNotSupported());
+}
+
+TEST(LatencyHistogramTest, PercentileIsTheBucketBound) {
+  LatencyHistogram h;
+  for (int i = 0; i < 99; ++i) RecordLatency(&h, 3);  // bucket [2, 4)
+  RecordLatency(&h, 1000);                            // bucket [512, 1024)
+  EXPECT_EQ(100u, h.count);
+  EXPECT_DOUBLE_EQ((99 * 3 + 1000) / 100.0, h.Average());
+  EXPECT_EQ(4.0, h.Percentile(50));
+  EXPECT_EQ(4.0, h.Percentile(99));
+  EXPECT_EQ(1024.0, h.Percentile(100));
+}
+
+}  // namespace
+}  // namespace tierfs
+
+namespace tierfs {
+namespace {
+
+TEST_F(TierFsTest, SegmentSizeCannotChangeUnderAStore) {
+  Open({"64K", "8M"});
+  Write("/db/000001.sst", "x");
+  fs_.reset();
+  rocksdb::Status s = NewTierFileSystem(test::MakeUri(dir_, {"64K", "8M"}, ";segment_size:1M"), &fs_);
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(std::string::npos, s.ToString().find("created with segment_size 16384")) << s.ToString();
 }
 
 }  // namespace
