@@ -99,7 +99,9 @@ tfs_found() {
 
 tfs_median() {
   printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 }
-    END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.0f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+    END { if (NR % 2) { print v[(NR + 1) / 2]; exit }
+          m = (v[NR / 2] + v[NR / 2 + 1]) / 2
+          printf (v[NR / 2] == int(v[NR / 2]) ? "%.0f\n" : "%.3f\n"), m }'
 }
 
 tfs_ratio() {

@@ -27,7 +27,10 @@ IOStatus ReadOnlyError(const std::string& op) {
 
 }  // namespace
 
-Store::Store(const Options& options) : options_(options), seg_size_(options.segment_size) {
+Store::Store(const Options& options)
+    : options_(options),
+      seg_size_(options.segment_size),
+      seg_shift_(seg_size_ && (seg_size_ & (seg_size_ - 1)) == 0 ? __builtin_ctzll(seg_size_) : -1) {
   base_ = options.base ? options.base : rocksdb::FileSystem::Default();
 }
 

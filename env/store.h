@@ -43,7 +43,10 @@ class Store : public StorageView {
 
   // Segment geometry. Segment size 0 ("whole file") makes every file one
   // segment.
-  uint64_t SegmentOf(uint64_t offset) const { return seg_size_ ? offset / seg_size_ : 0; }
+  uint64_t SegmentOf(uint64_t offset) const {
+    if (seg_shift_ >= 0) return offset >> seg_shift_;  // every read: no division
+    return seg_size_ ? offset / seg_size_ : 0;
+  }
   uint64_t SegmentStart(uint64_t seg) const { return seg * seg_size_; }
   uint64_t SegmentLimit(uint64_t seg) const {
     return seg_size_ ? (seg + 1) * seg_size_ : ~0ull;
@@ -122,6 +125,7 @@ class Store : public StorageView {
 
   const Options options_;
   const uint64_t seg_size_;
+  const int seg_shift_;  // log2(seg_size_) if a power of two, else -1
   std::shared_ptr<rocksdb::FileSystem> base_;
   std::vector<std::unique_ptr<Tier>> tiers_;
   std::unique_ptr<PlacementPolicy> policy_;

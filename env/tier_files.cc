@@ -38,8 +38,18 @@ IOStatus SegmentReader::Handle(int t, rocksdb::FSRandomAccessFile** file) {
                                                    options_, &owned_[t], nullptr);
   if (!s.ok()) return s;
   *file = owned_[t].get();
+  if (hinted_) (*file)->Hint(hint_);
   files_[t].store(*file, std::memory_order_release);
   return IOStatus::OK();
+}
+
+void SegmentReader::Hint(rocksdb::FSRandomAccessFile::AccessPattern pattern) {
+  std::lock_guard<std::mutex> lock(open_mu_);
+  hinted_ = true;
+  hint_ = pattern;
+  for (auto& f : owned_) {
+    if (f) f->Hint(pattern);
+  }
 }
 
 IOStatus SegmentReader::ReadPiece(uint64_t offset, size_t n, uint64_t file_size,

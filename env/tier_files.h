@@ -31,6 +31,9 @@ class SegmentReader {
   bool use_direct_io() const { return options_.use_direct_reads; }
   size_t GetRequiredBufferAlignment() const { return kBlockAlignment; }
   rocksdb::IOStatus InvalidateCache(size_t offset, size_t length);
+  // RocksDB's access-pattern advice (RANDOM for table files turns off the
+  // kernel's readahead), passed to every backing file, now and when opened.
+  void Hint(rocksdb::FSRandomAccessFile::AccessPattern pattern);
 
   static constexpr size_t kBlockAlignment = 4096;
 
@@ -47,6 +50,8 @@ class SegmentReader {
   std::mutex open_mu_;
   std::atomic<rocksdb::FSRandomAccessFile*> files_[8] = {};
   std::unique_ptr<rocksdb::FSRandomAccessFile> owned_[8];  // guarded by open_mu_
+  bool hinted_ = false;                                      // guarded by open_mu_
+  rocksdb::FSRandomAccessFile::AccessPattern hint_ = rocksdb::FSRandomAccessFile::kNormal;
 };
 
 class TierRandomAccessFile : public rocksdb::FSRandomAccessFile {
@@ -70,6 +75,7 @@ class TierRandomAccessFile : public rocksdb::FSRandomAccessFile {
   rocksdb::IOStatus InvalidateCache(size_t offset, size_t length) override {
     return reader_.InvalidateCache(offset, length);
   }
+  void Hint(AccessPattern pattern) override { reader_.Hint(pattern); }
 
  private:
   mutable SegmentReader reader_;
