@@ -52,19 +52,27 @@ IOStatus Journal::Load(rocksdb::FileSystem* fs, const std::string& meta_dir,
   if (s.IsNotFound() || s.IsPathNotFound()) return IOStatus::OK();
   if (!s.ok()) return s;
   uint64_t newest = 0;
-  bool any_journal = false;
+  std::vector<uint64_t> journals;
   for (const std::string& c : children) {
     uint64_t g;
     if (ParseGeneration(c, "SNAPSHOT-", &g) && g > newest) newest = g;
-    if (ParseGeneration(c, "JOURNAL-", &g)) any_journal = true;
+    if (ParseGeneration(c, "JOURNAL-", &g)) journals.push_back(g);
   }
-  if (newest == 0) {
-    if (any_journal) {
-      return IOStatus::Corruption("TierFS meta directory " + meta_dir +
-                                  " has a journal but no snapshot");
+  // A journal newer than every snapshot belongs to a generation whose start
+  // never committed: nothing can have been appended to it. Anything more in
+  // it means the snapshot it needs is gone.
+  for (uint64_t g : journals) {
+    if (g <= newest) continue;
+    std::string bytes;
+    IOStatus rs = ReadAll(fs, JournalName(meta_dir, g), &bytes);
+    if (!rs.ok()) return rs;
+    if (g != newest + 1 || bytes.size() > kJournalHeaderSize) {
+      return IOStatus::Corruption("TierFS journal " + JournalName(meta_dir, g) +
+                                  " has no snapshot beside it (SNAPSHOT-" + std::to_string(g) +
+                                  " is missing)");
     }
-    return IOStatus::OK();
   }
+  if (newest == 0) return IOStatus::OK();
   std::string bytes;
   DecodedFile snap;
   std::string snap_name = SnapshotName(meta_dir, newest);
@@ -127,6 +135,9 @@ IOStatus Journal::StartGeneration(uint64_t gen, const std::vector<JournalRecord>
   for (const JournalRecord& r : snapshot) EncodeRecord(r, &data);
   EncodeRecord(JournalRecord::End(snapshot.size()), &data);
 
+  // Everything is prepared first; renaming the snapshot into place is the
+  // commit point. Before it, Load() still takes generation gen-1 (and ignores
+  // the new journal, which holds only a header); after it, generation gen.
   const std::string snap = SnapshotName(dir_, gen);
   const std::string tmp = snap + ".tmp";
   std::unique_ptr<rocksdb::FSWritableFile> f;
@@ -134,8 +145,6 @@ IOStatus Journal::StartGeneration(uint64_t gen, const std::vector<JournalRecord>
   if (s.ok()) s = f->Append(data, io, nullptr);
   if (s.ok()) s = f->Fsync(io, nullptr);
   if (s.ok()) s = f->Close(io, nullptr);
-  if (s.ok()) s = fs_->RenameFile(tmp, snap, io, nullptr);
-
   std::unique_ptr<rocksdb::FSWritableFile> journal;
   if (s.ok()) s = fs_->NewWritableFile(JournalName(dir_, gen), fo, &journal, nullptr);
   if (s.ok()) {
@@ -144,12 +153,20 @@ IOStatus Journal::StartGeneration(uint64_t gen, const std::vector<JournalRecord>
     s = journal->Append(data, io, nullptr);
   }
   if (s.ok()) s = journal->Fsync(io, nullptr);
-  std::unique_ptr<rocksdb::FSDirectory> dir;
-  if (s.ok()) s = fs_->NewDirectory(dir_, io, &dir, nullptr);
-  if (s.ok()) s = dir->Fsync(io, nullptr);
+  if (s.ok()) s = fs_->RenameFile(tmp, snap, io, nullptr);
   if (!s.ok()) {
+    // Not committed: generation gen-1 stays the current one.
+    fs_->DeleteFile(tmp, io, nullptr).PermitUncheckedError();
     return IOStatus::IOError("TierFS cannot start journal generation " +
                              std::to_string(gen) + " in " + dir_ + ": " + s.ToString());
+  }
+  // Committed: from here on the new journal is the one Load() reads, so the
+  // switch happens whatever the directory sync says.
+  std::unique_ptr<rocksdb::FSDirectory> dir;
+  s = fs_->NewDirectory(dir_, io, &dir, nullptr);
+  if (s.ok()) s = dir->Fsync(io, nullptr);
+  if (!s.ok()) {
+    error_ = IOStatus::IOError("TierFS journal directory " + dir_ + " sync failed: " + s.ToString());
   }
   if (file_) file_->Close(io, nullptr).PermitUncheckedError();
   file_ = std::move(journal);
@@ -173,7 +190,7 @@ IOStatus Journal::StartGeneration(uint64_t gen, const std::vector<JournalRecord>
     }
   }
   (void)old;
-  return IOStatus::OK();
+  return error_;
 }
 
 IOStatus Journal::Append(const JournalRecord& record, uint64_t* lsn) {
@@ -197,6 +214,10 @@ IOStatus Journal::SyncTo(uint64_t lsn) {
   std::lock_guard<std::mutex> lock(sync_mu_);
   if (synced_lsn_.load() >= lsn) return IOStatus::OK();  // another caller synced it
   uint64_t target = appended_lsn_.load();
+  {
+    std::lock_guard<std::mutex> alock(append_mu_);
+    if (!error_.ok()) return error_;
+  }
   IOStatus s;
   if (file_->IsSyncThreadSafe()) {
     // POSIX: fdatasync beside concurrent write(2)s; appends go on meanwhile.
@@ -207,7 +228,13 @@ IOStatus Journal::SyncTo(uint64_t lsn) {
     if (!error_.ok()) return error_;
     s = file_->Sync(IOOptions(), nullptr);
   }
-  if (!s.ok()) return IOStatus::IOError("TierFS journal sync failed: " + s.ToString());
+  if (!s.ok()) {
+    // Sticky: after a failed fsync the kernel may have dropped the dirty
+    // pages, so a later successful sync would not cover these records.
+    std::lock_guard<std::mutex> alock(append_mu_);
+    error_ = IOStatus::IOError("TierFS journal sync failed: " + s.ToString());
+    return error_;
+  }
   synced_lsn_ = target;
   return IOStatus::OK();
 }

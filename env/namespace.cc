@@ -78,8 +78,11 @@ Status Namespace::Apply(const JournalRecord& r) {
       Rename(r.name, r.name2);
       return Status::OK();
     case RecordType::kSegment: {
+      // A writer may place segments of a file whose last name is already gone
+      // (RocksDB deletes, another writer renames over it): its data is an
+      // orphan, removed at open.
       auto it = by_id_.find(r.id);
-      if (it == by_id_.end()) break;
+      if (it == by_id_.end()) return Status::OK();
       FileEntry* e = it->second.get();
       std::unique_lock<std::shared_mutex> lock(e->mu);
       e->segments.Set(r.segment, r.tier, 0);

@@ -54,6 +54,7 @@ struct FileEntry {
   // Lifetime, guarded by mu: open handles, and whether the last name is gone.
   // The data is freed when both say so, so an open handle never loses it.
   int open_handles = 0;
+  int writers = 0;
   bool unlinked = false;
   bool freed = false;
 

@@ -76,6 +76,7 @@ IOStatus Store::CreateFile(const std::string& path, std::shared_ptr<FileEntry>* 
     if (!s.ok()) return s;
     replaced = ns_.Bind(path, id, kind);
     *entry = ns_.Find(path);
+    AddHandle(entry->get());  // the caller's pin: see OpenFile
     (*entry)->ctime = uint64_t(time(nullptr));
     (*entry)->lsn = lsn;  // a Sync of the new file makes its name durable too
   }
@@ -89,7 +90,12 @@ IOStatus Store::OpenFile(const std::string& path, bool create_if_missing,
   {
     std::lock_guard<std::mutex> lock(ns_mu_);
     *entry = ns_.Find(path);
-    if (*entry) return IOStatus::OK();
+    if (*entry) {
+      // Taken while the name still holds the file: a DeleteFile that follows
+      // sees a handle and leaves the data for the caller.
+      AddHandle(entry->get());
+      return IOStatus::OK();
+    }
     if (ns_.IsDir(path)) return IOStatus::IOError(path + ": is a directory");
   }
   if (!create_if_missing) return IOStatus::PathNotFound(path + ": no such file in TierFS");
@@ -206,6 +212,10 @@ IOStatus Store::SyncNamespace() {
 }
 
 IOStatus Store::SyncDataDirs() {
+  if (dirty_data_dirs_.load() == 0) return IOStatus::OK();
+  // One at a time: a caller whose bit another caller took must not return
+  // before that caller's fsync is done.
+  std::lock_guard<std::mutex> lock(dir_sync_mu_);
   uint8_t dirty = dirty_data_dirs_.exchange(0);
   for (int t = 0; t < NumTiers(); ++t) {
     if (!(dirty & (1u << t))) continue;
@@ -361,8 +371,14 @@ IOStatus Store::ChargeUpTo(FileEntry* entry, uint64_t seg, uint64_t end) {
   return IOStatus::OK();
 }
 
-void Store::Settle(FileEntry* entry) {
+void Store::AddWriter(FileEntry* entry) {
   std::unique_lock<std::shared_mutex> lock(entry->mu);
+  entry->writers++;
+}
+
+void Store::DropWriter(FileEntry* entry) {
+  std::unique_lock<std::shared_mutex> lock(entry->mu);
+  if (--entry->writers > 0) return;  // another writer still appends into its reservation
   uint64_t size = entry->size.load();
   SegmentTable& segs = entry->segments;
   for (uint64_t s = 0; s < segs.size(); ++s) {
@@ -401,6 +417,7 @@ IOStatus Store::RelocateSegment(FileEntry* entry, uint64_t seg, uint64_t valid_e
   {
     std::unique_lock<std::shared_mutex> lock(entry->mu);
     from = entry->segments.tier(seg);
+    if (from == kNoTier) return IOStatus::NoSpace(FullMessage());  // nothing to move
     bytes = seg_size_ ? seg_size_ : RoundUp(need_end - start) + kWholeFileChunk;
     to = ChargeSomeTier(entry, from + 1 < NumTiers() ? from + 1 : 0, from, bytes);
     if (to < 0) return IOStatus::NoSpace(FullMessage());
@@ -425,6 +442,8 @@ IOStatus Store::RelocateSegment(FileEntry* entry, uint64_t seg, uint64_t valid_e
   if (s.ok()) s = journal_->SyncTo(entry->lsn.load());
   std::unique_lock<std::shared_mutex> lock(entry->mu);
   if (!s.ok()) {
+    // Not committed: the segment stays where it was; drop the partial copy.
+    PunchHole(tier(to).DataPath(entry->id), start, RoundUp(valid_end - start)).PermitUncheckedError();
     tier(to).Release(bytes);
     return s;
   }
@@ -434,9 +453,9 @@ IOStatus Store::RelocateSegment(FileEntry* entry, uint64_t seg, uint64_t valid_e
   entry->segments.Set(seg, uint8_t(to), bytes);
   // The commit is durable; the old copy is garbage (recovery would punch it too).
   // Whole blocks: a partial block at the end would only be zeroed, not freed.
-  if (PunchHole(tier(from).DataPath(entry->id), start, RoundUp(valid_end - start)).ok()) {
-    tier(from).NoteSpaceFreed();
-  }
+  // The source tier keeps its device-full mark (if it has one): this segment
+  // may be leaving it precisely because the device said ENOSPC.
+  PunchHole(tier(from).DataPath(entry->id), start, RoundUp(valid_end - start)).PermitUncheckedError();
   *new_tier = to;
   return IOStatus::OK();
 }

@@ -53,6 +53,9 @@ class Store : public StorageView {
   }
 
   // ---- namespace; paths are normalized absolute paths ----
+  // OpenFile and CreateFile return with a handle held on *entry (AddHandle),
+  // which the caller drops once its file object holds its own.
+  //
   // Binds `path` to a new empty file (an existing file of that name loses the
   // name, as with O_TRUNC on a fresh inode).
   rocksdb::IOStatus CreateFile(const std::string& path, std::shared_ptr<FileEntry>* entry);
@@ -90,8 +93,10 @@ class Store : public StorageView {
   // segment's tier is full (its account or its device).
   rocksdb::IOStatus RelocateSegment(FileEntry* entry, uint64_t seg, uint64_t valid_end,
                                     uint64_t need_end, int* new_tier);
-  // Returns reserved headroom the file does not use (a writer closed).
-  void Settle(FileEntry* entry);
+  // Writers of a file: when the last one closes, the headroom reserved for
+  // its segments and not used is returned (Settle).
+  void AddWriter(FileEntry* entry);
+  void DropWriter(FileEntry* entry);
   // Creates the backing file of `entry` on `tier` if it does not exist yet.
   rocksdb::IOStatus EnsureDataFile(FileEntry* entry, int tier);
   // Makes the journal records about `entry`, and the directory entries of new
@@ -137,6 +142,7 @@ class Store : public StorageView {
   Namespace ns_;  // guarded by ns_mu_
   std::unique_ptr<Journal> journal_;
   std::atomic<uint8_t> dirty_data_dirs_{0};  // tiers with unsynced new backing files
+  std::mutex dir_sync_mu_;                   // serializes SyncDataDirs
   std::vector<std::unique_ptr<rocksdb::FSDirectory>> data_dirs_;
 };
 

@@ -172,6 +172,19 @@ IOStatus Store::Recover() {
     return IOStatus::Corruption("TierFS cannot recover the store at " + tiers_[0]->root +
                                 ": " + s.ToString());
   }
+  if (generation == 0) {
+    // No snapshot: a new store, or one killed before its first snapshot
+    // committed. Either way no backing file can exist yet; if one does, the
+    // snapshot was lost, and opening would treat every file as an orphan.
+    for (int t = 0; t < NumTiers(); ++t) {
+      std::vector<std::string> children;
+      if (base_->GetChildren(tier(t).data_dir, io, &children, nullptr).ok() && !children.empty()) {
+        return IOStatus::Corruption("the TierFS store at " + tiers_[0]->root + " has data in " +
+                                    tier(t).data_dir + " but no snapshot in " + meta_dir_ +
+                                    "; refusing to open it as empty");
+      }
+    }
+  }
   for (const JournalRecord& r : records) {
     rocksdb::Status as = ns_.Apply(r);
     if (!as.ok()) return IOStatus::Corruption(as.ToString());

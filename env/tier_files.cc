@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "env/guard.h"
 #include "env/posix_util.h"
 
 namespace tierfs {
@@ -123,33 +124,35 @@ IOStatus SegmentReader::InvalidateCache(size_t offset, size_t length) {
 
 IOStatus TierRandomAccessFile::Read(uint64_t offset, size_t n, const IOOptions& options,
                                     Slice* result, char* scratch, IODebugContext* dbg) const {
-  return reader_.Read(offset, n, options, result, scratch, dbg);
+  return Guard("read", "", [&] { return reader_.Read(offset, n, options, result, scratch, dbg); });
 }
 
 IOStatus TierRandomAccessFile::MultiRead(rocksdb::FSReadRequest* reqs, size_t num_reqs,
                                          const IOOptions& options, IODebugContext* dbg) {
   for (size_t i = 0; i < num_reqs; ++i) {
-    reqs[i].status = reader_.Read(reqs[i].offset, reqs[i].len, options, &reqs[i].result,
-                                  reqs[i].scratch, dbg);
+    reqs[i].status = Guard("read", "", [&] {
+      return reader_.Read(reqs[i].offset, reqs[i].len, options, &reqs[i].result, reqs[i].scratch,
+                          dbg);
+    });
   }
   return IOStatus::OK();
 }
 
 IOStatus TierRandomAccessFile::Prefetch(uint64_t offset, size_t n, const IOOptions& options,
                                         IODebugContext* dbg) {
-  return reader_.Prefetch(offset, n, options, dbg);
+  return Guard("prefetch", "", [&] { return reader_.Prefetch(offset, n, options, dbg); });
 }
 
 IOStatus TierSequentialFile::Read(size_t n, const IOOptions& options, Slice* result,
                                   char* scratch, IODebugContext* dbg) {
-  IOStatus s = reader_.Read(pos_, n, options, result, scratch, dbg);
+  IOStatus s = Guard("read", "", [&] { return reader_.Read(pos_, n, options, result, scratch, dbg); });
   if (s.ok()) pos_ += result->size();
   return s;
 }
 
 IOStatus TierSequentialFile::PositionedRead(uint64_t offset, size_t n, const IOOptions& options,
                                             Slice* result, char* scratch, IODebugContext* dbg) {
-  return reader_.Read(offset, n, options, result, scratch, dbg);
+  return Guard("read", "", [&] { return reader_.Read(offset, n, options, result, scratch, dbg); });
 }
 
 IOStatus TierSequentialFile::Skip(uint64_t n) {
@@ -163,10 +166,11 @@ SegmentWriter::SegmentWriter(std::shared_ptr<Store> store, std::shared_ptr<FileE
                              const rocksdb::FileOptions& options)
     : store_(std::move(store)), entry_(std::move(entry)), options_(options) {
   store_->AddHandle(entry_.get());
+  store_->AddWriter(entry_.get());
 }
 
 SegmentWriter::~SegmentWriter() {
-  Close().PermitUncheckedError();
+  Guard("close", "", [&] { return Close(); }).PermitUncheckedError();
   store_->DropHandle(entry_);
 }
 
@@ -310,7 +314,7 @@ IOStatus SegmentWriter::Close() {
   closed_ = true;
   FlushStats();
   cur_seg_ = ~0ull;
-  store_->Settle(entry_.get());
+  store_->DropWriter(entry_.get());
   IOStatus result;
   for (auto& f : files_) {
     if (!f) continue;
@@ -322,28 +326,34 @@ IOStatus SegmentWriter::Close() {
 }
 
 IOStatus TierWritableFile::Append(const Slice& data, const IOOptions&, IODebugContext*) {
-  IOStatus s = writer_.Write(size_, data, int(write_hint_));
+  IOStatus s = Guard("append", "", [&] { return writer_.Write(size_, data, int(write_hint_)); });
   if (s.ok()) size_ += data.size();
   return s;
 }
 
 IOStatus TierWritableFile::PositionedAppend(const Slice& data, uint64_t offset, const IOOptions&,
                                             IODebugContext*) {
-  IOStatus s = writer_.Write(offset, data, int(write_hint_));
+  IOStatus s = Guard("write", "", [&] { return writer_.Write(offset, data, int(write_hint_)); });
   if (s.ok()) size_ = offset + data.size();
   return s;
 }
 
 IOStatus TierWritableFile::Truncate(uint64_t size, const IOOptions&, IODebugContext*) {
-  IOStatus s = writer_.Truncate(size);
+  IOStatus s = Guard("truncate", "", [&] { return writer_.Truncate(size); });
   if (s.ok()) size_ = size;
   return s;
 }
 
-IOStatus TierWritableFile::Close(const IOOptions&, IODebugContext*) { return writer_.Close(); }
+IOStatus TierWritableFile::Close(const IOOptions&, IODebugContext*) {
+  return Guard("close", "", [&] { return writer_.Close(); });
+}
 
-IOStatus TierWritableFile::Sync(const IOOptions&, IODebugContext*) { return writer_.Sync(false); }
+IOStatus TierWritableFile::Sync(const IOOptions&, IODebugContext*) {
+  return Guard("sync", "", [&] { return writer_.Sync(false); });
+}
 
-IOStatus TierWritableFile::Fsync(const IOOptions&, IODebugContext*) { return writer_.Sync(true); }
+IOStatus TierWritableFile::Fsync(const IOOptions&, IODebugContext*) {
+  return Guard("sync", "", [&] { return writer_.Sync(true); });
+}
 
 }  // namespace tierfs

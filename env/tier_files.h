@@ -9,6 +9,7 @@
 
 #include <rocksdb/file_system.h>
 
+#include "env/guard.h"
 #include "env/store.h"
 
 namespace tierfs {
@@ -226,24 +227,24 @@ class TierRandomRWFile : public rocksdb::FSRandomRWFile {
   rocksdb::IOStatus Write(uint64_t offset, const rocksdb::Slice& data,
                           const rocksdb::IOOptions& options,
                           rocksdb::IODebugContext* dbg) override {
-    return writer_.Write(offset, data, 0);
+    return Guard("write", "", [&] { return writer_.Write(offset, data, 0); });
   }
   rocksdb::IOStatus Read(uint64_t offset, size_t n, const rocksdb::IOOptions& options,
                          rocksdb::Slice* result, char* scratch,
                          rocksdb::IODebugContext* dbg) const override {
-    return reader_.Read(offset, n, options, result, scratch, dbg);
+    return Guard("read", "", [&] { return reader_.Read(offset, n, options, result, scratch, dbg); });
   }
   rocksdb::IOStatus Flush(const rocksdb::IOOptions&, rocksdb::IODebugContext*) override {
     return rocksdb::IOStatus::OK();
   }
   rocksdb::IOStatus Sync(const rocksdb::IOOptions&, rocksdb::IODebugContext*) override {
-    return writer_.Sync(false);
+    return Guard("sync", "", [&] { return writer_.Sync(false); });
   }
   rocksdb::IOStatus Fsync(const rocksdb::IOOptions&, rocksdb::IODebugContext*) override {
-    return writer_.Sync(true);
+    return Guard("sync", "", [&] { return writer_.Sync(true); });
   }
   rocksdb::IOStatus Close(const rocksdb::IOOptions&, rocksdb::IODebugContext*) override {
-    return writer_.Close();
+    return Guard("close", "", [&] { return writer_.Close(); });
   }
 
  private:

@@ -4,6 +4,7 @@
 
 #include <exception>
 
+#include "env/guard.h"
 #include "env/logger.h"
 #include "env/tier_files.h"
 
@@ -16,17 +17,17 @@ using rocksdb::IOStatus;
 
 namespace {
 
-// Exceptions must not reach RocksDB: every entry point runs through here.
-template <typename F>
-IOStatus Guard(const char* op, const std::string& path, F&& body) {
-  try {
-    return body();
-  } catch (const std::exception& e) {
-    return IOStatus::IOError(std::string("TierFS ") + op + " " + path + ": " + e.what());
-  } catch (...) {
-    return IOStatus::IOError(std::string("TierFS ") + op + " " + path + ": unknown exception");
-  }
-}
+// Store::OpenFile and CreateFile return with a handle held, so the file
+// cannot be freed before the file object takes its own; this drops it.
+class Pin {
+ public:
+  Pin(Store* store, std::shared_ptr<FileEntry> entry) : store_(store), entry_(std::move(entry)) {}
+  ~Pin() { store_->DropHandle(entry_); }
+
+ private:
+  Store* const store_;
+  const std::shared_ptr<FileEntry> entry_;
+};
 
 IOStatus RefuseMmap(const FileOptions& opts, const std::string& path) {
   if (opts.use_mmap_reads || opts.use_mmap_writes) {
@@ -89,7 +90,9 @@ IOStatus TierFileSystem::NewSequentialFile(const std::string& fname, const FileO
     IOStatus s = RefuseMmap(opts, fname);
     std::shared_ptr<FileEntry> e;
     if (s.ok()) s = store_->OpenFile(Normalize(fname), false, &e);
-    if (s.ok()) result->reset(new TierSequentialFile(store_, e, opts));
+    if (!s.ok()) return s;
+    Pin pin(store_.get(), e);
+    result->reset(new TierSequentialFile(store_, e, opts));
     return s;
   });
 }
@@ -101,7 +104,9 @@ IOStatus TierFileSystem::NewRandomAccessFile(const std::string& fname, const Fil
     IOStatus s = RefuseMmap(opts, fname);
     std::shared_ptr<FileEntry> e;
     if (s.ok()) s = store_->OpenFile(Normalize(fname), false, &e);
-    if (s.ok()) result->reset(new TierRandomAccessFile(store_, e, opts));
+    if (!s.ok()) return s;
+    Pin pin(store_.get(), e);
+    result->reset(new TierRandomAccessFile(store_, e, opts));
     return s;
   });
 }
@@ -115,7 +120,9 @@ IOStatus TierFileSystem::OpenWriter(const std::string& fname, const FileOptions&
     s = truncate ? store_->CreateFile(Normalize(fname), &e)
                  : store_->OpenFile(Normalize(fname), true, &e);
   }
-  if (s.ok()) result->reset(new TierWritableFile(store_, e, opts, e->size.load()));
+  if (!s.ok()) return s;
+  Pin pin(store_.get(), e);
+  result->reset(new TierWritableFile(store_, e, opts, e->size.load()));
   return s;
 }
 
@@ -142,7 +149,9 @@ IOStatus TierFileSystem::ReuseWritableFile(const std::string& fname, const std::
     if (s.ok()) s = store_->RenameFile(Normalize(old_fname), Normalize(fname));
     std::shared_ptr<FileEntry> e;
     if (s.ok()) s = store_->OpenFile(Normalize(fname), false, &e);
-    if (s.ok()) result->reset(new TierWritableFile(store_, e, opts, 0));
+    if (!s.ok()) return s;
+    Pin pin(store_.get(), e);
+    result->reset(new TierWritableFile(store_, e, opts, 0));
     return s;
   });
 }
@@ -154,7 +163,9 @@ IOStatus TierFileSystem::NewRandomRWFile(const std::string& fname, const FileOpt
     IOStatus s = RefuseMmap(opts, fname);
     std::shared_ptr<FileEntry> e;
     if (s.ok()) s = store_->OpenFile(Normalize(fname), true, &e);
-    if (s.ok()) result->reset(new TierRandomRWFile(store_, e, opts));
+    if (!s.ok()) return s;
+    Pin pin(store_.get(), e);
+    result->reset(new TierRandomRWFile(store_, e, opts));
     return s;
   });
 }
@@ -216,6 +227,7 @@ IOStatus TierFileSystem::Truncate(const std::string& fname, size_t size, const I
     std::shared_ptr<FileEntry> e;
     IOStatus s = store_->OpenFile(Normalize(fname), false, &e);
     if (!s.ok()) return s;
+    Pin pin(store_.get(), e);
     SegmentWriter writer(store_, e, FileOptions());
     s = writer.Truncate(size);
     IOStatus c = writer.Close();
@@ -302,7 +314,9 @@ IOStatus TierFileSystem::LockFile(const std::string& fname, const IOOptions& io,
   return Guard("lock", fname, [&] {
     std::shared_ptr<FileEntry> e;
     IOStatus s = store_->OpenFile(Normalize(fname), true, &e);
-    if (s.ok()) s = store_->EnsureDataFile(e.get(), 0);
+    if (!s.ok()) return IOStatus::IOError("lock " + fname + ": " + s.ToString());
+    Pin pin(store_.get(), e);
+    s = store_->EnsureDataFile(e.get(), 0);
     if (s.ok()) s = store_->base()->LockFile(store_->tier(0).DataPath(e->id), io, lock, nullptr);
     if (!s.ok()) s = IOStatus::IOError("lock " + fname + ": " + s.ToString());
     return s;

@@ -27,6 +27,7 @@ struct Faults {
   std::atomic<bool> read_eio{false};
   std::atomic<bool> sync_eio{false};
   std::atomic<int> injected{0};
+  std::string create_fails;  // NewWritableFile of paths containing this fails
 
   bool Matches(const std::string& prefix, const std::string& path) const {
     return !prefix.empty() && path.compare(0, prefix.size(), prefix) == 0;
@@ -103,6 +104,14 @@ class FaultFS : public rocksdb::FileSystemWrapper {
     IOStatus s = target()->NewRandomAccessFile(f, o, &file, d);
     if (s.ok()) r->reset(new FaultRandomAccessFile(std::move(file), f, &faults));
     return s;
+  }
+  IOStatus NewWritableFile(const std::string& f, const rocksdb::FileOptions& o,
+                           std::unique_ptr<rocksdb::FSWritableFile>* r, IODebugContext* d) override {
+    if (!faults.create_fails.empty() && f.find(faults.create_fails) != std::string::npos) {
+      faults.injected++;
+      return IOStatus::IOError("injected: cannot create " + f);
+    }
+    return target()->NewWritableFile(f, o, r, d);
   }
   Faults faults;
 };
@@ -238,6 +247,28 @@ TEST_F(FaultInjectionTest, SyncErrorSurfacesAndSyncedDataSurvives) {
   Reopen();
   ASSERT_TRUE(db_->VerifyChecksum().ok());
   ExpectKeys(0, 1000);
+}
+
+// A journal rotation that fails (here: its new journal cannot be created) must
+// leave the old generation in charge: everything synced since stays
+// findable after a reopen.
+TEST_F(FaultInjectionTest, FailedJournalRotationLosesNothing) {
+  Open({"256K", "256M"});
+  fault_->faults.create_fails = "JOURNAL-000002";
+  std::shared_ptr<rocksdb::FileSystem> fs = fs_;
+  IOOptions io;
+  for (int i = 0; i < 33000; ++i) {  // 66,000 records: past a rotation
+    std::string d = "/dirs/" + std::to_string(i);
+    ASSERT_TRUE(fs->CreateDir(d, io, nullptr).ok());
+    ASSERT_TRUE(fs->DeleteDir(d, io, nullptr).ok());
+  }
+  ASSERT_TRUE(Load(0, 500).ok());
+  EXPECT_GT(fault_->faults.injected.load(), 0);
+  Close();
+  fault_->faults.create_fails.clear();
+  Reopen();
+  ASSERT_TRUE(db_->VerifyChecksum().ok());
+  ExpectKeys(0, 500);
 }
 
 }  // namespace

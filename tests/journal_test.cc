@@ -492,6 +492,20 @@ TEST_F(JournalTest, JournalWithoutSnapshotIsCorruption) {
   EXPECT_TRUE(Contains(s, meta_)) << s.ToString();
 }
 
+TEST_F(JournalTest, UncommittedNextGenerationIsIgnored) {
+  // A rotation that wrote JOURNAL-3's header but never renamed SNAPSHOT-3 in.
+  WriteRaw(Journal::SnapshotName(meta_, 2), BuildSnapshot(2, Dirs("/s", 3)).bytes);
+  std::string h;
+  EncodeHeader(kJournalKind, 3, &h);
+  WriteRaw(Journal::JournalName(meta_, 3), h);
+  ASSERT_TRUE(Load().ok());
+  EXPECT_EQ(generation_, 2u);
+  EXPECT_EQ(records_.size(), 3u);
+  // The same journal two generations ahead has lost its snapshot.
+  WriteRaw(Journal::JournalName(meta_, 4), h);
+  EXPECT_TRUE(Load().IsCorruption());
+}
+
 TEST_F(JournalTest, SnapshotWithoutJournalLoadsTheSnapshot) {
   // A crash between renaming SNAPSHOT-g into place and creating JOURNAL-g.
   WriteRaw(Journal::SnapshotName(meta_, 2), BuildSnapshot(2, Dirs("/s", 3)).bytes);

@@ -286,9 +286,11 @@ TEST(NamespaceTest, ApplyOfRecordsAboutMissingFilesIsCorruption) {
   Namespace ns;
   ns.Bind("/present", 1, FileKind::kOther);
 
+  // A segment placed by a writer after the file's last name went: ignored
+  // (the data is an orphan), not a reason to refuse the store.
   rocksdb::Status s = ns.Apply(JournalRecord::Segment(77, 0, 1));
-  EXPECT_TRUE(s.IsCorruption()) << s.ToString();
-  EXPECT_NE(s.ToString().find("77"), std::string::npos) << s.ToString();
+  EXPECT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(nullptr, ns.FindId(77));
 
   s = ns.Apply(JournalRecord::Unbind("/missing"));
   EXPECT_TRUE(s.IsCorruption()) << s.ToString();

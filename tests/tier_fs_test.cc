@@ -644,3 +644,46 @@ TEST_F(TierFsTest, SegmentSizeCannotChangeUnderAStore) {
 
 }  // namespace
 }  // namespace tierfs
+
+namespace tierfs {
+namespace {
+
+// A writer that goes on writing after another thread removed the file's last
+// name journals segments of a file with no name; the store must still open.
+TEST_F(TierFsTest, WriterOfADeletedFileLeavesAnOpenableStore) {
+  Open();
+  std::unique_ptr<rocksdb::FSWritableFile> f;
+  ASSERT_TRUE(fs_->NewWritableFile("/db/000001.log", FileOptions(), &f, nullptr).ok());
+  ASSERT_TRUE(f->Append(RandomBytes(20000, 19), IOOptions(), nullptr).ok());
+  ASSERT_TRUE(fs_->DeleteFile("/db/000001.log", IOOptions(), nullptr).ok());
+  ASSERT_TRUE(f->Append(RandomBytes(40000, 20), IOOptions(), nullptr).ok());  // new segments
+  ASSERT_TRUE(f->Sync(IOOptions(), nullptr).ok());
+  ASSERT_TRUE(f->Close(IOOptions(), nullptr).ok());
+  f.reset();
+  EXPECT_EQ(0u, store().Used(0) + store().Used(1) + store().Used(2));
+  Reopen();
+  EXPECT_TRUE(fs_->FileExists("/db/000001.log", IOOptions(), nullptr).IsNotFound());
+  EXPECT_EQ(0u, store().Used(0) + store().Used(1) + store().Used(2));
+}
+
+// A second handle closing must not hand back the reservation the first
+// writer is still appending into.
+TEST_F(TierFsTest, OnlyTheLastWriterSettlesTheReservation) {
+  Open({"8M"});
+  std::unique_ptr<rocksdb::FSWritableFile> w;
+  ASSERT_TRUE(fs_->NewWritableFile("/db/000001.log", FileOptions(), &w, nullptr).ok());
+  ASSERT_TRUE(w->Append("abc", IOOptions(), nullptr).ok());
+  uint64_t reserved = store().Used(0);
+  EXPECT_GE(reserved, 16384u);  // the whole first segment
+  std::unique_ptr<rocksdb::FSRandomRWFile> rw;
+  ASSERT_TRUE(fs_->NewRandomRWFile("/db/000001.log", FileOptions(), &rw, nullptr).ok());
+  ASSERT_TRUE(rw->Close(IOOptions(), nullptr).ok());
+  rw.reset();
+  EXPECT_EQ(reserved, store().Used(0));
+  ASSERT_TRUE(w->Append(std::string(10000, 'x'), IOOptions(), nullptr).ok());
+  ASSERT_TRUE(w->Close(IOOptions(), nullptr).ok());
+  EXPECT_EQ(12288u + 4096u, store().Used(0));  // 10003 bytes in 4K blocks + the file's block
+}
+
+}  // namespace
+}  // namespace tierfs
