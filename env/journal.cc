@@ -170,7 +170,6 @@ IOStatus Journal::StartGeneration(uint64_t gen, const std::vector<JournalRecord>
   }
   if (file_) file_->Close(io, nullptr).PermitUncheckedError();
   file_ = std::move(journal);
-  uint64_t old = generation_;
   generation_ = gen;
   records_ = 0;
   // Everything before is in the durable snapshot now.
@@ -189,7 +188,6 @@ IOStatus Journal::StartGeneration(uint64_t gen, const std::vector<JournalRecord>
       }
     }
   }
-  (void)old;
   return error_;
 }
 

@@ -53,14 +53,12 @@ std::shared_ptr<FileEntry> Namespace::Rename(const std::string& src, const std::
   std::shared_ptr<FileEntry> entry = it->second;
   auto existing = names_.find(dst);
   if (existing != names_.end() && existing->second == entry) return nullptr;  // POSIX: no-op
-  names_.erase(it);
+  names_.erase(it);  // entry keeps its by_id_ slot: links only drops for a moment
   entry->links--;
-  by_id_[entry->id] = entry;  // keep it alive across the rebind
   std::shared_ptr<FileEntry> replaced = Unbind(dst);
   Mkdir(Parent(dst));
   names_[dst] = entry;
   entry->links++;
-  by_id_[entry->id] = entry;
   return replaced;
 }
 

@@ -422,13 +422,18 @@ IOStatus Store::RelocateSegment(FileEntry* entry, uint64_t seg, uint64_t valid_e
     to = ChargeSomeTier(entry, from + 1 < NumTiers() ? from + 1 : 0, from, bytes);
     if (to < 0) return IOStatus::NoSpace(FullMessage());
   }
-  // Copy what the segment holds so far, make it durable, then commit.
+  // Copy what the segment holds so far, make it durable, then commit. A
+  // segment placed but never written (its first write did not fit) has no
+  // backing file on its tier yet, and nothing to copy.
+  const bool has_data = valid_end > start && (entry->data_file_mask.load() & (1u << from));
   IOStatus s = EnsureDataFile(entry, to);
   std::unique_ptr<rocksdb::FSRandomRWFile> src, dst;
-  if (s.ok()) s = base_->NewRandomRWFile(tier(from).DataPath(entry->id), rocksdb::FileOptions(), &src, nullptr);
+  if (s.ok() && has_data) {
+    s = base_->NewRandomRWFile(tier(from).DataPath(entry->id), rocksdb::FileOptions(), &src, nullptr);
+  }
   if (s.ok()) s = base_->NewRandomRWFile(tier(to).DataPath(entry->id), rocksdb::FileOptions(), &dst, nullptr);
-  std::string buf(1 << 20, '\0');
-  for (uint64_t off = start; s.ok() && off < valid_end;) {
+  std::string buf(has_data ? 1 << 20 : 0, '\0');
+  for (uint64_t off = start; s.ok() && has_data && off < valid_end;) {
     size_t n = size_t(std::min<uint64_t>(buf.size(), valid_end - off));
     rocksdb::Slice got;
     s = src->Read(off, n, IOOptions(), &got, &buf[0], nullptr);
@@ -443,7 +448,9 @@ IOStatus Store::RelocateSegment(FileEntry* entry, uint64_t seg, uint64_t valid_e
   std::unique_lock<std::shared_mutex> lock(entry->mu);
   if (!s.ok()) {
     // Not committed: the segment stays where it was; drop the partial copy.
-    PunchHole(tier(to).DataPath(entry->id), start, RoundUp(valid_end - start)).PermitUncheckedError();
+    if (has_data) {
+      PunchHole(tier(to).DataPath(entry->id), start, RoundUp(valid_end - start)).PermitUncheckedError();
+    }
     tier(to).Release(bytes);
     return s;
   }
@@ -455,7 +462,9 @@ IOStatus Store::RelocateSegment(FileEntry* entry, uint64_t seg, uint64_t valid_e
   // Whole blocks: a partial block at the end would only be zeroed, not freed.
   // The source tier keeps its device-full mark (if it has one): this segment
   // may be leaving it precisely because the device said ENOSPC.
-  PunchHole(tier(from).DataPath(entry->id), start, RoundUp(valid_end - start)).PermitUncheckedError();
+  if (has_data) {
+    PunchHole(tier(from).DataPath(entry->id), start, RoundUp(valid_end - start)).PermitUncheckedError();
+  }
   *new_tier = to;
   return IOStatus::OK();
 }

@@ -687,3 +687,19 @@ TEST_F(TierFsTest, OnlyTheLastWriterSettlesTheReservation) {
 
 }  // namespace
 }  // namespace tierfs
+
+namespace tierfs {
+namespace {
+
+// The first write of a whole-file segment is larger than what its tier can
+// still reserve: the segment moves before it holds any data.
+TEST_F(TierFsTest, WholeFileFirstWriteLargerThanTheTierRoomMovesAnEmptySegment) {
+  Open({"100K", "8M"}, ";segment_size:whole");
+  std::string data = RandomBytes(200000, 21);
+  Write("/db/000001.sst", data, data.size());  // one Append of 200 KB
+  EXPECT_EQ(data, test::ReadAll(fs_.get(), "/db/000001.sst"));
+  EXPECT_EQ((std::vector<uint64_t>{0, 1}), SegmentsPerTier("/db/000001.sst"));
+}
+
+}  // namespace
+}  // namespace tierfs
