@@ -16,4 +16,7 @@ std::string FormatSize(uint64_t bytes);
 constexpr size_t kMaxTiers = 8;
 constexpr uint64_t kBlockSize = 4096;
 
+// n rounded up to whole blocks: what a file system allocates for n bytes.
+inline uint64_t RoundUp(uint64_t n) { return (n + kBlockSize - 1) / kBlockSize * kBlockSize; }
+
 }  // namespace tierfs

@@ -15,8 +15,6 @@ using rocksdb::IOStatus;
 
 namespace {
 
-uint64_t RoundUp(uint64_t n) { return (n + kBlockSize - 1) / kBlockSize * kBlockSize; }
-
 // Bytes a whole-file segment reserves at a time. A file that outgrows its
 // tier is moved whole to a tier with room (RelocateSegment).
 constexpr uint64_t kWholeFileChunk = 64 << 10;

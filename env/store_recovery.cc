@@ -22,8 +22,6 @@ using rocksdb::IOStatus;
 
 namespace {
 
-uint64_t RoundUp(uint64_t n) { return (n + kBlockSize - 1) / kBlockSize * kBlockSize; }
-
 // The marker of a tier, "TIERFS-TIER":
 //   tierfs-tier 1            format version
 //   store <16 hex digits>    the store it belongs to

@@ -188,6 +188,11 @@ IOStatus SegmentWriter::Handle(int t, rocksdb::FSRandomRWFile** file) {
   return IOStatus::OK();
 }
 
+uint64_t SegmentWriter::ContentEnd(uint64_t seg) const {
+  const Store& st = *store_;
+  return std::max(st.SegmentStart(seg), std::min(entry_->size.load(), st.SegmentLimit(seg)));
+}
+
 IOStatus SegmentWriter::Prepare(uint64_t seg, uint64_t end, int hint) {
   Store& st = *store_;
   int t;
@@ -195,9 +200,7 @@ IOStatus SegmentWriter::Prepare(uint64_t seg, uint64_t end, int hint) {
   if (s.ok()) s = st.ChargeUpTo(entry_.get(), seg, end);
   if (s.IsNoSpace()) {
     // The tier cannot grow this segment: move what it holds so far.
-    uint64_t start = st.SegmentStart(seg);
-    uint64_t valid = std::max(start, std::min(entry_->size.load(), st.SegmentLimit(seg)));
-    s = st.RelocateSegment(entry_.get(), seg, valid, end, &t);
+    s = st.RelocateSegment(entry_.get(), seg, ContentEnd(seg), end, &t);
   }
   rocksdb::FSRandomRWFile* f = nullptr;
   if (s.ok()) s = Handle(t, &f);
@@ -240,10 +243,8 @@ IOStatus SegmentWriter::WritePiece(uint64_t offset, const Slice& piece, int hint
     // The device is full before our account says so (tiers sharing a disk,
     // or a smaller device): stop placing there and move this segment.
     st.tier(t).MarkDeviceFull();
-    uint64_t seg_start = st.SegmentStart(seg);
-    uint64_t valid = std::max(seg_start, std::min(entry_->size.load(), st.SegmentLimit(seg)));
     int moved_to;
-    s = st.RelocateSegment(entry_.get(), seg, valid, end, &moved_to);
+    s = st.RelocateSegment(entry_.get(), seg, ContentEnd(seg), end, &moved_to);
     if (s.ok()) s = Prepare(seg, end, hint);
   }
   return s;

@@ -125,6 +125,9 @@ class SegmentWriter {
  private:
   rocksdb::IOStatus Handle(int tier, rocksdb::FSRandomRWFile** file);
   rocksdb::IOStatus WritePiece(uint64_t offset, const rocksdb::Slice& piece, int lifetime_hint);
+  // End of what segment `seg` holds so far (its start if nothing): the bytes a
+  // relocation must carry.
+  uint64_t ContentEnd(uint64_t seg) const;
   // The slow path of WritePiece: placement, charge, relocation, handle.
   rocksdb::IOStatus Prepare(uint64_t seg, uint64_t end, int lifetime_hint);
   // Moves this writer's counts into the tiers' statistics.
