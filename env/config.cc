@@ -9,7 +9,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "agents/placement_policy.h"
+#include "agents/policy.h"
 #include "env/device_model.h"
 #include "env/tierfs.h"
 
@@ -17,39 +17,6 @@ namespace tierfs {
 
 using rocksdb::Status;
 
-bool ParseSize(const std::string& text, uint64_t* bytes) {
-  if (text.empty()) return false;
-  size_t digits = 0;
-  uint64_t value = 0;
-  while (digits < text.size() && isdigit(static_cast<unsigned char>(text[digits]))) {
-    uint64_t next = value * 10 + uint64_t(text[digits] - '0');
-    if (next / 10 != value) return false;
-    value = next;
-    ++digits;
-  }
-  if (digits == 0) return false;
-  std::string unit = text.substr(digits);
-  int shift = 0;
-  if (unit.empty() || unit == "B") shift = 0;
-  else if (unit == "K" || unit == "k" || unit == "KiB") shift = 10;
-  else if (unit == "M" || unit == "m" || unit == "MiB") shift = 20;
-  else if (unit == "G" || unit == "g" || unit == "GiB") shift = 30;
-  else if (unit == "T" || unit == "t" || unit == "TiB") shift = 40;
-  else return false;
-  if (shift && (value >> (64 - shift)) != 0) return false;
-  *bytes = value << shift;
-  return true;
-}
-
-std::string FormatSize(uint64_t bytes) {
-  static const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  double v = double(bytes);
-  int u = 0;
-  while (v >= 1024 && u < 4) { v /= 1024; ++u; }
-  char buf[32];
-  snprintf(buf, sizeof(buf), u ? "%.1f %s" : "%.0f %s", v, kUnits[u]);
-  return buf;
-}
 
 namespace {
 
@@ -102,8 +69,34 @@ Status ApplyKey(const std::string& key, const std::string& value,
     options->policy = value;
     return Status::OK();
   }
+  if (key == "migration") {
+    if (value != "on" && value != "off") {
+      return Status::InvalidArgument(where + ": bad migration '" + value + "' (expected on or off)");
+    }
+    options->migration = value == "on";
+    return Status::OK();
+  }
+  if (key == "migration_queue" || key == "migration_rate" || key == "migration_idle_ops") {
+    uint64_t v;
+    if (!ParseSize(value, &v) || v == 0) {
+      return Status::InvalidArgument(where + ": bad " + key + " '" + value +
+                                     "' (expected a positive number" +
+                                     (key == "migration_rate" ? ", bytes per second, e.g. 64M)" : ")"));
+    }
+    (key == "migration_queue" ? options->migration_queue
+     : key == "migration_rate" ? options->migration_rate
+                               : options->migration_idle_ops) = v;
+    return Status::OK();
+  }
+  size_t dot = key.find('.');
+  if (dot != std::string::npos && dot > 0 && dot + 1 < key.size()) {
+    // POLICY.PARAM: a tunable of a policy (checked against the policy chosen).
+    options->policy_params[key] = value;
+    return Status::OK();
+  }
   return Status::InvalidArgument(where + ": unknown key '" + key +
-                                 "' (known: segment_size, policy" +
+                                 "' (known: segment_size, policy, POLICY.PARAM, migration, "
+                                 "migration_queue, migration_rate, migration_idle_ops" +
                                  (where.rfind("line", 0) == 0 ? ", tier" : "") + ")");
 }
 
@@ -218,7 +211,16 @@ Status ValidateOptions(const Options& options) {
                                    " is not a multiple of 4096");
   }
   std::string error;
-  if (!NewPlacementPolicy(options.policy, &error)) {
+  PolicyParams params;
+  for (const auto& [key, value] : options.policy_params) {
+    std::string owner = key.substr(0, key.find('.'));
+    if (owner != options.policy) {
+      return Status::InvalidArgument("parameter '" + key + "' is for policy " + owner +
+                                     ", but the policy is " + options.policy);
+    }
+    params[key.substr(key.find('.') + 1)] = value;
+  }
+  if (!NewPolicy(options.policy, params, &error)) {
     return Status::InvalidArgument(error);
   }
   for (size_t i = 0; i < options.tiers.size(); ++i) {

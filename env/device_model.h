@@ -52,6 +52,12 @@ class DeviceModel {
   int64_t Schedule(bool write, uint64_t stream, uint64_t offset,
                    uint64_t bytes, int64_t now_ns);
 
+  // When the device will have completed everything queued so far.
+  int64_t BusyUntil() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return busy_until_;
+  }
+
   // Service time of one I/O, in nanoseconds, ignoring the queue.
   int64_t ServiceNanos(bool write, bool sequential, uint64_t bytes) const;
 

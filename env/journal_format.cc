@@ -37,6 +37,11 @@ JournalRecord JournalRecord::Segment(uint64_t id, uint64_t segment, uint8_t tier
   r.tier = tier;
   return r;
 }
+JournalRecord JournalRecord::Copy(uint64_t id, uint64_t segment, uint8_t tier) {
+  JournalRecord r = Segment(id, segment, tier);
+  r.type = RecordType::kCopy;
+  return r;
+}
 JournalRecord JournalRecord::Mkdir(const std::string& path) {
   JournalRecord r;
   r.type = RecordType::kMkdir;
@@ -149,6 +154,7 @@ bool DecodePayload(RecordType type, const char* p, size_t n, JournalRecord* r) {
       ok = in.Str(&r->name) && in.Str(&r->name2);
       break;
     case RecordType::kSegment:
+    case RecordType::kCopy:
       ok = in.U64(&r->id) && in.U64(&r->segment) && in.U8(&r->tier);
       break;
     case RecordType::kEnd:
@@ -196,6 +202,7 @@ void EncodeRecord(const JournalRecord& r, std::string* dst) {
       PutString(&body, r.name2);
       break;
     case RecordType::kSegment:
+    case RecordType::kCopy:
       PutFixed64(&body, r.id);
       PutFixed64(&body, r.segment);
       body.push_back(char(r.tier));

@@ -25,6 +25,8 @@
 //   5 Mkdir      path string                             directory (and its parents) exist
 //   6 Rmdir      path string
 //   7 End        count fixed64                           snapshot only: records before it
+//   8 Copy       id fixed64, segment fixed64, tier u8    durable extra copy (REPLICATE) on tier
+//                                                        (0xff: dropped); the home is unchanged
 //
 // Reading stops at a torn tail (an incomplete last record, or a checksum
 // failure followed only by zeros or by nothing): those records were never
@@ -51,6 +53,7 @@ enum class RecordType : uint8_t {
   kMkdir = 5,
   kRmdir = 6,
   kEnd = 7,
+  kCopy = 8,
 };
 
 
@@ -71,6 +74,7 @@ struct JournalRecord {
   static JournalRecord Mkdir(const std::string& path);
   static JournalRecord Rmdir(const std::string& path);
   static JournalRecord End(uint64_t count);
+  static JournalRecord Copy(uint64_t id, uint64_t segment, uint8_t tier);
 };
 
 bool operator==(const JournalRecord& a, const JournalRecord& b);

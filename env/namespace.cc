@@ -86,6 +86,14 @@ Status Namespace::Apply(const JournalRecord& r) {
       e->segments.Set(r.segment, r.tier, 0);
       return Status::OK();
     }
+    case RecordType::kCopy: {
+      auto it = by_id_.find(r.id);
+      if (it == by_id_.end()) return Status::OK();
+      FileEntry* e = it->second.get();
+      std::unique_lock<std::shared_mutex> lock(e->mu);
+      e->segments.SetCopy(r.segment, r.tier, false);
+      return Status::OK();
+    }
     case RecordType::kMkdir:
       Mkdir(r.name);
       return Status::OK();
@@ -160,6 +168,11 @@ std::vector<JournalRecord> Namespace::SnapshotRecords() const {
     for (uint64_t s = 0; s < entry->segments.size(); ++s) {
       uint8_t t = entry->segments.tier(s);
       if (t != kNoTier) out.push_back(JournalRecord::Segment(id, s, t));
+      // A PREFETCH copy is not durable: a restart forgets it.
+      uint8_t c = entry->segments.copy(s);
+      if (c != kNoTier && !entry->segments.copy_is_volatile(s)) {
+        out.push_back(JournalRecord::Copy(id, s, c));
+      }
     }
   }
   return out;

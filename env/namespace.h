@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <shared_mutex>
 #include <string>
@@ -21,6 +22,7 @@
 #include <rocksdb/status.h>
 
 #include "agents/file_kind.h"
+#include "agents/policy.h"
 #include "env/journal_format.h"
 #include "env/segment_table.h"
 
@@ -48,6 +50,17 @@ struct FileEntry {
   // modification time of a file that holds no data yet.
   std::atomic<uint64_t> ctime{0};
 
+  // What is known of the file beyond its kind (level, column family, access
+  // hint, pin), for placement and migration. Guarded by mu.
+  Hints hints;
+
+  // Moves of this file's segments (migration, copies, relocation) run one at
+  // a time, so two movers never write the same destination range.
+  std::mutex move_mu;
+  // Segments with an extra copy. A writer drops them before writing: a copy
+  // must never be staler than its home.
+  std::atomic<uint32_t> copies{0};
+
   // Names bound to this file; guarded by the namespace lock.
   int links = 0;
 
@@ -55,6 +68,7 @@ struct FileEntry {
   // The data is freed when both say so, so an open handle never loses it.
   int open_handles = 0;
   int writers = 0;
+  uint64_t writer_opens = 0;  // writers ever opened: a move commits only if unchanged
   bool unlinked = false;
   bool freed = false;
 

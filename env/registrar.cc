@@ -42,11 +42,6 @@ bool SameLayout(const Options& a, const Options& b) {
   return true;
 }
 
-const Store* StoreOf(const rocksdb::FileSystem* fs) {
-  auto* tfs = dynamic_cast<const TierFileSystem*>(fs);
-  return tfs ? tfs->store().get() : nullptr;
-}
-
 }  // namespace
 
 Status NewTierFileSystem(const Options& options, std::shared_ptr<rocksdb::FileSystem>* result) {

@@ -39,11 +39,19 @@ void Store::GetStats(std::vector<TierStats>* out) {
     s.capacity = t->capacity;
     s.used_bytes = t->used();
     s.segments = t->segments.load();
-    t->ReadTotals(&s.reads, &s.read_bytes, &s.read_latency);
+    t->ReadTotals(&s.reads, &s.read_bytes, &s.read_latency, &s.user_reads);
     s.writes = t->writes.load();
     s.write_bytes = t->write_bytes.load();
     s.syncs = t->syncs.load();
     s.spills_in = t->spills_in.load();
+    s.moves_in = t->moves_in.load();
+    s.moves_out = t->moves_out.load();
+    s.moved_bytes_in = t->moved_bytes_in.load();
+    s.moved_bytes_out = t->moved_bytes_out.load();
+    s.copies_in = t->copies_in.load();
+    s.copy_bytes_in = t->copy_bytes_in.load();
+    s.copies_dropped = t->copies_dropped.load();
+    s.copies = t->copies.load();
     s.write_latency = t->write_latency.Snapshot();
     s.sync_latency = t->sync_latency.Snapshot();
     out->push_back(s);
@@ -71,6 +79,38 @@ void Store::ListFiles(const std::string& dir, std::vector<FileInfo>* files) {
   }
 }
 
+void Store::ListSegments(const std::string& dir, std::vector<SegmentReport>* out) {
+  std::vector<std::pair<std::string, std::shared_ptr<FileEntry>>> entries;
+  {
+    std::lock_guard<std::mutex> lock(ns_mu_);
+    entries = ns_.FilesUnder(dir);
+  }
+  out->clear();
+  const uint64_t now = Now();
+  for (const auto& [name, e] : entries) {
+    if (!IsBulkKind(e->kind)) continue;
+    std::shared_lock<std::shared_mutex> lock(e->mu);
+    for (uint64_t s = 0; s < e->segments.size(); ++s) {
+      uint8_t t = e->segments.tier(s);
+      if (t == kNoTier) continue;
+      SegmentStats st = e->segments.heat(s)->Snapshot();
+      SegmentReport r;
+      r.file = name;
+      r.segment = s;
+      r.tier = t;
+      uint8_t c = e->segments.copy(s);
+      r.copy_tier = c == kNoTier ? -1 : c;
+      r.bytes = ContentEnd(*e, s) - SegmentStart(s);
+      r.user_reads = st.user_reads;
+      r.background_reads = st.background_reads;
+      r.writes = st.writes;
+      r.migrations = st.migrations;
+      r.heat = st.HeatAt(now);
+      out->push_back(r);
+    }
+  }
+}
+
 IOStatus Store::SaveStats() {
   std::vector<TierStats> stats;
   GetStats(&stats);
@@ -79,11 +119,33 @@ IOStatus Store::SaveStats() {
     tiers.push_back(json{{"reads", s.reads}, {"read_bytes", s.read_bytes},
                          {"writes", s.writes}, {"write_bytes", s.write_bytes},
                          {"syncs", s.syncs}, {"spills_in", s.spills_in},
+                         {"user_reads", s.user_reads},
+                         {"moves_in", s.moves_in}, {"moves_out", s.moves_out},
+                         {"moved_bytes_in", s.moved_bytes_in}, {"moved_bytes_out", s.moved_bytes_out},
+                         {"copies_in", s.copies_in}, {"copy_bytes_in", s.copy_bytes_in},
+                         {"copies_dropped", s.copies_dropped},
                          {"read_latency", HistogramToJson(s.read_latency)},
                          {"write_latency", HistogramToJson(s.write_latency)},
                          {"sync_latency", HistogramToJson(s.sync_latency)}});
   }
-  json doc{{"version", 1}, {"tiers", tiers}};
+  // Per segment statistics, so policies and `tierfs segments` keep them
+  // across restarts: [file id, segment, user reads, background reads, writes,
+  // migrations, heat, last access, placed] with sequence numbers rebased to 0
+  // at the next open.
+  json segments = json::array();
+  {
+    std::lock_guard<std::mutex> lock(ns_mu_);
+    for (const auto& [id, e] : ns_.files()) {
+      std::shared_lock<std::shared_mutex> elock(e->mu);
+      for (uint64_t s = 0; s < e->segments.size(); ++s) {
+        if (e->segments.tier(s) == kNoTier) continue;
+        SegmentStats st = e->segments.heat(s)->Snapshot();
+        segments.push_back(json::array({id, s, st.user_reads, st.background_reads, st.writes,
+                                        st.migrations, st.HeatAt(Now())}));
+      }
+    }
+  }
+  json doc{{"version", 1}, {"tiers", tiers}, {"segments", segments}};
   const std::string path = meta_dir_ + "/STATS";
   IOStatus s = rocksdb::WriteStringToFile(base_.get(), doc.dump(1), path + ".tmp", true);
   if (s.ok()) s = base_->RenameFile(path + ".tmp", path, rocksdb::IOOptions(), nullptr);
@@ -102,13 +164,35 @@ void Store::LoadStats() {
     Tier& t = *tiers_[i];
     t.AddSavedReads(j.value("reads", uint64_t(0)), j.value("read_bytes", uint64_t(0)),
                     j.contains("read_latency") ? HistogramFromJson(j["read_latency"])
-                                               : LatencyHistogram());
+                                               : LatencyHistogram(),
+                    j.value("user_reads", uint64_t(0)));
     t.writes += j.value("writes", uint64_t(0));
     t.write_bytes += j.value("write_bytes", uint64_t(0));
     t.syncs += j.value("syncs", uint64_t(0));
     t.spills_in += j.value("spills_in", uint64_t(0));
+    t.moves_in += j.value("moves_in", uint64_t(0));
+    t.moves_out += j.value("moves_out", uint64_t(0));
+    t.moved_bytes_in += j.value("moved_bytes_in", uint64_t(0));
+    t.moved_bytes_out += j.value("moved_bytes_out", uint64_t(0));
+    t.copies_in += j.value("copies_in", uint64_t(0));
+    t.copy_bytes_in += j.value("copy_bytes_in", uint64_t(0));
+    t.copies_dropped += j.value("copies_dropped", uint64_t(0));
     if (j.contains("write_latency")) t.write_latency.Merge(HistogramFromJson(j["write_latency"]));
     if (j.contains("sync_latency")) t.sync_latency.Merge(HistogramFromJson(j["sync_latency"]));
+  }
+  if (!doc["segments"].is_array()) return;
+  std::lock_guard<std::mutex> lock(ns_mu_);
+  for (const json& row : doc["segments"]) {
+    if (!row.is_array() || row.size() < 7) continue;
+    std::shared_ptr<FileEntry> e = ns_.FindId(row[0].get<uint64_t>());
+    uint64_t s = row[1].get<uint64_t>();
+    if (!e || e->segments.tier(s) == kNoTier) continue;
+    SegmentHeat* h = e->segments.heat(s);
+    h->user_reads = row[2].get<uint32_t>();
+    h->background_reads = row[3].get<uint32_t>();
+    h->writes = row[4].get<uint32_t>();
+    h->migrations = row[5].get<uint32_t>();
+    h->heat = row[6].get<float>();
   }
 }
 

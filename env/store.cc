@@ -7,6 +7,8 @@
 #include "env/config.h"
 #include "env/file_name.h"
 #include "env/posix_util.h"
+#include "env/migrator.h"
+#include "env/read_gate.h"
 
 namespace tierfs {
 
@@ -76,6 +78,7 @@ IOStatus Store::CreateFile(const std::string& path, std::shared_ptr<FileEntry>* 
     *entry = ns_.Find(path);
     AddHandle(entry->get());  // the caller's pin: see OpenFile
     (*entry)->ctime = uint64_t(time(nullptr));
+    ApplyHints(path, entry->get());
     (*entry)->lsn = lsn;  // a Sync of the new file makes its name durable too
   }
   if (replaced) Retire(replaced);
@@ -268,7 +271,13 @@ void Store::FreeData(const std::shared_ptr<FileEntry>& entry) {
     Tier& t = tier(segs.tier(s));
     t.Release(segs.charged(s));
     t.segments.fetch_sub(1);
+    if (segs.copy(s) != kNoTier) {
+      Tier& c = tier(segs.copy(s));
+      c.Release(RoundUp(ContentEnd(*entry, s) - SegmentStart(s)));
+      c.copies.fetch_sub(1);
+    }
   }
+  entry->copies = 0;
   for (int t = 0; t < NumTiers(); ++t) {
     if (entry->allowance_mask & (1u << t)) tier(t).Release(kBlockSize);
     if (entry->data_file_mask & (1u << t)) {
@@ -311,13 +320,38 @@ int Store::ChargeSomeTier(FileEntry* entry, int want, int exclude, uint64_t byte
   return -1;
 }
 
-IOStatus Store::PlaceSegment(FileEntry* entry, uint64_t seg, int lifetime_hint, int* tier_out) {
+IOStatus Store::PlaceSegment(FileEntry* entry, uint64_t seg, const PlacementRequest& hint_req,
+                             int* tier_out) {
   uint8_t known = entry->TierOf(seg);  // lock-free: the common case
   if (known != kNoTier) {
     *tier_out = known;
     return IOStatus::OK();
   }
   if (read_only()) return ReadOnlyError("write");
+  const uint64_t bytes = seg_size_ ? seg_size_ : kWholeFileChunk;
+  // The policy decides outside the locks: an evicting policy moves segments
+  // (of other files) before this one is placed.
+  PlacementRequest req = hint_req;
+  req.seq = Now();
+  req.file_id = entry->id;
+  req.kind = entry->kind;
+  req.segment = seg;
+  req.bytes = bytes;
+  {
+    std::unique_lock<std::shared_mutex> lock(entry->mu);
+    if (req.hints.lifetime) entry->hints.lifetime = req.hints.lifetime;
+    req.hints = entry->hints;
+  }
+  int want = 0;
+  if (req.hints.pinned_tier >= 0 && req.hints.pinned_tier < NumTiers()) {
+    want = req.hints.pinned_tier;  // REDIRECT
+  } else if (IsBulkKind(entry->kind)) {
+    want = policy_->Place(req, *this);
+    if (want < 0 || want >= NumTiers()) want = 0;
+    if (policy_->EvictsOnPlacement() && Free(want) < bytes + kBlockSize) {
+      EvictFor(want, bytes + kBlockSize);
+    }
+  }
   {
     std::shared_lock<std::shared_mutex> state(state_mu_);
     std::unique_lock<std::shared_mutex> lock(entry->mu);
@@ -325,18 +359,6 @@ IOStatus Store::PlaceSegment(FileEntry* entry, uint64_t seg, int lifetime_hint, 
     if (placed != kNoTier) {
       *tier_out = placed;
       return IOStatus::OK();
-    }
-    const uint64_t bytes = seg_size_ ? seg_size_ : kWholeFileChunk;
-    int want = 0;
-    if (IsBulkKind(entry->kind)) {
-      PlacementRequest req;
-      req.file_id = entry->id;
-      req.kind = entry->kind;
-      req.segment = seg;
-      req.bytes = bytes;
-      req.lifetime_hint = lifetime_hint;
-      want = policy_->Place(req, *this);
-      if (want < 0 || want >= NumTiers()) want = 0;
     }
     int t = ChargeSomeTier(entry, want, -1, bytes);
     if (t < 0) return IOStatus::NoSpace(FullMessage());
@@ -346,6 +368,7 @@ IOStatus Store::PlaceSegment(FileEntry* entry, uint64_t seg, int lifetime_hint, 
       return s;
     }
     entry->segments.Set(seg, uint8_t(t), bytes);
+    entry->segments.heat(seg)->Reset(req.seq);
     tier(t).segments.fetch_add(1, std::memory_order_relaxed);
     *tier_out = t;
   }
@@ -372,6 +395,7 @@ IOStatus Store::ChargeUpTo(FileEntry* entry, uint64_t seg, uint64_t end) {
 void Store::AddWriter(FileEntry* entry) {
   std::unique_lock<std::shared_mutex> lock(entry->mu);
   entry->writers++;
+  entry->writer_opens++;  // a move copying this file now will not commit
 }
 
 void Store::DropWriter(FileEntry* entry) {
@@ -407,6 +431,7 @@ IOStatus Store::EnsureDataFile(FileEntry* entry, int t) {
 
 IOStatus Store::RelocateSegment(FileEntry* entry, uint64_t seg, uint64_t valid_end,
                                 uint64_t need_end, int* new_tier) {
+  std::lock_guard<std::mutex> mover(entry->move_mu);
   std::shared_lock<std::shared_mutex> state(state_mu_);
   const uint64_t start = SegmentStart(seg);
   int from;
@@ -456,10 +481,13 @@ IOStatus Store::RelocateSegment(FileEntry* entry, uint64_t seg, uint64_t valid_e
   tier(from).segments.fetch_sub(1);
   tier(to).segments.fetch_add(1);
   entry->segments.Set(seg, uint8_t(to), bytes);
-  // The commit is durable; the old copy is garbage (recovery would punch it too).
+  // The commit is durable; the old copy is garbage (recovery would punch it
+  // too) once no reader of the file can still be on it.
   // Whole blocks: a partial block at the end would only be zeroed, not freed.
   // The source tier keeps its device-full mark (if it has one): this segment
   // may be leaving it precisely because the device said ENOSPC.
+  lock.unlock();
+  ReadGate::WaitForReaders();
   if (has_data) {
     PunchHole(tier(from).DataPath(entry->id), start, RoundUp(valid_end - start)).PermitUncheckedError();
   }

@@ -7,6 +7,9 @@
 // Reads take only FileEntry::mu, shared, to look up a tier.
 #pragma once
 
+#include <algorithm>
+#include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <shared_mutex>
@@ -15,13 +18,15 @@
 
 #include <rocksdb/file_system.h>
 
-#include "agents/placement_policy.h"
+#include "agents/policy.h"
 #include "env/journal.h"
 #include "env/namespace.h"
 #include "env/tier.h"
 #include "env/tierfs.h"
 
 namespace tierfs {
+
+class Migrator;
 
 class Store : public StorageView {
  public:
@@ -35,6 +40,15 @@ class Store : public StorageView {
   int NumTiers() const override { return int(tiers_.size()); }
   uint64_t Capacity(int t) const override { return tiers_[t]->capacity; }
   uint64_t Used(int t) const override { return tiers_[t]->used(); }
+  uint64_t Now() const override { return seq_.load(std::memory_order_relaxed); }
+  uint64_t SegmentSize() const override { return seg_size_; }
+  void ForEachSegment(const std::function<void(const SegmentInfo&)>& fn) const override;
+
+  Policy& policy() { return *policy_; }
+  // The migration thread; nullptr if migration is off or the store read-only.
+  Migrator* migrator() { return migrator_.get(); }
+  // Numbers a request: the clock of the segment statistics and the policies.
+  uint64_t NextSeq() { return seq_.fetch_add(1, std::memory_order_relaxed) + 1; }
 
   const Options& options() const { return options_; }
   rocksdb::FileSystem* base() const { return base_.get(); }
@@ -50,6 +64,11 @@ class Store : public StorageView {
   uint64_t SegmentStart(uint64_t seg) const { return seg * seg_size_; }
   uint64_t SegmentLimit(uint64_t seg) const {
     return seg_size_ ? (seg + 1) * seg_size_ : ~0ull;
+  }
+  // The end of the bytes segment `seg` of `entry` holds so far (its start if
+  // none): what a move must carry.
+  uint64_t ContentEnd(const FileEntry& entry, uint64_t seg) const {
+    return std::max(SegmentStart(seg), std::min(entry.size.load(), SegmentLimit(seg)));
   }
 
   // ---- namespace; paths are normalized absolute paths ----
@@ -83,7 +102,9 @@ class Store : public StorageView {
   // ---- data placement ----
   // The tier of `seg`, placing it (policy, then capacity) if new. Placement
   // reserves the whole segment on that tier and is journaled before return.
-  rocksdb::IOStatus PlaceSegment(FileEntry* entry, uint64_t seg, int lifetime_hint,
+  // `request` carries what the writer knows (write size, lifetime hint);
+  // the store fills in the rest.
+  rocksdb::IOStatus PlaceSegment(FileEntry* entry, uint64_t seg, const PlacementRequest& request,
                                  int* tier);
   // Makes the charge of `seg` cover file bytes up to `end`. NoSpace if the
   // segment's tier cannot take them (the caller relocates the segment).
@@ -103,9 +124,52 @@ class Store : public StorageView {
   // backing files, durable. Called by file Sync before syncing data.
   rocksdb::IOStatus SyncMetadataFor(const FileEntry& entry);
 
+  // ---- moves (store_moves.cc) ----
+  // Runs one HintStor operation on one segment: copy, make durable, commit,
+  // wait out readers of the old copy, punch it. `governor` paces the copy
+  // (nullptr: at once, as an eviction on the critical path does). Returns
+  // Busy if the file is open for writing or changed under the move,
+  // NoSpace if the destination has no room, Aborted if the governor gave up,
+  // OK (with *bytes = 0) if there was nothing to do.
+  class Governor {
+   public:
+    virtual ~Governor() = default;
+    // Blocks until a chunk of `bytes` may be copied from tier `from` to tier
+    // `to`; false to abandon the move.
+    virtual bool BeforeChunk(int from, int to, uint64_t bytes) = 0;
+  };
+  rocksdb::IOStatus ExecuteMove(const Move& move, Governor* governor, uint64_t* bytes);
+  // Drops every extra copy of `entry` (before it is written again).
+  rocksdb::IOStatus DropCopies(FileEntry* entry);
+  // Runs the policy's evictions until tier `t` has room for `bytes` (or the
+  // policy has no more victims).
+  void EvictFor(int t, uint64_t bytes);
+
+  // ---- hints (store_hints.cc) ----
+  // What the event listener knows of a table file about to be created (or
+  // just created): its level and column family.
+  void NoteTableFile(const std::string& path, int level, const std::string& column_family);
+  // An application's access hint for a file or a column family ("hot", ...).
+  rocksdb::IOStatus SetAccessHint(const std::string& path, const std::string& column_family,
+                                  AccessHint hint);
+  // REDIRECT: new segments of the file (or column family) go to `tier`, and
+  // its existing segments are queued to move there; tier -1 unpins.
+  rocksdb::IOStatus Pin(const std::string& path, const std::string& column_family, int tier,
+                        std::vector<Move>* moves);
+  // Gives a new file what the listener said of it (level, column family)
+  // and its family's hints. Lock order: ns_mu_ -> hints_mu_ -> entry->mu.
+  void ApplyHints(const std::string& path, FileEntry* entry);
+  void NoteTemperature(FileEntry* entry, Temperature temperature);
+  // The moves of kind `op` that segments [first, last] of `path` need to
+  // have their home (kMigrate) or a copy (kReplicate, kPrefetch) on `tier`,
+  // or to lose their copy (kDropCopy).
+  rocksdb::IOStatus SegmentsToMove(const std::string& path, Move::Op op, int tier,
+                                   uint64_t first, uint64_t last, std::vector<Move>* moves);
+
   // ---- inspection ----
   void GetStats(std::vector<TierStats>* stats);
   void ListFiles(const std::string& dir, std::vector<FileInfo>* files);
+  void ListSegments(const std::string& dir, std::vector<SegmentReport>* segments);
   // Writes the counters to <tier0>/meta/STATS (done at close).
   rocksdb::IOStatus SaveStats();
 
@@ -127,18 +191,40 @@ class Store : public StorageView {
   // Tries tiers in the order want, slower ones, faster ones; charges `bytes`.
   int ChargeSomeTier(FileEntry* entry, int want, int exclude, uint64_t bytes);
   rocksdb::IOStatus SyncDataDirs();
+  // Copies [start, end) of file `id` from tier `from` to tier `to`, paying the
+  // device models. REQUIRES: entry->move_mu held.
+  rocksdb::IOStatus CopyRange(FileEntry* entry, int from, int to, uint64_t start, uint64_t end,
+                              Governor* governor);
+  // Charges `bytes` (and the per-file block allowance) to tier t; false if no room.
+  bool ChargeExactly(FileEntry* entry, int t, uint64_t bytes);
+  // Drops the extra copy of `seg`. REQUIRES: entry->move_mu held.
+  rocksdb::IOStatus DropCopy(FileEntry* entry, uint64_t seg);
 
   const Options options_;
   const uint64_t seg_size_;
   const int seg_shift_;  // log2(seg_size_) if a power of two, else -1
   std::shared_ptr<rocksdb::FileSystem> base_;
   std::vector<std::unique_ptr<Tier>> tiers_;
-  std::unique_ptr<PlacementPolicy> policy_;
+  std::unique_ptr<Policy> policy_;
+  std::atomic<uint64_t> seq_{0};
+  std::unique_ptr<Migrator> migrator_;  // stopped first at close
+
+  // Hints waiting for their file, and per column family. Guarded by hints_mu_.
+  struct PendingHint {
+    int level = -1;
+    uint32_t column_family = 0;
+  };
+  std::mutex hints_mu_;
+  std::map<std::string, PendingHint> pending_hints_;  // by normalized path
+  std::map<std::string, uint32_t> cf_ids_;
+  std::map<uint32_t, AccessHint> cf_access_;
+  std::map<uint32_t, int> cf_pins_;
+  uint32_t CfId(const std::string& name);  // REQUIRES: hints_mu_
   std::string meta_dir_;
   rocksdb::FileLock* meta_lock_ = nullptr;
 
   std::shared_mutex state_mu_;
-  std::mutex ns_mu_;
+  mutable std::mutex ns_mu_;
   Namespace ns_;  // guarded by ns_mu_
   std::unique_ptr<Journal> journal_;
   std::atomic<uint8_t> dirty_data_dirs_{0};  // tiers with unsynced new backing files

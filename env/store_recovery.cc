@@ -11,6 +11,7 @@
 #include <random>
 
 #include "env/config.h"
+#include "env/migrator.h"
 #include "env/posix_util.h"
 #include "env/store.h"
 
@@ -60,7 +61,9 @@ IOStatus Store::Open(const Options& options, std::shared_ptr<Store>* result) {
   if (!v.ok()) return IOStatus::InvalidArgument(v.getState());
   std::shared_ptr<Store> store(new Store(options));
   std::string error;
-  store->policy_ = NewPlacementPolicy(options.policy, &error);
+  PolicyParams params;
+  for (const auto& [key, value] : options.policy_params) params[key.substr(key.find('.') + 1)] = value;
+  store->policy_ = NewPolicy(options.policy, params, &error);  // validated above
   IOStatus s = store->OpenTiers();
   if (s.ok()) s = store->Recover();
   if (!s.ok()) return s;
@@ -68,6 +71,13 @@ IOStatus Store::Open(const Options& options, std::shared_ptr<Store>* result) {
     store->LoadStats();
   } catch (const std::exception&) {
     // A damaged STATS file costs the saved counters, never the open.
+  }
+  if (options.migration && !options.read_only) {
+    MigratorOptions mo;
+    mo.queue = options.migration_queue;
+    mo.rate = options.migration_rate;
+    mo.idle_ops = options.migration_idle_ops;
+    store->migrator_ = std::make_unique<Migrator>(store.get(), mo);
   }
   *result = std::move(store);
   return IOStatus::OK();
@@ -186,7 +196,8 @@ IOStatus Store::Recover() {
   for (const JournalRecord& r : records) {
     rocksdb::Status as = ns_.Apply(r);
     if (!as.ok()) return IOStatus::Corruption(as.ToString());
-    if (r.type == RecordType::kSegment && r.tier != kNoTier && r.tier >= tiers_.size()) {
+    if ((r.type == RecordType::kSegment || r.type == RecordType::kCopy) && r.tier != kNoTier &&
+        r.tier >= tiers_.size()) {
       return IOStatus::InvalidArgument(
           "the TierFS journal places segments on tier " + std::to_string(r.tier) + " but only " +
           std::to_string(tiers_.size()) + " tiers are configured");
@@ -224,7 +235,8 @@ IOStatus Store::Recover() {
     entry->size = size;
     uint64_t nseg = size == 0 ? 0 : SegmentOf(size - 1) + 1;
     SegmentTable& segs = entry->segments;
-    // Data on a tier that is not its segment's home is a half-done copy;
+    // Data on a tier that is neither its segment's home nor its recorded copy
+    // is a half-done move or copy, or a PREFETCH copy (never durable);
     // data of a segment with no home lost its record (power loss) and is
     // adopted. One pass over each backing file's extents.
     for (int t = 0; t < NumTiers(); ++t) {
@@ -235,7 +247,7 @@ IOStatus Store::Recover() {
         for (uint64_t seg = SegmentOf(begin); begin < last && seg <= SegmentOf(last - 1); ++seg) {
           uint8_t home = segs.tier(seg);
           if (home == kNoTier) segs.Set(seg, home = uint8_t(t), 0);
-          if (home == t || read_only()) continue;
+          if (home == t || segs.copy(seg) == t || read_only()) continue;
           uint64_t from = std::max(begin, SegmentStart(seg));
           uint64_t to = std::min(end, SegmentLimit(seg));
           PunchHole(path, from, RoundUp(to) - from).PermitUncheckedError();
@@ -250,9 +262,21 @@ IOStatus Store::Recover() {
       segs.SetCharged(seg, RoundUp(len));
       tier(home).ForceCharge(RoundUp(len));
       tier(home).segments.fetch_add(1);
-      if (!(entry->allowance_mask & (1u << home))) {
-        entry->allowance_mask |= uint8_t(1u << home);
-        tier(home).ForceCharge(kBlockSize);
+      uint8_t copy = segs.copy(seg);
+      if (copy != kNoTier && (copy >= NumTiers() || copy == home || len == 0 ||
+                              !(entry->data_file_mask & (1u << copy)))) {
+        // A copy record whose data cannot be there: forget it (reads go home).
+        segs.SetCopy(seg, copy = kNoTier, false);
+      }
+      if (copy != kNoTier) {
+        tier(copy).ForceCharge(RoundUp(len));
+        tier(copy).copies.fetch_add(1);
+        entry->copies.fetch_add(1);
+      }
+      for (uint8_t t : {home, copy}) {
+        if (t == kNoTier || (entry->allowance_mask & (1u << t))) continue;
+        entry->allowance_mask |= uint8_t(1u << t);
+        tier(t).ForceCharge(kBlockSize);
       }
     }
   }
@@ -264,6 +288,7 @@ IOStatus Store::Recover() {
 }
 
 Store::~Store() {
+  migrator_.reset();  // joins the thread: no move runs past this point
   if (read_only()) return;
   SaveStats().PermitUncheckedError();
   if (journal_) journal_->SyncAll().PermitUncheckedError();

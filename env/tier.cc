@@ -29,7 +29,8 @@ bool Tier::TryCharge(uint64_t bytes) {
   return true;
 }
 
-void Tier::AccountRead(uint64_t stream, uint64_t offset, uint64_t bytes, int64_t start_ns) {
+int64_t Tier::AccountRead(uint64_t stream, uint64_t offset, uint64_t bytes, int64_t start_ns,
+                          bool user) {
   int64_t done = DeviceModel::NowNanos();
   if (emulated) {
     int64_t modeled = device.Schedule(false, stream, offset, bytes, start_ns);
@@ -42,15 +43,39 @@ void Tier::AccountRead(uint64_t stream, uint64_t offset, uint64_t bytes, int64_t
   ReadShard& rs = read_shards_[shard];
   rs.count.fetch_add(1, std::memory_order_relaxed);
   rs.bytes.fetch_add(bytes, std::memory_order_relaxed);
+  if (user) rs.user.fetch_add(1, std::memory_order_relaxed);
   rs.latency.Record(uint64_t(done - start_ns) / 1000);
+  return done;
 }
 
-void Tier::ReadTotals(uint64_t* count, uint64_t* bytes, LatencyHistogram* latency) const {
+void Tier::ModelBackground(bool write, uint64_t stream, uint64_t offset, uint64_t bytes) {
+  if (!emulated) return;
+  DeviceModel::WaitUntil(device.Schedule(write, stream, offset, bytes, DeviceModel::NowNanos()));
+}
+
+bool Tier::Idle(uint64_t max_ops_per_ms) {
+  const int64_t now = DeviceModel::NowNanos();
+  if (emulated) return device.BusyUntil() <= now;
+  uint64_t count, bytes;
+  LatencyHistogram unused;
+  ReadTotals(&count, &bytes, &unused);
+  // Reads per millisecond since the last look (at least a millisecond ago).
+  const int64_t elapsed = std::max<int64_t>(now - idle_since_ns_, 1000 * 1000);
+  const bool idle = double(count - idle_reads_seen_) * 1e6 / double(elapsed) < double(max_ops_per_ms);
+  idle_reads_seen_ = count;
+  idle_since_ns_ = now;
+  return idle;
+}
+
+void Tier::ReadTotals(uint64_t* count, uint64_t* bytes, LatencyHistogram* latency,
+                      uint64_t* user) const {
   *count = *bytes = 0;
+  if (user) *user = 0;
   *latency = LatencyHistogram();
   for (const ReadShard& rs : read_shards_) {
     *count += rs.count.load(std::memory_order_relaxed);
     *bytes += rs.bytes.load(std::memory_order_relaxed);
+    if (user) *user += rs.user.load(std::memory_order_relaxed);
     LatencyHistogram h = rs.latency.Snapshot();
     latency->count += h.count;
     latency->sum_us += h.sum_us;
@@ -58,8 +83,10 @@ void Tier::ReadTotals(uint64_t* count, uint64_t* bytes, LatencyHistogram* latenc
   }
 }
 
-void Tier::AddSavedReads(uint64_t count, uint64_t bytes, const LatencyHistogram& latency) {
+void Tier::AddSavedReads(uint64_t count, uint64_t bytes, const LatencyHistogram& latency,
+                         uint64_t user) {
   read_shards_[0].count.fetch_add(count);
+  read_shards_[0].user.fetch_add(user);
   read_shards_[0].bytes.fetch_add(bytes);
   read_shards_[0].latency.Merge(latency);
 }

@@ -43,16 +43,36 @@ class Tier {
   // Read counters live in per-thread shards (ReadTotals sums them): every
   // RocksDB read counts here, and one shared cache line written by every
   // reading core cost more than the rest of the read path.
-  void ReadTotals(uint64_t* count, uint64_t* bytes, LatencyHistogram* latency) const;
-  void AddSavedReads(uint64_t count, uint64_t bytes, const LatencyHistogram& latency);
+  // `user`: reads for the application (not compaction input), for hit ratios.
+  void ReadTotals(uint64_t* count, uint64_t* bytes, LatencyHistogram* latency,
+                  uint64_t* user = nullptr) const;
+  void AddSavedReads(uint64_t count, uint64_t bytes, const LatencyHistogram& latency,
+                     uint64_t user);
   std::atomic<uint64_t> writes{0}, write_bytes{0};
   std::atomic<uint64_t> syncs{0};
   std::atomic<uint64_t> spills_in{0};
+  // Moves (MIGRATE) and copies (REPLICATE, PREFETCH) into and out of this
+  // tier, and the bytes they carried; copies dropped here.
+  std::atomic<uint64_t> moves_in{0}, moves_out{0}, moved_bytes_in{0}, moved_bytes_out{0};
+  std::atomic<uint64_t> copies_in{0}, copy_bytes_in{0}, copies_dropped{0};
+  std::atomic<uint64_t> copies{0};  // extra copies resident
+
   AtomicHistogram write_latency, sync_latency;
 
   // Records a read of `bytes` at `offset` of file `stream` that started at
   // `start_ns` (the read itself is done), first waiting out the device model.
-  void AccountRead(uint64_t stream, uint64_t offset, uint64_t bytes, int64_t start_ns);
+  // Returns when the read completed (device model included).
+  int64_t AccountRead(uint64_t stream, uint64_t offset, uint64_t bytes, int64_t start_ns,
+                      bool user);
+
+  // A background copy's I/O on this device: occupies the device model's queue
+  // (foreground I/O waits behind it) and waits for it. Counts nothing.
+  void ModelBackground(bool write, uint64_t stream, uint64_t offset, uint64_t bytes);
+  // True if no foreground I/O is in the device's queue now (emulated
+  // devices), or if fewer than `max_ops_per_ms` reads per millisecond were
+  // served since the last call (real devices, whose queue TierFS cannot
+  // see). Called by the migration thread only.
+  bool Idle(uint64_t max_ops_per_ms);
 
   // Puts a write on the device model. A buffered write occupies the device
   // queue but returns at once, as the page cache would, unless the device is
@@ -74,13 +94,15 @@ class Tier {
  private:
   static constexpr int kReadShards = 8;
   struct alignas(64) ReadShard {
-    std::atomic<uint64_t> count{0}, bytes{0};
+    std::atomic<uint64_t> count{0}, bytes{0}, user{0};
     AtomicHistogram latency;
   };
   ReadShard read_shards_[kReadShards];
 
   std::atomic<uint64_t> used_{0};
   std::atomic<bool> device_full_{false};
+  uint64_t idle_reads_seen_ = 0;  // Idle(): reads counted at the last call, and when
+  int64_t idle_since_ns_ = 0;
 };
 
 }  // namespace tierfs

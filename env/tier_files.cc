@@ -4,6 +4,7 @@
 
 #include "env/guard.h"
 #include "env/posix_util.h"
+#include "env/read_gate.h"
 
 namespace tierfs {
 
@@ -15,8 +16,9 @@ using rocksdb::Slice;
 // ------------------------------------------------------------------ reading
 
 SegmentReader::SegmentReader(std::shared_ptr<Store> store, std::shared_ptr<FileEntry> entry,
-                             const rocksdb::FileOptions& options)
-    : store_(std::move(store)), entry_(std::move(entry)), options_(options) {
+                             const rocksdb::FileOptions& options, bool sequential)
+    : store_(std::move(store)), entry_(std::move(entry)), options_(options),
+      sequential_(sequential) {
   store_->AddHandle(entry_.get());
   const uint8_t mask = entry_->data_file_mask.load();
   // Open the backing files the file has now, while its name is known live; an
@@ -57,23 +59,45 @@ IOStatus SegmentReader::ReadPiece(uint64_t offset, size_t n, uint64_t file_size,
                                   const IOOptions& options, char* scratch,
                                   IODebugContext* dbg) {
   const size_t valid = offset < file_size ? size_t(std::min<uint64_t>(n, file_size - offset)) : 0;
-  // Lock-free: every RocksDB read passes here.
-  const uint8_t t = entry_->TierOf(store_->SegmentOf(offset));
-  if (t == kNoTier || !(entry_->data_file_mask.load(std::memory_order_acquire) & (1u << t))) {
-    // never written: a hole
-    memset(scratch, 0, valid);
-    return IOStatus::OK();
-  }
-  rocksdb::FSRandomAccessFile* f;
-  IOStatus s = Handle(t, &f);
-  if (!s.ok()) return s;
+  const uint64_t seg = store_->SegmentOf(offset);
   Slice got;
-  int64_t start = DeviceModel::NowNanos();
-  s = f->Read(offset, n, options, &got, scratch, dbg);
-  if (!s.ok()) return s;
-  if (got.data() != scratch) memmove(scratch, got.data(), got.size());
+  int64_t start;
+  uint8_t t;
+  {
+    // While the guard is held, a move of this segment will not punch the
+    // copy we look up (read_gate.h). Lock-free: every RocksDB read passes here.
+    ReadGuard gate;
+    t = entry_->segments.read_tier(seg);
+    if (t == kNoTier || !(entry_->data_file_mask.load(std::memory_order_acquire) & (1u << t))) {
+      // never written: a hole
+      memset(scratch, 0, valid);
+      return IOStatus::OK();
+    }
+    rocksdb::FSRandomAccessFile* f;
+    IOStatus s = Handle(t, &f);
+    if (!s.ok()) return s;
+    start = DeviceModel::NowNanos();
+    s = f->Read(offset, n, options, &got, scratch, dbg);
+    if (!s.ok()) return s;
+    if (got.data() != scratch) memmove(scratch, got.data(), got.size());
+  }
   if (got.size() < valid) memset(scratch + got.size(), 0, valid - got.size());
-  store_->tier(t).AccountRead(entry_->id, offset, got.size(), start);
+  // Compaction and flush read at IO_LOW/IO_HIGH, the application at IO_USER
+  // or IO_TOTAL (the default); recovery reads files sequentially.
+  const bool user = !sequential_ && options.rate_limiter_priority >= rocksdb::Env::IO_USER;
+  Store& st = *store_;
+  int64_t done = st.tier(t).AccountRead(entry_->id, offset, got.size(), start, user);
+  Request req;
+  req.seq = st.NextSeq();
+  req.type = user ? IoType::kUserRead : IoType::kBackgroundRead;
+  if (SegmentHeat* h = entry_->segments.heat(seg)) h->Touch(req.seq, req.type);
+  req.file_id = entry_->id;
+  req.kind = entry_->kind;
+  req.segment = seg;
+  req.offset = offset;
+  req.size = got.size();
+  req.tier = t;
+  st.policy().OnRequest(req, uint64_t(done - start));
   return IOStatus::OK();
 }
 
@@ -103,7 +127,7 @@ IOStatus SegmentReader::Prefetch(uint64_t offset, size_t n, const IOOptions& opt
   const uint64_t end = offset + n;
   for (uint64_t off = offset; off < end;) {
     uint64_t piece_end = std::min(end, store_->SegmentLimit(store_->SegmentOf(off)));
-    uint8_t t = entry_->TierOf(store_->SegmentOf(off));
+    uint8_t t = entry_->segments.read_tier(store_->SegmentOf(off));
     if (t != kNoTier && !(entry_->data_file_mask.load() & (1u << t))) t = kNoTier;
     rocksdb::FSRandomAccessFile* f;
     if (t != kNoTier && Handle(t, &f).ok()) {
@@ -188,19 +212,17 @@ IOStatus SegmentWriter::Handle(int t, rocksdb::FSRandomRWFile** file) {
   return IOStatus::OK();
 }
 
-uint64_t SegmentWriter::ContentEnd(uint64_t seg) const {
-  const Store& st = *store_;
-  return std::max(st.SegmentStart(seg), std::min(entry_->size.load(), st.SegmentLimit(seg)));
-}
-
-IOStatus SegmentWriter::Prepare(uint64_t seg, uint64_t end, int hint) {
+IOStatus SegmentWriter::Prepare(uint64_t seg, uint64_t end, uint64_t write_size, int hint) {
   Store& st = *store_;
   int t;
-  IOStatus s = st.PlaceSegment(entry_.get(), seg, hint, &t);
+  PlacementRequest req;
+  req.write_size = write_size;
+  req.hints.lifetime = hint;
+  IOStatus s = st.PlaceSegment(entry_.get(), seg, req, &t);
   if (s.ok()) s = st.ChargeUpTo(entry_.get(), seg, end);
   if (s.IsNoSpace()) {
     // The tier cannot grow this segment: move what it holds so far.
-    s = st.RelocateSegment(entry_.get(), seg, ContentEnd(seg), end, &t);
+    s = st.RelocateSegment(entry_.get(), seg, st.ContentEnd(*entry_, seg), end, &t);
   }
   rocksdb::FSRandomRWFile* f = nullptr;
   if (s.ok()) s = Handle(t, &f);
@@ -220,7 +242,7 @@ IOStatus SegmentWriter::WritePiece(uint64_t offset, const Slice& piece, int hint
   const uint64_t seg = st.SegmentOf(offset);
   const uint64_t end = offset + piece.size();
   IOStatus s;
-  if (seg != cur_seg_ || end > cur_charged_end_) s = Prepare(seg, end, hint);
+  if (seg != cur_seg_ || end > cur_charged_end_) s = Prepare(seg, end, piece.size(), hint);
   for (int attempt = 0; s.ok(); ++attempt) {
     const int t = cur_tier_;
     int64_t start = DeviceModel::NowNanos();
@@ -237,6 +259,17 @@ IOStatus SegmentWriter::WritePiece(uint64_t offset, const Slice& piece, int hint
       RecordLatency(&ps.latency, micros);
       stats_mask_ |= uint8_t(1u << t);
       if (++unflushed_ >= 256) FlushStats();
+      Request req;
+      req.seq = st.NextSeq();
+      req.type = IoType::kWrite;
+      if (SegmentHeat* h = entry_->segments.heat(seg)) h->Touch(req.seq, req.type);
+      req.file_id = entry_->id;
+      req.kind = entry_->kind;
+      req.segment = seg;
+      req.offset = offset;
+      req.size = piece.size();
+      req.tier = t;
+      st.policy().OnRequest(req, micros * 1000);
       break;
     }
     if (!s.IsNoSpace() || attempt > 0) break;
@@ -244,8 +277,8 @@ IOStatus SegmentWriter::WritePiece(uint64_t offset, const Slice& piece, int hint
     // or a smaller device): stop placing there and move this segment.
     st.tier(t).MarkDeviceFull();
     int moved_to;
-    s = st.RelocateSegment(entry_.get(), seg, ContentEnd(seg), end, &moved_to);
-    if (s.ok()) s = Prepare(seg, end, hint);
+    s = st.RelocateSegment(entry_.get(), seg, st.ContentEnd(*entry_, seg), end, &moved_to);
+    if (s.ok()) s = Prepare(seg, end, piece.size(), hint);
   }
   return s;
 }
@@ -262,6 +295,11 @@ void SegmentWriter::FlushStats() {
 
 IOStatus SegmentWriter::Write(uint64_t offset, const Slice& data, int hint) {
   if (closed_) return IOStatus::IOError("TierFS: write after close");
+  if (entry_->copies.load(std::memory_order_relaxed) != 0) {
+    // Extra copies would go stale: the home alone takes writes.
+    IOStatus s = store_->DropCopies(entry_.get());
+    if (!s.ok()) return s;
+  }
   uint64_t off = offset;
   const char* p = data.data();
   size_t left = data.size();
@@ -297,6 +335,8 @@ IOStatus SegmentWriter::Sync(bool full) {
 
 IOStatus SegmentWriter::Truncate(uint64_t size) {
   cur_seg_ = ~0ull;
+  IOStatus dropped = store_->DropCopies(entry_.get());
+  if (!dropped.ok()) return dropped;
   const uint8_t mask = entry_->data_file_mask.load();
   for (int t = 0; t < store_->NumTiers(); ++t) {
     if (!(mask & (1u << t))) continue;

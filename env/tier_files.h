@@ -19,8 +19,10 @@ namespace tierfs {
 // once), so the read path never opens or stats anything afterwards.
 class SegmentReader {
  public:
+  // `sequential`: a sequential file (WAL and MANIFEST replay): its reads are
+  // not the application's.
   SegmentReader(std::shared_ptr<Store> store, std::shared_ptr<FileEntry> entry,
-                const rocksdb::FileOptions& options);
+                const rocksdb::FileOptions& options, bool sequential = false);
   ~SegmentReader();
 
   // Reads up to n bytes at offset; fewer at the end of the file. Bytes of a
@@ -48,6 +50,7 @@ class SegmentReader {
   const std::shared_ptr<Store> store_;
   const std::shared_ptr<FileEntry> entry_;
   const rocksdb::FileOptions options_;
+  const bool sequential_;
   std::mutex open_mu_;
   std::atomic<rocksdb::FSRandomAccessFile*> files_[8] = {};
   std::unique_ptr<rocksdb::FSRandomAccessFile> owned_[8];  // guarded by open_mu_
@@ -86,7 +89,7 @@ class TierSequentialFile : public rocksdb::FSSequentialFile {
  public:
   TierSequentialFile(std::shared_ptr<Store> store, std::shared_ptr<FileEntry> entry,
                      const rocksdb::FileOptions& options)
-      : reader_(std::move(store), std::move(entry), options) {}
+      : reader_(std::move(store), std::move(entry), options, /*sequential=*/true) {}
 
   rocksdb::IOStatus Read(size_t n, const rocksdb::IOOptions& options, rocksdb::Slice* result,
                          char* scratch, rocksdb::IODebugContext* dbg) override;
@@ -125,11 +128,8 @@ class SegmentWriter {
  private:
   rocksdb::IOStatus Handle(int tier, rocksdb::FSRandomRWFile** file);
   rocksdb::IOStatus WritePiece(uint64_t offset, const rocksdb::Slice& piece, int lifetime_hint);
-  // End of what segment `seg` holds so far (its start if nothing): the bytes a
-  // relocation must carry.
-  uint64_t ContentEnd(uint64_t seg) const;
   // The slow path of WritePiece: placement, charge, relocation, handle.
-  rocksdb::IOStatus Prepare(uint64_t seg, uint64_t end, int lifetime_hint);
+  rocksdb::IOStatus Prepare(uint64_t seg, uint64_t end, uint64_t write_size, int lifetime_hint);
   // Moves this writer's counts into the tiers' statistics.
   void FlushStats();
 

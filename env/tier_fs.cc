@@ -19,10 +19,10 @@ namespace {
 
 // Store::OpenFile and CreateFile return with a handle held, so the file
 // cannot be freed before the file object takes its own; this drops it.
-class Pin {
+class HeldHandle {
  public:
-  Pin(Store* store, std::shared_ptr<FileEntry> entry) : store_(store), entry_(std::move(entry)) {}
-  ~Pin() { store_->DropHandle(entry_); }
+  HeldHandle(Store* store, std::shared_ptr<FileEntry> entry) : store_(store), entry_(std::move(entry)) {}
+  ~HeldHandle() { store_->DropHandle(entry_); }
 
  private:
   Store* const store_;
@@ -91,7 +91,7 @@ IOStatus TierFileSystem::NewSequentialFile(const std::string& fname, const FileO
     std::shared_ptr<FileEntry> e;
     if (s.ok()) s = store_->OpenFile(Normalize(fname), false, &e);
     if (!s.ok()) return s;
-    Pin pin(store_.get(), e);
+    HeldHandle pin(store_.get(), e);
     result->reset(new TierSequentialFile(store_, e, opts));
     return s;
   });
@@ -105,7 +105,7 @@ IOStatus TierFileSystem::NewRandomAccessFile(const std::string& fname, const Fil
     std::shared_ptr<FileEntry> e;
     if (s.ok()) s = store_->OpenFile(Normalize(fname), false, &e);
     if (!s.ok()) return s;
-    Pin pin(store_.get(), e);
+    HeldHandle pin(store_.get(), e);
     result->reset(new TierRandomAccessFile(store_, e, opts));
     return s;
   });
@@ -121,7 +121,13 @@ IOStatus TierFileSystem::OpenWriter(const std::string& fname, const FileOptions&
                  : store_->OpenFile(Normalize(fname), true, &e);
   }
   if (!s.ok()) return s;
-  Pin pin(store_.get(), e);
+  HeldHandle pin(store_.get(), e);
+  switch (opts.temperature) {
+    case rocksdb::Temperature::kHot: store_->NoteTemperature(e.get(), Temperature::kHot); break;
+    case rocksdb::Temperature::kWarm: store_->NoteTemperature(e.get(), Temperature::kWarm); break;
+    case rocksdb::Temperature::kCold: store_->NoteTemperature(e.get(), Temperature::kCold); break;
+    default: break;
+  }
   result->reset(new TierWritableFile(store_, e, opts, e->size.load()));
   return s;
 }
@@ -150,7 +156,7 @@ IOStatus TierFileSystem::ReuseWritableFile(const std::string& fname, const std::
     std::shared_ptr<FileEntry> e;
     if (s.ok()) s = store_->OpenFile(Normalize(fname), false, &e);
     if (!s.ok()) return s;
-    Pin pin(store_.get(), e);
+    HeldHandle pin(store_.get(), e);
     result->reset(new TierWritableFile(store_, e, opts, 0));
     return s;
   });
@@ -164,7 +170,7 @@ IOStatus TierFileSystem::NewRandomRWFile(const std::string& fname, const FileOpt
     std::shared_ptr<FileEntry> e;
     if (s.ok()) s = store_->OpenFile(Normalize(fname), true, &e);
     if (!s.ok()) return s;
-    Pin pin(store_.get(), e);
+    HeldHandle pin(store_.get(), e);
     result->reset(new TierRandomRWFile(store_, e, opts));
     return s;
   });
@@ -227,7 +233,7 @@ IOStatus TierFileSystem::Truncate(const std::string& fname, size_t size, const I
     std::shared_ptr<FileEntry> e;
     IOStatus s = store_->OpenFile(Normalize(fname), false, &e);
     if (!s.ok()) return s;
-    Pin pin(store_.get(), e);
+    HeldHandle pin(store_.get(), e);
     SegmentWriter writer(store_, e, FileOptions());
     s = writer.Truncate(size);
     IOStatus c = writer.Close();
@@ -315,7 +321,7 @@ IOStatus TierFileSystem::LockFile(const std::string& fname, const IOOptions& io,
     std::shared_ptr<FileEntry> e;
     IOStatus s = store_->OpenFile(Normalize(fname), true, &e);
     if (!s.ok()) return IOStatus::IOError("lock " + fname + ": " + s.ToString());
-    Pin pin(store_.get(), e);
+    HeldHandle pin(store_.get(), e);
     s = store_->EnsureDataFile(e.get(), 0);
     if (s.ok()) s = store_->base()->LockFile(store_->tier(0).DataPath(e->id), io, lock, nullptr);
     if (!s.ok()) s = IOStatus::IOError("lock " + fname + ": " + s.ToString());
@@ -358,6 +364,19 @@ IOStatus TierFileSystem::GetFreeSpace(const std::string&, const IOOptions&, uint
 IOStatus TierFileSystem::IsDirectory(const std::string& path, const IOOptions&, bool* is_dir,
                                      IODebugContext*) {
   return Guard("stat", path, [&] { return store_->Exists(Normalize(path), is_dir); });
+}
+
+}  // namespace tierfs
+
+namespace tierfs {
+
+Store* StoreOf(const rocksdb::FileSystem* fs) {
+  for (int depth = 0; fs && depth < 16; ++depth) {
+    if (auto* tfs = dynamic_cast<const TierFileSystem*>(fs)) return tfs->store().get();
+    auto* wrapper = dynamic_cast<const rocksdb::FileSystemWrapper*>(fs);
+    fs = wrapper ? wrapper->target() : nullptr;
+  }
+  return nullptr;
 }
 
 }  // namespace tierfs

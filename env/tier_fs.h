@@ -110,4 +110,8 @@ class TierFileSystem : public rocksdb::FileSystemWrapper {
   const std::shared_ptr<Store> store_;
 };
 
+// The store behind `fs`, looking through FileSystemWrappers (RocksDB and
+// tools wrap file systems); nullptr if `fs` is not a TierFS.
+Store* StoreOf(const rocksdb::FileSystem* fs);
+
 }  // namespace tierfs

@@ -16,7 +16,10 @@
 //   DEVICE := none | optane | nvme | sata-ssd | hdd
 //           | custom-READUS-WRITEUS-MBPS   (e.g. custom-100-50-500)
 //   KEY   := segment_size (size, or "whole") | policy (fast-first, fast-only,
-//            slow-only)
+//            slow-only, lru, cde, hintstor, mutant, rocksdb-levels)
+//            | POLICY.PARAM (a policy's tunable) | migration (on, off)
+//            | migration_queue (moves) | migration_rate (bytes/s, e.g. 64M)
+//            | migration_idle_ops (reads per ms)
 //   or    tierfs://config:/path/to/file.conf  (same keys, one per line:
 //          `tier = PATH CAPACITY [DEVICE]`, `segment_size = 1M`, `policy = ...`,
 //          '#' starts a comment)
@@ -24,6 +27,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -53,8 +57,22 @@ struct Options {
   // Size of a segment, the unit of placement, in bytes: a multiple of 4096.
   // 0 means "whole file": every file is one segment. Default: 1 MiB.
   uint64_t segment_size = 1 << 20;
-  // Placement policy name. Default: "fast-first".
+  // Policy name: fast-first, fast-only, slow-only, lru, cde, hintstor,
+  // mutant, rocksdb-levels. Default: "fast-first".
   std::string policy = "fast-first";
+  // The policy's tunables, keyed "POLICY.PARAM" (URI: `mutant.min_age:50000`).
+  // A parameter the policy does not have is an error.
+  std::map<std::string, std::string> policy_params;
+  // Background migration: a thread that runs the policy's moves, pins and
+  // manual moves while the devices are idle. Default: on.
+  bool migration = true;
+  // Moves the policy may have queued at once. Default: 10 (Harmonia's).
+  uint64_t migration_queue = 10;
+  // Most bytes per second the migration thread copies. Default: 64 MiB/s.
+  uint64_t migration_rate = 64 << 20;
+  // A real (not emulated) device counts as idle while it serves fewer reads
+  // than this per millisecond. Default: 8.
+  uint64_t migration_idle_ops = 8;
   // Open for inspection only: recover nothing, write nothing, take no lock.
   // Used by the admin tool on a store another process may have open.
   // Default: false.
@@ -110,6 +128,11 @@ struct TierStats {
   uint64_t writes = 0, write_bytes = 0;
   uint64_t syncs = 0;
   uint64_t spills_in = 0;        // segments placed here because the policy's tier was full
+  uint64_t user_reads = 0;       // reads for the application (not compaction input)
+  // MIGRATE: segments moved in and out, and their bytes.
+  uint64_t moves_in = 0, moves_out = 0, moved_bytes_in = 0, moved_bytes_out = 0;
+  // REPLICATE/PREFETCH: extra copies made here and their bytes, dropped, resident.
+  uint64_t copies_in = 0, copy_bytes_in = 0, copies_dropped = 0, copies = 0;
   // Writes are buffered (write-back) unless direct: write latency is what the
   // writer waited; sync latency includes the device draining them.
   LatencyHistogram read_latency, write_latency, sync_latency;
@@ -130,5 +153,69 @@ struct FileInfo {
 };
 rocksdb::Status ListFiles(const rocksdb::FileSystem* fs, const std::string& dir,
                           std::vector<FileInfo>* files);
+
+// One line per placed segment of a bulk file (SST, WAL, blob) for
+// `tierfs segments`: where it is and how it was used. Counters run since the
+// segment was placed (saved at a clean close).
+struct SegmentReport {
+  std::string file;       // logical path
+  uint64_t segment = 0;
+  int tier = 0;           // home
+  int copy_tier = -1;     // extra copy, -1 none
+  uint64_t bytes = 0;
+  uint64_t user_reads = 0, background_reads = 0, writes = 0, migrations = 0;
+  double heat = 0;        // decayed user reads, as of now
+};
+rocksdb::Status ListSegments(const rocksdb::FileSystem* fs, const std::string& dir,
+                             std::vector<SegmentReport>* segments);
+
+// ---- Hints: what the application knows and a file system cannot see ----
+//
+// Access hints (HintStor's stream hints): "hot", "cold", "write-intensive",
+// "read-intensive", "archival", or "none" to clear. For a file, give its path
+// and an empty column family; for a column family (every table file the event
+// listener attributes to it, now and later), an empty path. Policies read
+// them; hints live until the store closes.
+rocksdb::Status SetAccessHint(const rocksdb::FileSystem* fs, const std::string& path,
+                              const std::string& column_family, const std::string& hint);
+
+// What TierFS's event listener (db/listener.h) reports of a table file: its
+// level and column family. Called before the file is created or after.
+rocksdb::Status NoteTableFile(const rocksdb::FileSystem* fs, const std::string& path, int level,
+                              const std::string& column_family);
+
+// REDIRECT: pins a file (path, empty column family) or a column family
+// (empty path) to `tier`: new segments are written there and existing ones
+// are queued to move there. tier -1 unpins. Pins live until the store closes.
+rocksdb::Status Pin(const rocksdb::FileSystem* fs, const std::string& path,
+                    const std::string& column_family, int tier);
+
+// HintStor's data operations on segments [first, last] of a file:
+//   migrate    move them to `tier`
+//   replicate  add a durable extra copy on `tier` that serves reads
+//   prefetch   the same copy, not durable (gone after a restart)
+//   drop-copy  drop the extra copies (tier ignored)
+// With wait, the operation runs now in the caller's thread and the status
+// says how it went; without, it is queued for the migration thread (which
+// runs it while the devices are idle) and OK means queued.
+rocksdb::Status ApplyDataOp(const rocksdb::FileSystem* fs, const std::string& op,
+                            const std::string& path, int tier, uint64_t first_segment,
+                            uint64_t last_segment, bool wait);
+
+// The migration engine's queue and counters.
+struct MigrationInfo {
+  bool enabled = false;              // the store has a migration thread
+  std::vector<std::string> queue;    // "manual|planned OP FILE_ID:SEGMENT -> TIER", in order
+  std::string running;               // the move in progress, "" if none
+  uint64_t done = 0, bytes = 0;      // moves completed, bytes they carried
+  uint64_t skipped = 0;              // nothing to do, file busy, or no room
+  uint64_t given_up = 0;             // devices never idle, or an error
+  uint64_t waits = 0;                // chunks that waited for foreground I/O
+};
+rocksdb::Status GetMigrationInfo(const rocksdb::FileSystem* fs, MigrationInfo* info);
+
+// Blocks until the manual operations queued so far have run, at most
+// timeout_ms; TimedOut if they have not.
+rocksdb::Status WaitForManualMoves(const rocksdb::FileSystem* fs, int timeout_ms);
 
 }  // namespace tierfs

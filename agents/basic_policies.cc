@@ -1,11 +1,12 @@
-#include "agents/placement_policy.h"
+// The static policies: fast-first, and the two bounds fast-only and slow-only.
+#include "agents/policies.h"
 
 namespace tierfs {
 namespace {
 
 // The fastest tier with room for the whole segment; tier 0 when none has room
 // (the file system then reports which tiers are full).
-class FastFirst : public PlacementPolicy {
+class FastFirst : public Policy {
  public:
   const char* Name() const override { return "fast-first"; }
   int Place(const PlacementRequest& request, const StorageView& view) override {
@@ -20,7 +21,7 @@ class FastFirst : public PlacementPolicy {
 // every result is normalized to (a fast tier large enough for everything);
 // `slow-only` is the other bound. Metadata still goes to tier 0 (the file
 // system forces it), so slow-only measures bulk data on the slow device.
-class FixedTier : public PlacementPolicy {
+class FixedTier : public Policy {
  public:
   FixedTier(const char* name, bool slowest) : name_(name), slowest_(slowest) {}
   const char* Name() const override { return name_; }
@@ -35,21 +36,12 @@ class FixedTier : public PlacementPolicy {
 
 }  // namespace
 
-std::vector<std::string> PlacementPolicyNames() {
-  return {"fast-first", "fast-only", "slow-only"};
+std::unique_ptr<Policy> NewFastFirstPolicy(ParamReader&) { return std::make_unique<FastFirst>(); }
+std::unique_ptr<Policy> NewFastOnlyPolicy(ParamReader&) {
+  return std::make_unique<FixedTier>("fast-only", false);
 }
-
-std::unique_ptr<PlacementPolicy> NewPlacementPolicy(const std::string& name,
-                                                    std::string* error) {
-  if (name == "fast-first") return std::make_unique<FastFirst>();
-  if (name == "fast-only") return std::make_unique<FixedTier>("fast-only", false);
-  if (name == "slow-only") return std::make_unique<FixedTier>("slow-only", true);
-  std::string known;
-  for (const std::string& n : PlacementPolicyNames()) {
-    known += known.empty() ? n : ", " + n;
-  }
-  *error = "unknown placement policy '" + name + "' (known: " + known + ")";
-  return nullptr;
+std::unique_ptr<Policy> NewSlowOnlyPolicy(ParamReader&) {
+  return std::make_unique<FixedTier>("slow-only", true);
 }
 
 }  // namespace tierfs

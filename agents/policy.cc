@@ -1,0 +1,121 @@
+#include "agents/policy.h"
+
+#include <cmath>
+#include <cstdlib>
+
+#include "agents/policies.h"
+#include "util/size.h"
+
+namespace tierfs {
+namespace {
+
+struct Entry {
+  const char* name;
+  std::unique_ptr<Policy> (*make)(ParamReader&);
+};
+
+// In the order the docs list them.
+const Entry kPolicies[] = {
+    {"fast-first", NewFastFirstPolicy},
+    {"fast-only", NewFastOnlyPolicy},
+    {"slow-only", NewSlowOnlyPolicy},
+    {"lru", NewLruPolicy},
+    {"cde", NewCdePolicy},
+    {"hintstor", NewHintStorPolicy},
+    {"mutant", NewMutantPolicy},
+    {"rocksdb-levels", NewRocksDBLevelsPolicy},
+};
+
+const char* const kAccessHintNames[] = {"none", "hot", "cold", "write-intensive",
+                                        "read-intensive", "archival"};
+
+}  // namespace
+
+double SegmentStats::HeatAt(uint64_t now) const {
+  if (heat == 0 || now <= last_access) return heat;
+  return heat * std::exp2(-double(now - last_access) / double(kHeatHalfLife));
+}
+
+const char* AccessHintName(AccessHint hint) { return kAccessHintNames[int(hint)]; }
+
+bool ParseAccessHint(const std::string& name, AccessHint* hint) {
+  for (int i = 0; i < int(sizeof(kAccessHintNames) / sizeof(kAccessHintNames[0])); ++i) {
+    if (name == kAccessHintNames[i]) {
+      *hint = AccessHint(i);
+      return true;
+    }
+  }
+  return false;
+}
+
+const char* MoveOpName(Move::Op op) {
+  switch (op) {
+    case Move::kMigrate: return "migrate";
+    case Move::kReplicate: return "replicate";
+    case Move::kPrefetch: return "prefetch";
+    case Move::kDropCopy: return "drop-copy";
+  }
+  return "?";
+}
+
+std::vector<std::string> PolicyNames() {
+  std::vector<std::string> names;
+  for (const Entry& e : kPolicies) names.push_back(e.name);
+  return names;
+}
+
+double ParamReader::Number(const std::string& key, double fallback) {
+  auto it = params_.find(key);
+  if (it == params_.end()) return fallback;
+  used_[key] = true;
+  char* end = nullptr;
+  double v = strtod(it->second.c_str(), &end);
+  if (it->second.empty() || *end != '\0' || !std::isfinite(v)) {
+    if (bad_.empty()) bad_ = key + ":" + it->second;
+    return fallback;
+  }
+  return v;
+}
+
+uint64_t ParamReader::Size(const std::string& key, uint64_t fallback) {
+  auto it = params_.find(key);
+  if (it == params_.end()) return fallback;
+  used_[key] = true;
+  uint64_t v;
+  if (!ParseSize(it->second, &v)) {
+    if (bad_.empty()) bad_ = key + ":" + it->second;
+    return fallback;
+  }
+  return v;
+}
+
+bool ParamReader::Finish(const std::string& policy, std::string* error) const {
+  if (!bad_.empty()) {
+    *error = "policy " + policy + ": malformed parameter '" + policy + "." + bad_ + "'";
+    return false;
+  }
+  for (const auto& kv : params_) {
+    if (!used_.count(kv.first)) {
+      *error = "policy " + policy + " has no parameter '" + kv.first + "'";
+      return false;
+    }
+  }
+  return true;
+}
+
+std::unique_ptr<Policy> NewPolicy(const std::string& name, const PolicyParams& params,
+                                  std::string* error) {
+  for (const Entry& e : kPolicies) {
+    if (name != e.name) continue;
+    ParamReader reader(params);
+    std::unique_ptr<Policy> policy = e.make(reader);
+    if (!reader.Finish(name, error)) return nullptr;
+    return policy;
+  }
+  std::string known;
+  for (const Entry& e : kPolicies) known += known.empty() ? e.name : std::string(", ") + e.name;
+  *error = "unknown policy '" + name + "' (known: " + known + ")";
+  return nullptr;
+}
+
+}  // namespace tierfs

@@ -1,0 +1,233 @@
+// The policy interface: placement (which tier a new segment is written to) and
+// migration (which placed segments move, or get a copy, where).
+//
+// A policy knows nothing of RocksDB or of files on disk. It sees
+//   - requests: one I/O on one segment (file id, file kind, segment, offset,
+//     size, read or write, priority, hints), each with its measured latency;
+//   - the storage: capacity and use per tier and, per placed segment, where it
+//     is and its access statistics (StorageView).
+// The live file system drives it (env/), and the trace simulator drives the
+// same code. Capacity is the caller's job: if the tier Place() names has no
+// room the segment spills to the next tier with room, and a move whose
+// destination has no room is skipped, so a policy never has to be exact about
+// free space for I/O to succeed.
+//
+// Threads: Place() and OnRequest() run on the I/O path, concurrently from many
+// threads, and must be cheap and thread-safe. Plan() and Evict() run on one
+// thread at a time (the migration thread; the placing writer for Evict) and
+// may take their time.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "agents/file_kind.h"
+
+namespace tierfs {
+
+// Temperature RocksDB attached to a file (FileOptions::temperature).
+enum class Temperature : uint8_t { kUnknown = 0, kHot, kWarm, kCold };
+
+// An application's access-pattern hint for a column family or a file:
+// HintStor's stream hints (hintstor.txt, section 4.2).
+enum class AccessHint : uint8_t {
+  kNone = 0,
+  kHot,             // keep on the fastest tier that has room
+  kCold,            // keep on the slowest tier
+  kWriteIntensive,  // written often: fast tier, never replicated
+  kReadIntensive,   // read often: fast tier, or a replica there
+  kArchival,        // written once, rarely read: slowest tier
+};
+const char* AccessHintName(AccessHint hint);
+// Parses "hot", "cold", "write-intensive", "read-intensive", "archival",
+// "none"; false on anything else.
+bool ParseAccessHint(const std::string& name, AccessHint* hint);
+
+// Everything known about the file a segment belongs to, beyond its kind.
+struct Hints {
+  int level = -1;        // LSM level of a table file (from the event listener), -1 unknown
+  int lifetime = 0;      // RocksDB's WriteLifeTimeHint: 0 unset, 1 none, 2 short .. 5 extreme
+  Temperature temperature = Temperature::kUnknown;
+  AccessHint access = AccessHint::kNone;  // the file's, else its column family's
+  int pinned_tier = -1;  // REDIRECT: an administrator pinned the file here; -1 none
+  uint32_t column_family = 0;  // 0 unknown, else a small id per column family name
+};
+
+enum class IoType : uint8_t {
+  kUserRead = 0,  // a read for the application (IO_USER or IO_TOTAL priority)
+  kBackgroundRead,  // compaction or flush input (IO_LOW/IO_HIGH): about to be deleted, not hot
+  kWrite,
+};
+
+// One I/O on one segment, as a policy sees it.
+struct Request {
+  uint64_t seq = 0;  // store-wide request sequence number: the policies' clock
+  uint64_t file_id = 0;
+  FileKind kind = FileKind::kOther;
+  uint64_t segment = 0;
+  uint64_t offset = 0;  // within the file
+  uint64_t size = 0;
+  IoType type = IoType::kUserRead;
+  int tier = 0;  // the tier that served it
+};
+
+// A request that needs a tier for a segment not yet placed.
+struct PlacementRequest {
+  uint64_t seq = 0;
+  uint64_t file_id = 0;
+  FileKind kind = FileKind::kOther;
+  uint64_t segment = 0;  // index of the segment within its file
+  uint64_t bytes = 0;    // bytes the segment will hold at most
+  uint64_t write_size = 0;  // size of the write that needs it
+  Hints hints;
+};
+
+// Access statistics of one segment. Sequence numbers are Request::seq values.
+struct SegmentStats {
+  uint32_t user_reads = 0;
+  uint32_t background_reads = 0;
+  uint32_t writes = 0;
+  uint32_t migrations = 0;          // moves and copies made of it
+  uint64_t last_access = 0;         // seq of the last user read or write (0 never)
+  uint64_t access_interval = 0;     // seq between its last two accesses (0 unknown)
+  uint64_t last_migration = 0;      // seq of its last move (0 never)
+  uint64_t placed = 0;              // seq at which it was placed
+  // User reads, each decayed to half every kHeatHalfLife requests, as of
+  // last_access (writes make a segment recent, not hot).
+  double heat = 0;
+  static constexpr uint64_t kHeatHalfLife = 1 << 16;
+
+  // The heat as of request `now`.
+  double HeatAt(uint64_t now) const;
+};
+
+// Names a segment.
+struct SegmentRef {
+  uint64_t file_id = 0;
+  uint64_t segment = 0;
+  bool operator==(const SegmentRef& o) const { return file_id == o.file_id && segment == o.segment; }
+};
+
+// One placed segment, for Plan() and Evict().
+struct SegmentInfo {
+  SegmentRef ref;
+  FileKind kind = FileKind::kOther;
+  Hints hints;
+  uint64_t bytes = 0;         // bytes it holds (whole blocks)
+  uint64_t file_bytes = 0;    // size of its file
+  int tier = 0;               // its home
+  int copy_tier = -1;         // tier of its extra copy (REPLICATE/PREFETCH), -1 none
+  bool busy = false;          // its file is open for writing: it cannot move now
+  SegmentStats stats;
+};
+
+// What the storage looks like to a policy. Tier 0 is the fastest.
+class StorageView {
+ public:
+  virtual ~StorageView() = default;
+  virtual int NumTiers() const = 0;
+  // Bytes the tier may hold, and bytes charged to it now (resident + reserved).
+  virtual uint64_t Capacity(int tier) const = 0;
+  virtual uint64_t Used(int tier) const = 0;
+  uint64_t Free(int tier) const {
+    return Used(tier) < Capacity(tier) ? Capacity(tier) - Used(tier) : 0;
+  }
+  // The current request sequence number.
+  virtual uint64_t Now() const = 0;
+  virtual uint64_t SegmentSize() const = 0;
+  // Calls fn for every placed segment of a bulk file (SST, WAL, blob). Slow:
+  // for Plan() and Evict() only.
+  virtual void ForEachSegment(const std::function<void(const SegmentInfo&)>& fn) const = 0;
+};
+
+// The four atomic operations of HintStor, on one segment. REDIRECT is
+// placement (Place(), or a pin); the others are moves.
+struct Move {
+  enum Op : uint8_t {
+    kMigrate = 0,  // move the segment's home to `to`
+    kReplicate,    // durable extra copy on `to` that serves reads; the home stays
+    kPrefetch,     // the same copy, not durable: gone after a restart, dropped without a journal write
+    kDropCopy,     // drop the extra copy (costs no data write: the home is current)
+  };
+  Op op = kMigrate;
+  SegmentRef ref;
+  int to = 0;  // destination tier (ignored by kDropCopy)
+};
+const char* MoveOpName(Move::Op op);
+
+class Policy {
+ public:
+  virtual ~Policy() = default;
+  // The name users type in the URI ("fast-first", ...).
+  virtual const char* Name() const = 0;
+
+  // The preferred tier for a new segment, in [0, view.NumTiers()).
+  virtual int Place(const PlacementRequest& request, const StorageView& view) = 0;
+
+  // A completed request and what it took, in nanoseconds (device model
+  // included). Default: nothing.
+  virtual void OnRequest(const Request& request, uint64_t latency_ns) {
+    (void)request;
+    (void)latency_ns;
+  }
+
+  // Background migration: the moves wanted now, most wanted first, at most
+  // `max` (the free slots of the migration queue). Called by the migration
+  // thread every PlanIntervalRequests() requests; 0 means never (placement-only
+  // policies).
+  virtual uint64_t PlanIntervalRequests() const { return 0; }
+  virtual void Plan(const StorageView& view, size_t max, std::vector<Move>* moves) {
+    (void)view;
+    (void)max;
+    (void)moves;
+  }
+
+  // Eviction on the critical path: when the tier Place() chose has no room
+  // for `bytes`, the moves that make room there (executed at once by the
+  // writer that needs the space). Default: none, the segment spills.
+  virtual bool EvictsOnPlacement() const { return false; }
+  virtual void Evict(int tier, uint64_t bytes, const StorageView& view, std::vector<Move>* moves) {
+    (void)tier;
+    (void)bytes;
+    (void)view;
+    (void)moves;
+  }
+};
+
+// A policy's tunables, from the URI or config file: "mutant.min_age:50000"
+// gives the policy mutant the parameter min_age = "50000".
+using PolicyParams = std::map<std::string, std::string>;
+
+// Reads a policy's parameters, remembering malformed and unused ones so a
+// mistyped tunable is an error, not a silent default.
+class ParamReader {
+ public:
+  explicit ParamReader(const PolicyParams& params) : params_(params) {}
+  // The value of `key` as a number (a plain number, or a size with a K, M, G
+  // or T suffix for Size), or `fallback` if it is not given.
+  double Number(const std::string& key, double fallback);
+  uint64_t Size(const std::string& key, uint64_t fallback);
+  // True if every parameter was read and well formed; else sets *error,
+  // naming the policy and the parameter.
+  bool Finish(const std::string& policy, std::string* error) const;
+
+ private:
+  const PolicyParams& params_;
+  std::map<std::string, bool> used_;
+  std::string bad_;  // first malformed "key:value"
+};
+
+// Creates the policy called `name` with `params`. On an unknown name or
+// parameter returns nullptr and sets *error to a message naming it (and
+// listing the known policy names).
+std::unique_ptr<Policy> NewPolicy(const std::string& name, const PolicyParams& params,
+                                  std::string* error);
+
+// Names accepted by NewPolicy, in the order the docs list them.
+std::vector<std::string> PolicyNames();
+
+}  // namespace tierfs

@@ -1,0 +1,143 @@
+// The public calls that steer a running store: hints, pins, HintStor's data
+// operations, and the migration queue (tierfs.h).
+#include "env/migrator.h"
+#include "env/tier_fs.h"
+#include "env/tierfs.h"
+
+namespace tierfs {
+
+using rocksdb::Status;
+
+namespace {
+
+Status NotTierFS() { return Status::InvalidArgument("not a TierFS file system"); }
+
+std::string Describe(const Move& m) {
+  std::string s = std::string(MoveOpName(m.op)) + " " + std::to_string(m.ref.file_id) + ":" +
+                  std::to_string(m.ref.segment);
+  if (m.op != Move::kDropCopy) s += " -> tier " + std::to_string(m.to);
+  return s;
+}
+
+}  // namespace
+
+Status ListSegments(const rocksdb::FileSystem* fs, const std::string& dir,
+                    std::vector<SegmentReport>* segments) {
+  Store* store = StoreOf(fs);
+  if (!store) return NotTierFS();
+  store->ListSegments(TierFileSystem::Normalize(dir), segments);
+  return Status::OK();
+}
+
+Status SetAccessHint(const rocksdb::FileSystem* fs, const std::string& path,
+                     const std::string& column_family, const std::string& hint) {
+  Store* store = StoreOf(fs);
+  if (!store) return NotTierFS();
+  AccessHint h;
+  if (!ParseAccessHint(hint, &h)) {
+    return Status::InvalidArgument("unknown access hint '" + hint +
+                                   "' (known: hot, cold, write-intensive, read-intensive, "
+                                   "archival, none)");
+  }
+  if (path.empty() == column_family.empty()) {
+    return Status::InvalidArgument("SetAccessHint: give a path or a column family, not both");
+  }
+  return store->SetAccessHint(path.empty() ? "" : TierFileSystem::Normalize(path), column_family, h);
+}
+
+Status NoteTableFile(const rocksdb::FileSystem* fs, const std::string& path, int level,
+                     const std::string& column_family) {
+  Store* store = StoreOf(fs);
+  if (!store) return NotTierFS();
+  store->NoteTableFile(TierFileSystem::Normalize(path), level, column_family);
+  return Status::OK();
+}
+
+Status Pin(const rocksdb::FileSystem* fs, const std::string& path,
+           const std::string& column_family, int tier) {
+  Store* store = StoreOf(fs);
+  if (!store) return NotTierFS();
+  if (path.empty() == column_family.empty()) {
+    return Status::InvalidArgument("Pin: give a path or a column family, not both");
+  }
+  std::vector<Move> moves;
+  Status s = store->Pin(path.empty() ? "" : TierFileSystem::Normalize(path), column_family, tier,
+                        &moves);
+  if (!s.ok()) return s;
+  if (store->migrator()) {
+    store->migrator()->SubmitManual(moves);
+  } else {
+    for (const Move& m : moves) {
+      uint64_t bytes;
+      s = store->ExecuteMove(m, nullptr, &bytes);
+      if (!s.ok() && !s.IsBusy()) return s;
+    }
+  }
+  return Status::OK();
+}
+
+Status ApplyDataOp(const rocksdb::FileSystem* fs, const std::string& op, const std::string& path,
+                   int tier, uint64_t first, uint64_t last, bool wait) {
+  Store* store = StoreOf(fs);
+  if (!store) return NotTierFS();
+  Move::Op kind;
+  if (op == "migrate") kind = Move::kMigrate;
+  else if (op == "replicate") kind = Move::kReplicate;
+  else if (op == "prefetch") kind = Move::kPrefetch;
+  else if (op == "drop-copy") kind = Move::kDropCopy;
+  else {
+    return Status::InvalidArgument("unknown data operation '" + op +
+                                   "' (known: migrate, replicate, prefetch, drop-copy)");
+  }
+  if (first > last) {
+    return Status::InvalidArgument("segment range " + std::to_string(first) + "-" +
+                                   std::to_string(last) + " is empty");
+  }
+  std::vector<Move> moves;
+  rocksdb::IOStatus s =
+      store->SegmentsToMove(TierFileSystem::Normalize(path), kind, tier, first, last, &moves);
+  if (!s.ok()) return s;
+  if (!wait) {
+    if (!store->migrator()) {
+      return Status::NotSupported("migration is off in this store: run the operation with wait");
+    }
+    store->migrator()->SubmitManual(moves);
+    return Status::OK();
+  }
+  for (const Move& m : moves) {
+    uint64_t bytes;
+    s = store->ExecuteMove(m, nullptr, &bytes);
+    if (!s.ok()) return s;
+  }
+  return Status::OK();
+}
+
+Status GetMigrationInfo(const rocksdb::FileSystem* fs, MigrationInfo* info) {
+  Store* store = StoreOf(fs);
+  if (!store) return NotTierFS();
+  *info = MigrationInfo();
+  Migrator* m = store->migrator();
+  if (!m) return Status::OK();
+  Migrator::Info i = m->GetInfo();
+  info->enabled = true;
+  for (const Move& mv : i.manual) info->queue.push_back("manual " + Describe(mv));
+  for (const Move& mv : i.planned) info->queue.push_back("planned " + Describe(mv));
+  if (i.running) info->running = Describe(i.current);
+  info->done = i.done;
+  info->bytes = i.bytes;
+  info->skipped = i.skipped;
+  info->given_up = i.given_up;
+  info->waits = i.waits;
+  return Status::OK();
+}
+
+Status WaitForManualMoves(const rocksdb::FileSystem* fs, int timeout_ms) {
+  Store* store = StoreOf(fs);
+  if (!store) return NotTierFS();
+  if (!store->migrator()) return Status::OK();
+  return store->migrator()->WaitManual(timeout_ms)
+             ? Status::OK()
+             : Status::TimedOut("manual moves still queued after " + std::to_string(timeout_ms) + " ms");
+}
+
+}  // namespace tierfs

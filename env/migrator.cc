@@ -1,0 +1,147 @@
+#include "env/migrator.h"
+
+#include <algorithm>
+#include <chrono>
+
+namespace tierfs {
+
+namespace {
+constexpr int64_t kGiveUpNanos = 1000 * 1000 * 1000;  // waiting for idle devices
+constexpr auto kIdlePoll = std::chrono::milliseconds(1);
+}  // namespace
+
+Migrator::Migrator(Store* store, const MigratorOptions& options)
+    : store_(store), options_(options), thread_([this] { Run(); }) {}
+
+Migrator::~Migrator() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  thread_.join();
+}
+
+bool Migrator::Stopping() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return stop_;
+}
+
+void Migrator::SubmitManual(const std::vector<Move>& moves) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    manual_.insert(manual_.end(), moves.begin(), moves.end());
+  }
+  cv_.notify_all();
+}
+
+bool Migrator::WaitManual(int timeout_ms) {
+  std::unique_lock<std::mutex> lock(mu_);
+  return cv_.wait_for(lock, std::chrono::milliseconds(timeout_ms),
+                      [&] { return manual_.empty() && !running_manual_; });
+}
+
+Migrator::Info Migrator::GetInfo() {
+  std::lock_guard<std::mutex> lock(mu_);
+  Info info;
+  info.manual.assign(manual_.begin(), manual_.end());
+  info.planned.assign(planned_.begin(), planned_.end());
+  info.running = running_;
+  info.current = current_;
+  info.done = done_;
+  info.bytes = bytes_;
+  info.skipped = skipped_;
+  info.given_up = given_up_;
+  info.waits = waits_;
+  return info;
+}
+
+bool Migrator::BeforeChunk(int from, int to, uint64_t bytes) {
+  // The rate cap: chunks start no closer than bytes/rate apart.
+  int64_t now = DeviceModel::NowNanos();
+  int64_t start = std::max(now, next_chunk_ns_);
+  next_chunk_ns_ = start + int64_t(double(bytes) * 1e9 / double(options_.rate));
+  if (start > now) std::this_thread::sleep_for(std::chrono::nanoseconds(start - now));
+  // Idle devices: foreground I/O goes first.
+  const int64_t give_up = DeviceModel::NowNanos() + kGiveUpNanos;
+  bool waited = false;
+  while (!(store_->tier(from).Idle(options_.idle_ops) && store_->tier(to).Idle(options_.idle_ops))) {
+    if (!waited) {
+      waited = true;
+      std::lock_guard<std::mutex> lock(mu_);
+      waits_++;
+    }
+    if (Stopping() || DeviceModel::NowNanos() > give_up) return false;
+    std::this_thread::sleep_for(kIdlePoll);
+  }
+  return !Stopping();
+}
+
+void Migrator::MaybePlan() {
+  Policy& policy = store_->policy();
+  const uint64_t interval = policy.PlanIntervalRequests();
+  const uint64_t now = store_->Now();
+  if (interval == 0 || now - last_plan_ < interval) return;
+  size_t room;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    room = planned_.size() < options_.queue ? size_t(options_.queue - planned_.size()) : 0;
+  }
+  if (room == 0) return;
+  last_plan_ = now;
+  std::vector<Move> moves;
+  policy.Plan(*store_, room, &moves);
+  std::lock_guard<std::mutex> lock(mu_);
+  for (const Move& m : moves) {
+    if (planned_.size() >= options_.queue) break;
+    bool queued = std::any_of(planned_.begin(), planned_.end(),
+                              [&](const Move& q) { return q.ref == m.ref; });
+    if (!queued) planned_.push_back(m);
+  }
+}
+
+void Migrator::Run() {
+  for (;;) {
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      cv_.wait_for(lock, std::chrono::milliseconds(20),
+                   [&] { return stop_ || !manual_.empty() || !planned_.empty(); });
+      if (stop_) return;
+    }
+    MaybePlan();
+    Move move;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (stop_) return;
+      if (!manual_.empty()) {
+        move = manual_.front();
+        manual_.pop_front();
+        running_manual_ = true;
+      } else if (!planned_.empty()) {
+        move = planned_.front();
+        planned_.pop_front();
+      } else {
+        continue;
+      }
+      running_ = true;
+      current_ = move;
+    }
+    uint64_t bytes = 0;
+    rocksdb::IOStatus s = store_->ExecuteMove(move, this, &bytes);
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      running_ = running_manual_ = false;
+      if (s.ok() && bytes > 0) {
+        done_++;
+        bytes_ += bytes;
+      } else if (s.ok() || s.IsBusy() || s.IsNoSpace()) {
+        skipped_++;
+      } else {
+        given_up_++;
+      }
+    }
+    cv_.notify_all();
+  }
+}
+
+}  // namespace tierfs

@@ -1,0 +1,76 @@
+// The migration engine: a short queue of moves and one thread that executes
+// them while the devices are idle, throttled, giving way to foreground I/O.
+//
+// Moves come from three places: the policy's Plan() (every
+// PlanIntervalRequests() requests, at most `queue` of them waiting), pins
+// (REDIRECT of existing data) and manual operations (admin tool, API). Manual
+// moves wait in their own queue, unbounded, and run first.
+//
+// Before every chunk a move copies (Store::Governor), the thread waits until
+// both devices are idle — an emulated device's queue is empty, a real
+// device serves fewer than `idle_ops` reads per millisecond — and until the
+// rate cap allows it. A move that waits more than a second for idle devices
+// is given up (its partial copy discarded) and may be planned again.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <mutex>
+#include <thread>
+
+#include "env/store.h"
+
+namespace tierfs {
+
+struct MigratorOptions {
+  uint64_t queue = 10;
+  uint64_t rate = 64 << 20;  // bytes per second
+  uint64_t idle_ops = 8;     // reads per millisecond
+};
+
+class Migrator : public Store::Governor {
+ public:
+  Migrator(Store* store, const MigratorOptions& options);
+  ~Migrator() override;  // stops and joins the thread
+
+  // Queues moves to run before the policy's. Never refused.
+  void SubmitManual(const std::vector<Move>& moves);
+  // Blocks until no manual move is queued or running, or `timeout_ms` passes;
+  // false on timeout.
+  bool WaitManual(int timeout_ms);
+
+  struct Info {
+    std::vector<Move> manual, planned;  // waiting, in order
+    bool running = false;
+    Move current;
+    uint64_t done = 0, bytes = 0;  // moves completed and bytes they carried
+    uint64_t skipped = 0;          // nothing to do, busy file, or no room
+    uint64_t given_up = 0;         // devices never idle, or failed
+    uint64_t waits = 0;            // chunks that waited for foreground I/O to pass
+  };
+  Info GetInfo();
+
+  bool BeforeChunk(int from, int to, uint64_t bytes) override;
+
+ private:
+  void Run();
+  void MaybePlan();
+  bool Stopping();
+
+  Store* const store_;
+  const MigratorOptions options_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool stop_ = false;
+  std::deque<Move> manual_, planned_;
+  bool running_ = false;
+  bool running_manual_ = false;
+  Move current_;
+  uint64_t done_ = 0, bytes_ = 0, skipped_ = 0, given_up_ = 0, waits_ = 0;
+  uint64_t last_plan_ = 0;          // request sequence of the last Plan()
+  int64_t next_chunk_ns_ = 0;       // the rate cap: earliest start of the next chunk
+  std::thread thread_;
+};
+
+}  // namespace tierfs

@@ -1,0 +1,88 @@
+#include "env/read_gate.h"
+
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace tierfs {
+namespace {
+
+struct alignas(64) Slot {
+  std::atomic<uint64_t> epoch{0};  // 0: not reading
+  std::atomic<bool> in_use{false};
+};
+
+// Slots are never freed: a thread that exits hands its slot to the next new
+// thread, so the registry is bounded by the most threads alive at once.
+struct Registry {
+  std::atomic<uint64_t> epoch{1};
+  std::mutex mu;
+  std::vector<Slot*> slots;  // guarded by mu; grows only
+
+  Slot* Acquire() {
+    std::lock_guard<std::mutex> lock(mu);
+    for (Slot* s : slots) {
+      bool expected = false;
+      if (s->in_use.compare_exchange_strong(expected, true)) return s;
+    }
+    slots.push_back(new Slot);
+    slots.back()->in_use = true;
+    return slots.back();
+  }
+};
+
+Registry& registry() {
+  static Registry* r = new Registry;  // outlives every thread's slot owner
+  return *r;
+}
+
+struct ThreadSlot {
+  Slot* slot = registry().Acquire();
+  ~ThreadSlot() {
+    slot->epoch.store(0, std::memory_order_release);
+    slot->in_use.store(false, std::memory_order_release);
+  }
+};
+
+Slot* MySlot() {
+  thread_local ThreadSlot mine;
+  return mine.slot;
+}
+
+}  // namespace
+
+void ReadGate::Enter() {
+  Slot* s = MySlot();
+  s->epoch.store(registry().epoch.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  // Orders the slot store before the reader's tier lookup; pairs with the
+  // fence in WaitForReaders.
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+}
+
+void ReadGate::Exit() { MySlot()->epoch.store(0, std::memory_order_release); }
+
+void ReadGate::WaitForReaders() {
+  Registry& r = registry();
+  // Orders the caller's new-tier store before the epoch advance and the scan.
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  const uint64_t now = r.epoch.fetch_add(1) + 1;
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  std::vector<Slot*> slots;
+  {
+    std::lock_guard<std::mutex> lock(r.mu);
+    slots = r.slots;
+  }
+  for (Slot* s : slots) {
+    for (int spins = 0;; ++spins) {
+      uint64_t e = s->epoch.load(std::memory_order_acquire);
+      if (e == 0 || e >= now) break;
+      if (spins < 64) {
+        std::this_thread::yield();
+      } else {
+        std::this_thread::sleep_for(std::chrono::microseconds(50));
+      }
+    }
+  }
+}
+
+}  // namespace tierfs

@@ -1,0 +1,17 @@
+// Byte sizes as people type and read them. No dependencies: used by the
+// configuration parser, the policies' parameters and the tools.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace tierfs {
+
+// "64K", "10M", "1G", "2T", "4096": powers of 1024. False on anything else,
+// including overflow.
+bool ParseSize(const std::string& text, uint64_t* bytes);
+
+// "1.0 GiB"-style rendering for reports.
+std::string FormatSize(uint64_t bytes);
+
+}  // namespace tierfs
