@@ -6,8 +6,11 @@
 namespace tierfs {
 
 namespace {
-constexpr int64_t kGiveUpNanos = 1000 * 1000 * 1000;  // waiting for idle devices
-constexpr auto kIdlePoll = std::chrono::milliseconds(1);
+// A device that is never idle (a closed-loop benchmark keeps a slow device
+// busy all the time) would starve migration forever, at exactly the moment it
+// matters. After waiting this long a chunk goes anyway: under saturation the
+// migration thread takes one chunk per kStarvationNanos, and no more.
+constexpr int64_t kStarvationNanos = 100 * 1000 * 1000;
 }  // namespace
 
 Migrator::Migrator(Store* store, const MigratorOptions& options)
@@ -62,8 +65,10 @@ bool Migrator::BeforeChunk(int from, int to, uint64_t bytes) {
   int64_t start = std::max(now, next_chunk_ns_);
   next_chunk_ns_ = start + int64_t(double(bytes) * 1e9 / double(options_.rate));
   if (start > now) std::this_thread::sleep_for(std::chrono::nanoseconds(start - now));
-  // Idle devices: foreground I/O goes first.
-  const int64_t give_up = DeviceModel::NowNanos() + kGiveUpNanos;
+  // Idle devices: foreground I/O goes first. An emulated device says when its
+  // queue drains; look again then (plus a little, for a request that follows
+  // at once).
+  const int64_t starved = DeviceModel::NowNanos() + kStarvationNanos;
   bool waited = false;
   while (!(store_->tier(from).Idle(options_.idle_ops) && store_->tier(to).Idle(options_.idle_ops))) {
     if (!waited) {
@@ -71,8 +76,12 @@ bool Migrator::BeforeChunk(int from, int to, uint64_t bytes) {
       std::lock_guard<std::mutex> lock(mu_);
       waits_++;
     }
-    if (Stopping() || DeviceModel::NowNanos() > give_up) return false;
-    std::this_thread::sleep_for(kIdlePoll);
+    if (Stopping()) return false;
+    const int64_t now = DeviceModel::NowNanos();
+    if (now >= starved) break;
+    int64_t until = std::max(store_->tier(from).device.BusyUntil(), store_->tier(to).device.BusyUntil());
+    int64_t nap = std::clamp<int64_t>(until - now, 50 * 1000, 1000 * 1000);
+    std::this_thread::sleep_for(std::chrono::nanoseconds(nap));
   }
   return !Stopping();
 }

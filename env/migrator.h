@@ -9,8 +9,9 @@
 // Before every chunk a move copies (Store::Governor), the thread waits until
 // both devices are idle — an emulated device's queue is empty, a real
 // device serves fewer than `idle_ops` reads per millisecond — and until the
-// rate cap allows it. A move that waits more than a second for idle devices
-// is given up (its partial copy discarded) and may be planned again.
+// rate cap allows it. Devices that stay busy for 100 ms let one chunk through
+// (a closed loop keeps a slow device busy without a gap, and migration must
+// not starve): foreground I/O waits behind at most one chunk per 100 ms.
 #pragma once
 
 #include <condition_variable>

@@ -98,6 +98,20 @@ Status ListFiles(const rocksdb::FileSystem* fs, const std::string& dir,
   return Status::OK();
 }
 
+void NoteTableFileInOpenStores(const std::string& path, int level,
+                               const std::string& column_family) {
+  std::vector<std::shared_ptr<Store>> stores;
+  {
+    Registry& reg = GetRegistry();
+    std::lock_guard<std::mutex> lock(reg.mu);
+    for (auto& [root, weak] : reg.stores) {
+      if (auto store = weak.lock()) stores.push_back(store);
+    }
+  }
+  const std::string normalized = TierFileSystem::Normalize(path);
+  for (const auto& store : stores) store->NoteTableFile(normalized, level, column_family);
+}
+
 namespace {
 
 rocksdb::FileSystem* TierFsFactory(const std::string& uri,

@@ -1,6 +1,8 @@
 // Store statistics: the live counters, their persistence in <tier0>/meta/STATS
 // (JSON, written at close, added back at open so counters cover the store's
 // life), and the file listing behind `tierfs ls`.
+#include <map>
+
 #include <nlohmann/json.hpp>
 
 #include "env/file_name.h"
@@ -70,6 +72,12 @@ void Store::ListFiles(const std::string& dir, std::vector<FileInfo>* files) {
     info.name = name;
     info.kind = FileKindName(ClassifyFileName(name));  // by its current name: CURRENT was born a .dbtmp
     info.size = e->size.load();
+    {
+      std::shared_lock<std::shared_mutex> elock(e->mu);
+      info.level = e->hints.level;
+      info.hint = AccessHintName(e->hints.access);
+      info.pinned_tier = e->hints.pinned_tier;
+    }
     info.segments_per_tier.assign(tiers_.size(), 0);
     for (uint64_t s = 0; s < e->segments.size(); ++s) {
       uint8_t t = e->segments.tier(s);
@@ -133,10 +141,21 @@ IOStatus Store::SaveStats() {
   // migrations, heat, last access, placed] with sequence numbers rebased to 0
   // at the next open.
   json segments = json::array();
+  // What the event listener said of each table file: [file id, level, column
+  // family], so levels survive a restart (RocksDB does not restate them).
+  json files = json::array();
+  std::map<uint32_t, std::string> cf_names;
+  {
+    std::lock_guard<std::mutex> lock(hints_mu_);
+    for (const auto& [name, cf] : cf_ids_) cf_names[cf] = name;
+  }
   {
     std::lock_guard<std::mutex> lock(ns_mu_);
     for (const auto& [id, e] : ns_.files()) {
       std::shared_lock<std::shared_mutex> elock(e->mu);
+      if (e->hints.level >= 0 || e->hints.column_family != 0) {
+        files.push_back(json::array({id, e->hints.level, cf_names[e->hints.column_family]}));
+      }
       for (uint64_t s = 0; s < e->segments.size(); ++s) {
         if (e->segments.tier(s) == kNoTier) continue;
         SegmentStats st = e->segments.heat(s)->Snapshot();
@@ -145,7 +164,7 @@ IOStatus Store::SaveStats() {
       }
     }
   }
-  json doc{{"version", 1}, {"tiers", tiers}, {"segments", segments}};
+  json doc{{"version", 1}, {"tiers", tiers}, {"segments", segments}, {"files", files}};
   const std::string path = meta_dir_ + "/STATS";
   IOStatus s = rocksdb::WriteStringToFile(base_.get(), doc.dump(1), path + ".tmp", true);
   if (s.ok()) s = base_->RenameFile(path + ".tmp", path, rocksdb::IOOptions(), nullptr);
@@ -180,8 +199,21 @@ void Store::LoadStats() {
     if (j.contains("write_latency")) t.write_latency.Merge(HistogramFromJson(j["write_latency"]));
     if (j.contains("sync_latency")) t.sync_latency.Merge(HistogramFromJson(j["sync_latency"]));
   }
-  if (!doc["segments"].is_array()) return;
   std::lock_guard<std::mutex> lock(ns_mu_);
+  if (doc["files"].is_array()) {
+    for (const json& row : doc["files"]) {
+      if (!row.is_array() || row.size() < 3) continue;
+      std::shared_ptr<FileEntry> e = ns_.FindId(row[0].get<uint64_t>());
+      if (!e) continue;
+      e->hints.level = row[1].get<int>();
+      std::string cf = row[2].get<std::string>();
+      if (!cf.empty()) {
+        std::lock_guard<std::mutex> hl(hints_mu_);
+        e->hints.column_family = CfId(cf);
+      }
+    }
+  }
+  if (!doc["segments"].is_array()) return;
   for (const json& row : doc["segments"]) {
     if (!row.is_array() || row.size() < 7) continue;
     std::shared_ptr<FileEntry> e = ns_.FindId(row[0].get<uint64_t>());

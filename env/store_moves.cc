@@ -32,6 +32,20 @@ namespace {
 // Bytes copied per chunk: the most foreground I/O waits behind a move.
 constexpr uint64_t kChunk = 256 << 10;
 
+// Returns the per-file block allowance of tier `t` (ChargeExactly) once no
+// segment of `e` has its home or its copy there, as recovery charges it only
+// for such tiers: a file a move took off a tier must not keep a block charged
+// there until it is deleted. REQUIRES: e->mu held exclusively, e->move_mu held.
+void ReleaseUnusedAllowance(Store* store, FileEntry* e, int t) {
+  if (!(e->allowance_mask & (1u << t))) return;
+  const SegmentTable& segs = e->segments;
+  for (uint64_t s = 0; s < segs.size(); ++s) {
+    if (segs.tier(s) == t || segs.copy(s) == t) return;
+  }
+  e->allowance_mask &= uint8_t(~(1u << t));
+  store->tier(t).Release(kBlockSize);
+}
+
 }  // namespace
 
 void Store::ForEachSegment(const std::function<void(const SegmentInfo&)>& fn) const {
@@ -186,6 +200,7 @@ IOStatus Store::ExecuteMove(const Move& move, Governor* governor, uint64_t* byte
       // Not committed: the home stays; the partial copy goes.
       PunchHole(tier(to).DataPath(e->id), start, charge).PermitUncheckedError();
       tier(to).Release(charge);
+      ReleaseUnusedAllowance(this, e, to);
       return s;
     }
     if (copy) {
@@ -199,6 +214,7 @@ IOStatus Store::ExecuteMove(const Move& move, Governor* governor, uint64_t* byte
       tier(from).segments.fetch_sub(1);
       tier(to).segments.fetch_add(1);
       e->segments.Set(seg, uint8_t(to), charge);
+      ReleaseUnusedAllowance(this, e, from);
       tier(from).moves_out.fetch_add(1);
       tier(from).moved_bytes_out.fetch_add(end - start);
       tier(to).moves_in.fetch_add(1);
@@ -237,6 +253,7 @@ IOStatus Store::DropCopy(FileEntry* e, uint64_t seg) {
     e->segments.SetCopy(seg, kNoTier, false);
     e->copies.fetch_sub(1);
     charge = RoundUp(ContentEnd(*e, seg) - SegmentStart(seg));
+    ReleaseUnusedAllowance(this, e, c);
   }
   Tier& t = tier(c);
   t.copies.fetch_sub(1);

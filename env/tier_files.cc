@@ -242,7 +242,7 @@ IOStatus SegmentWriter::WritePiece(uint64_t offset, const Slice& piece, int hint
   const uint64_t seg = st.SegmentOf(offset);
   const uint64_t end = offset + piece.size();
   IOStatus s;
-  if (seg != cur_seg_ || end > cur_charged_end_) s = Prepare(seg, end, piece.size(), hint);
+  if (seg != cur_seg_ || end > cur_charged_end_) s = Prepare(seg, end, write_size_, hint);
   for (int attempt = 0; s.ok(); ++attempt) {
     const int t = cur_tier_;
     int64_t start = DeviceModel::NowNanos();
@@ -278,7 +278,7 @@ IOStatus SegmentWriter::WritePiece(uint64_t offset, const Slice& piece, int hint
     st.tier(t).MarkDeviceFull();
     int moved_to;
     s = st.RelocateSegment(entry_.get(), seg, st.ContentEnd(*entry_, seg), end, &moved_to);
-    if (s.ok()) s = Prepare(seg, end, piece.size(), hint);
+    if (s.ok()) s = Prepare(seg, end, write_size_, hint);
   }
   return s;
 }
@@ -303,6 +303,7 @@ IOStatus SegmentWriter::Write(uint64_t offset, const Slice& data, int hint) {
   uint64_t off = offset;
   const char* p = data.data();
   size_t left = data.size();
+  write_size_ = data.size();  // the policies judge randomness by the whole write
   while (left > 0) {
     size_t piece = size_t(std::min<uint64_t>(left, store_->SegmentLimit(store_->SegmentOf(off)) - off));
     IOStatus s = WritePiece(off, Slice(p, piece), hint);

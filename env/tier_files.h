@@ -147,6 +147,7 @@ class SegmentWriter {
   int cur_tier_ = -1;
   rocksdb::FSRandomRWFile* cur_file_ = nullptr;
   uint64_t cur_charged_end_ = 0;
+  uint64_t write_size_ = 0;  // of the Write() in progress
 
   // Counts not yet in the tiers' statistics (one atomic merge per batch).
   struct PendingStats {

@@ -83,6 +83,11 @@ std::string TierFileSystem::Normalize(const std::string& path) {
   return out.empty() ? "/" : out;
 }
 
+bool TierFileSystem::IsTierDir(const std::string& dir) {
+  bool is_dir = false;
+  return store_->Exists(dir, &is_dir).ok() && is_dir;
+}
+
 IOStatus TierFileSystem::NewSequentialFile(const std::string& fname, const FileOptions& opts,
                                            std::unique_ptr<rocksdb::FSSequentialFile>* result,
                                            IODebugContext*) {
@@ -90,6 +95,11 @@ IOStatus TierFileSystem::NewSequentialFile(const std::string& fname, const FileO
     IOStatus s = RefuseMmap(opts, fname);
     std::shared_ptr<FileEntry> e;
     if (s.ok()) s = store_->OpenFile(Normalize(fname), false, &e);
+    if (s.IsPathNotFound() && !IsTierDir(Namespace::Parent(Normalize(fname)))) {
+      // A file outside every directory TierFS holds (a tool's configuration,
+      // such as db_bench --options_file) is read from the host, read-only.
+      return store_->base()->NewSequentialFile(fname, opts, result, nullptr);
+    }
     if (!s.ok()) return s;
     HeldHandle pin(store_.get(), e);
     result->reset(new TierSequentialFile(store_, e, opts));

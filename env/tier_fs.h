@@ -106,6 +106,8 @@ class TierFileSystem : public rocksdb::FileSystemWrapper {
  private:
   rocksdb::IOStatus OpenWriter(const std::string& fname, const rocksdb::FileOptions& opts,
                                bool truncate, std::unique_ptr<rocksdb::FSWritableFile>* result);
+  // True if `dir` is a directory of the TierFS namespace.
+  bool IsTierDir(const std::string& dir);
 
   const std::shared_ptr<Store> store_;
 };

@@ -34,6 +34,7 @@
 
 #include <rocksdb/env.h>
 #include <rocksdb/file_system.h>
+#include <rocksdb/listener.h>
 #include <rocksdb/status.h>
 
 namespace tierfs {
@@ -148,6 +149,9 @@ rocksdb::Status GetTierStats(const rocksdb::FileSystem* fs,
 struct FileInfo {
   std::string name;              // logical path
   std::string kind;              // "sst", "wal", ...
+  int level = -1;                // LSM level from the event listener, -1 unknown
+  std::string hint;              // access hint ("none", "hot", ...)
+  int pinned_tier = -1;
   uint64_t size = 0;
   std::vector<uint64_t> segments_per_tier;
 };
@@ -183,6 +187,22 @@ rocksdb::Status SetAccessHint(const rocksdb::FileSystem* fs, const std::string& 
 // level and column family. Called before the file is created or after.
 rocksdb::Status NoteTableFile(const rocksdb::FileSystem* fs, const std::string& path, int level,
                               const std::string& column_family);
+// TierFSListener: an EventListener that tells TierFS, for every table file
+// RocksDB is about to write, its level and column family. Loadable by name,
+// so stock tools can use it: with the plugin preloaded, an OPTIONS file given
+// to `db_bench --options_file` containing
+//     [DBOptions]
+//       listeners={TierFSListener}
+// creates it. From C++: options.listeners.push_back(NewTierFSListener()).
+// It finds TierFS through the process's open stores; a database not on
+// TierFS is left alone.
+std::shared_ptr<rocksdb::EventListener> NewTierFSListener();
+
+// What the listener calls: NoteTableFile told to every TierFS store open in this process (the listener
+// has no handle on the file system). A store that never sees the file
+// forgets the hint.
+void NoteTableFileInOpenStores(const std::string& path, int level,
+                               const std::string& column_family);
 
 // REDIRECT: pins a file (path, empty column family) or a column family
 // (empty path) to `tier`: new segments are written there and existing ones

@@ -40,7 +40,12 @@ int Stats(const rocksdb::FileSystem& fs) {
                          {"segments", t.segments}, {"reads", t.reads},
                          {"read_bytes", t.read_bytes}, {"writes", t.writes},
                          {"write_bytes", t.write_bytes}, {"syncs", t.syncs},
-                         {"spills_in", t.spills_in},
+                         {"spills_in", t.spills_in}, {"user_reads", t.user_reads},
+                         {"moves_in", t.moves_in}, {"moves_out", t.moves_out},
+                         {"moved_bytes_in", t.moved_bytes_in},
+                         {"moved_bytes_out", t.moved_bytes_out},
+                         {"copies_in", t.copies_in}, {"copy_bytes_in", t.copy_bytes_in},
+                         {"copies_dropped", t.copies_dropped}, {"copies", t.copies},
                          {"read_avg_us", t.read_latency.Average()},
                          {"read_p99_us", t.read_latency.Percentile(99)},
                          {"write_avg_us", t.write_latency.Average()},
@@ -66,8 +71,50 @@ int Stats(const rocksdb::FileSystem& fs) {
            t.write_latency.Percentile(99), (unsigned long long)t.syncs, t.sync_latency.Average(),
            (unsigned long long)t.spills_in, t.path.c_str());
   }
+  printf("\n%-4s %10s %8s %8s %10s %8s %10s %8s %8s\n", "tier", "user rds", "moves in",
+         "out", "moved in", "copies", "copied in", "dropped", "resident");
+  for (const TierStats& t : stats) {
+    printf("%-4d %10llu %8llu %8llu %10s %8llu %10s %8llu %8llu\n", t.index,
+           (unsigned long long)t.user_reads, (unsigned long long)t.moves_in,
+           (unsigned long long)t.moves_out, FormatSize(t.moved_bytes_in).c_str(),
+           (unsigned long long)t.copies_in, FormatSize(t.copy_bytes_in).c_str(),
+           (unsigned long long)t.copies_dropped, (unsigned long long)t.copies);
+  }
   printf("(I/O counters cover the store's life up to its last clean close; latency p99 is a "
          "power-of-two bucket bound)\n");
+  return 0;
+}
+
+int Segments(const rocksdb::FileSystem& fs) {
+  std::vector<SegmentReport> segs;
+  rocksdb::Status s = ListSegments(&fs, FLAGS_db, &segs);
+  if (!s.ok()) {
+    fprintf(stderr, "tierfs segments: %s\n", s.ToString().c_str());
+    return 1;
+  }
+  if (FLAGS_json) {
+    json out = json::array();
+    for (const SegmentReport& r : segs) {
+      out.push_back(json{{"file", r.file}, {"segment", r.segment}, {"tier", r.tier},
+                         {"copy_tier", r.copy_tier}, {"bytes", r.bytes},
+                         {"user_reads", r.user_reads}, {"background_reads", r.background_reads},
+                         {"writes", r.writes}, {"migrations", r.migrations}, {"heat", r.heat}});
+    }
+    printf("%s\n", out.dump(1).c_str());
+    return 0;
+  }
+  printf("%-5s %5s %10s %10s %10s %8s %6s %9s  %s\n", "tier", "copy", "bytes", "user rds",
+         "bg reads", "writes", "moves", "heat", "file:segment");
+  for (const SegmentReport& r : segs) {
+    printf("%-5d %5s %10llu %10llu %10llu %8llu %6llu %9.1f  %s:%llu\n", r.tier,
+           r.copy_tier < 0 ? "-" : std::to_string(r.copy_tier).c_str(),
+           (unsigned long long)r.bytes, (unsigned long long)r.user_reads,
+           (unsigned long long)r.background_reads, (unsigned long long)r.writes,
+           (unsigned long long)r.migrations, r.heat, r.file.c_str(),
+           (unsigned long long)r.segment);
+  }
+  printf("%zu segments (heat: user reads decayed to half every %llu requests)\n", segs.size(),
+         (unsigned long long)(1 << 16));
   return 0;
 }
 
@@ -82,17 +129,19 @@ int Ls(const rocksdb::FileSystem& fs) {
     json out = json::array();
     for (const FileInfo& f : files) {
       out.push_back(json{{"name", f.name}, {"kind", f.kind}, {"size", f.size},
+                         {"level", f.level}, {"hint", f.hint}, {"pinned_tier", f.pinned_tier},
                          {"segments_per_tier", f.segments_per_tier}});
     }
     printf("%s\n", out.dump(2).c_str());
     return 0;
   }
   size_t tiers = files.empty() ? 0 : files[0].segments_per_tier.size();
-  printf("%-9s %12s ", "kind", "size");
+  printf("%-9s %12s %5s ", "kind", "size", "level");
   for (size_t t = 0; t < tiers; ++t) printf(" tier%zu", t);
   printf("  name\n");
   for (const FileInfo& f : files) {
-    printf("%-9s %12llu ", f.kind.c_str(), (unsigned long long)f.size);
+    printf("%-9s %12llu %5s ", f.kind.c_str(), (unsigned long long)f.size,
+           f.level < 0 ? "-" : std::to_string(f.level).c_str());
     for (uint64_t n : f.segments_per_tier) printf(" %5llu", (unsigned long long)n);
     printf("  %s\n", f.name.c_str());
   }
@@ -111,6 +160,8 @@ const std::vector<Command>& Commands() {
       {"stats", "per tier: capacity, bytes and segments resident, I/O counts, latency, spills",
        Stats},
       {"ls", "per file under --db: kind, size, segments on each tier", Ls},
+      {"segments", "per segment under --db: home and copy tier, reads, writes, moves, heat",
+       Segments},
   };
   return commands;
 }
