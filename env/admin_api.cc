@@ -1,8 +1,8 @@
 // The public calls that steer a running store: hints, pins, HintStor's data
 // operations, and the migration queue (tierfs.h).
+#include "env/admin_ops.h"
 #include "env/migrator.h"
 #include "env/tier_fs.h"
-#include "env/tierfs.h"
 
 namespace tierfs {
 
@@ -33,6 +33,11 @@ Status SetAccessHint(const rocksdb::FileSystem* fs, const std::string& path,
                      const std::string& column_family, const std::string& hint) {
   Store* store = StoreOf(fs);
   if (!store) return NotTierFS();
+  return AccessHintOn(store, path, column_family, hint);
+}
+
+Status AccessHintOn(Store* store, const std::string& path, const std::string& column_family,
+                    const std::string& hint) {
   AccessHint h;
   if (!ParseAccessHint(hint, &h)) {
     return Status::InvalidArgument("unknown access hint '" + hint +
@@ -57,6 +62,10 @@ Status Pin(const rocksdb::FileSystem* fs, const std::string& path,
            const std::string& column_family, int tier) {
   Store* store = StoreOf(fs);
   if (!store) return NotTierFS();
+  return PinOn(store, path, column_family, tier);
+}
+
+Status PinOn(Store* store, const std::string& path, const std::string& column_family, int tier) {
   if (path.empty() == column_family.empty()) {
     return Status::InvalidArgument("Pin: give a path or a column family, not both");
   }
@@ -80,6 +89,11 @@ Status ApplyDataOp(const rocksdb::FileSystem* fs, const std::string& op, const s
                    int tier, uint64_t first, uint64_t last, bool wait) {
   Store* store = StoreOf(fs);
   if (!store) return NotTierFS();
+  return DataOpOn(store, op, path, tier, first, last, wait);
+}
+
+Status DataOpOn(Store* store, const std::string& op, const std::string& path, int tier,
+                uint64_t first, uint64_t last, bool wait) {
   Move::Op kind;
   if (op == "migrate") kind = Move::kMigrate;
   else if (op == "replicate") kind = Move::kReplicate;
@@ -115,9 +129,14 @@ Status ApplyDataOp(const rocksdb::FileSystem* fs, const std::string& op, const s
 Status GetMigrationInfo(const rocksdb::FileSystem* fs, MigrationInfo* info) {
   Store* store = StoreOf(fs);
   if (!store) return NotTierFS();
+  MigrationInfoOf(store, info);
+  return Status::OK();
+}
+
+void MigrationInfoOf(Store* store, MigrationInfo* info) {
   *info = MigrationInfo();
   Migrator* m = store->migrator();
-  if (!m) return Status::OK();
+  if (!m) return;
   Migrator::Info i = m->GetInfo();
   info->enabled = true;
   for (const Move& mv : i.manual) info->queue.push_back("manual " + Describe(mv));
@@ -128,7 +147,6 @@ Status GetMigrationInfo(const rocksdb::FileSystem* fs, MigrationInfo* info) {
   info->skipped = i.skipped;
   info->given_up = i.given_up;
   info->waits = i.waits;
-  return Status::OK();
 }
 
 Status WaitForManualMoves(const rocksdb::FileSystem* fs, int timeout_ms) {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 
+#include "env/admin_channel.h"
+
 namespace tierfs {
 
 namespace {
@@ -110,12 +112,17 @@ void Migrator::MaybePlan() {
 }
 
 void Migrator::Run() {
+  int64_t next_admin_poll = 0;
   for (;;) {
     {
       std::unique_lock<std::mutex> lock(mu_);
       cv_.wait_for(lock, std::chrono::milliseconds(20),
                    [&] { return stop_ || !manual_.empty() || !planned_.empty(); });
       if (stop_) return;
+    }
+    if (DeviceModel::NowNanos() >= next_admin_poll) {
+      ServeAdminRequests(store_);  // requests from the admin tool in another process
+      next_admin_poll = DeviceModel::NowNanos() + 100 * 1000 * 1000;
     }
     MaybePlan();
     Move move;

@@ -52,6 +52,7 @@ class Store : public StorageView {
 
   const Options& options() const { return options_; }
   rocksdb::FileSystem* base() const { return base_.get(); }
+  const std::string& meta_dir() const { return meta_dir_; }
   Tier& tier(int t) { return *tiers_[t]; }
   bool read_only() const { return options_.read_only; }
 

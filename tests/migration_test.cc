@@ -12,6 +12,7 @@
 #include <rocksdb/utilities/options_util.h>
 
 #include "db/open.h"
+#include "env/admin_channel.h"
 #include "env/tier_fs.h"
 #include "tests/test_util.h"
 
@@ -163,6 +164,36 @@ TEST_F(MigrationTest, WritingAFileDropsItsCopiesFirst) {
   ASSERT_TRUE(f->Close(IOOptions(), nullptr).ok());
   std::string all = test::ReadAll(fs_.get(), "/db/000004.log");
   EXPECT_EQ(more, all.substr(20 << 10));
+}
+
+TEST_F(MigrationTest, AdminChannelReachesTheProcessThatHasTheStoreOpen) {
+  // The tool's path to a running process: a request file answered by the
+  // store's migration thread (here in the same process).
+  Open(";policy:slow-only;migration:on;migration_rate:64M");
+  const std::string data = RandomBytes(32 << 10, 13);
+  Write("/db/000009.sst", data);
+  AdminRequest req;
+  req.command = "migrate";
+  req.path = "/db/000009.sst";
+  req.tier = 0;
+  AdminResponse resp;
+  const std::string meta = dir_.path() + "/tier0/meta";
+  rocksdb::Status s = SendAdminRequest(meta, req, &resp, 10000);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_TRUE(resp.ok) << resp.message;
+  EXPECT_EQ("queued", resp.message);
+  ASSERT_TRUE(WaitForManualMoves(fs_.get(), 10000).ok());
+  for (const auto& r : Segments("/db/000009.sst")) EXPECT_EQ(0, r.tier);
+  EXPECT_EQ(data, test::ReadAll(fs_.get(), "/db/000009.sst"));
+
+  req.command = "queue";
+  ASSERT_TRUE(SendAdminRequest(meta, req, &resp, 10000).ok());
+  EXPECT_TRUE(resp.migration.enabled);
+  EXPECT_EQ(2u, resp.migration.done);
+  req.command = "warp";
+  ASSERT_TRUE(SendAdminRequest(meta, req, &resp, 10000).ok());
+  EXPECT_FALSE(resp.ok);
+  EXPECT_NE(std::string::npos, resp.message.find("warp"));
 }
 
 TEST_F(MigrationTest, BadOperationsAreNamed) {

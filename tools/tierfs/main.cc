@@ -1,10 +1,14 @@
 // tierfs: the TierFS admin tool, in the style of ldb.
 //
-//   tierfs --fs_uri=tierfs://... [--db=/path] [--json] COMMAND
+//   tierfs --fs_uri=tierfs://... [--db=/path] [--json] COMMAND [ARGS]
 //
-// Opens the store read-only (it never changes anything and works while a
-// database is open in another process) and runs one command. Each command is
-// one function in the table below; usage is generated from the table.
+// Inspection commands (stats, ls, segments) open the store read-only: they
+// change nothing and work while a database is open in another process.
+// Steering commands (move, replicate, prefetch, drop-copy, pin, unpin, hint,
+// queue) go to the process that has the store open, through the admin channel
+// (env/admin_channel.h); if no process has it open, the tool opens it itself
+// and runs data operations at once. Each command is one function in the table
+// below; usage is generated from the table.
 #include <gflags/gflags.h>
 
 #include <cstdio>
@@ -13,12 +17,17 @@
 #include <string>
 #include <vector>
 
+#include "env/admin_channel.h"
 #include "env/config.h"
+#include "env/tier_fs.h"
 #include "env/tierfs.h"
 
 DEFINE_string(fs_uri, "", "the TierFS URI (tierfs://...), as given to db_bench --fs_uri");
 DEFINE_string(db, "/", "logical directory to list (ls)");
 DEFINE_bool(json, false, "print JSON instead of tables");
+DEFINE_string(segments, "", "segment range for move/replicate/prefetch/drop-copy: N or A-B (default: all)");
+DEFINE_string(cf, "", "column family for pin/unpin/hint (instead of a file)");
+DEFINE_int32(timeout_ms, 5000, "how long to wait for the process that has the store open");
 
 namespace tierfs {
 namespace {
@@ -149,10 +158,123 @@ int Ls(const rocksdb::FileSystem& fs) {
   return 0;
 }
 
+// ---- steering: through the admin channel, or on the store itself ----
+
+// Fills request fields from the command's arguments; false (with a message)
+// on a bad argument.
+bool ParseSteering(const std::string& cmd, const std::vector<std::string>& args,
+                   AdminRequest* req, std::string* error) {
+  req->command = cmd == "move" ? "migrate" : cmd;
+  size_t need_tier = (cmd == "drop-copy" || cmd == "unpin" || cmd == "queue" || cmd == "hint") ? 0 : 1;
+  size_t want = (FLAGS_cf.empty() && cmd != "queue" ? 1 : 0) + need_tier + (cmd == "hint" ? 1 : 0);
+  if (args.size() != want) {
+    *error = cmd + ": expected " + std::to_string(want) + " argument(s), got " +
+             std::to_string(args.size());
+    return false;
+  }
+  size_t i = 0;
+  if (FLAGS_cf.empty() && cmd != "queue") req->path = args[i++];
+  req->column_family = FLAGS_cf;
+  if (!FLAGS_cf.empty() && cmd != "pin" && cmd != "unpin" && cmd != "hint") {
+    *error = cmd + ": --cf applies to pin, unpin and hint only";
+    return false;
+  }
+  if (need_tier) {
+    char* end = nullptr;
+    long t = strtol(args[i].c_str(), &end, 10);
+    if (args[i].empty() || *end != '\0' || t < 0) {
+      *error = cmd + ": bad tier '" + args[i] + "'";
+      return false;
+    }
+    req->tier = int(t);
+    ++i;
+  }
+  if (cmd == "hint") req->hint = args[i++];
+  if (!FLAGS_segments.empty()) {
+    unsigned long long a, b;
+    char extra;
+    if (sscanf(FLAGS_segments.c_str(), "%llu-%llu%c", &a, &b, &extra) == 2) {
+      req->first = a;
+      req->last = b;
+    } else if (sscanf(FLAGS_segments.c_str(), "%llu%c", &a, &extra) == 1) {
+      req->first = req->last = a;
+    } else {
+      *error = "bad --segments '" + FLAGS_segments + "' (expected N or A-B)";
+      return false;
+    }
+  }
+  return true;
+}
+
+int PrintResponse(const std::string& cmd, const AdminResponse& r, bool offline) {
+  const MigrationInfo& m = r.migration;
+  if (FLAGS_json) {
+    json q = m.queue;
+    printf("%s\n", json{{"ok", r.ok}, {"message", r.message}, {"offline", offline},
+                        {"migration", {{"enabled", m.enabled}, {"queue", q}, {"running", m.running},
+                                       {"done", m.done}, {"bytes", m.bytes},
+                                       {"skipped", m.skipped}, {"given_up", m.given_up},
+                                       {"waits", m.waits}}}}.dump(2).c_str());
+    return r.ok ? 0 : 1;
+  }
+  if (!r.ok) {
+    fprintf(stderr, "tierfs %s: %s\n", cmd.c_str(), r.message.c_str());
+    return 1;
+  }
+  if (cmd != "queue") printf("%s: %s\n", cmd.c_str(), r.message.c_str());
+  if (offline) {
+    const bool lasting = cmd != "pin" && cmd != "unpin" && cmd != "hint";
+    printf("(no process has the store open: %s)\n",
+           cmd == "queue" ? "no migration is running"
+           : lasting      ? "ran here"
+                          : "data moved here; pins and hints last only while a process has the store open");
+    if (cmd != "queue") return 0;
+  }
+  if (cmd == "queue") {
+    if (!m.enabled && !offline) printf("migration is off in the process that has the store open\n");
+    printf("running: %s\n", m.running.empty() ? "-" : m.running.c_str());
+    printf("queued (%zu):\n", m.queue.size());
+    for (const std::string& q : m.queue) printf("  %s\n", q.c_str());
+    printf("moves done %llu (%s), skipped %llu, given up %llu, chunks that waited for idle "
+           "devices %llu\n",
+           (unsigned long long)m.done, FormatSize(m.bytes).c_str(),
+           (unsigned long long)m.skipped, (unsigned long long)m.given_up,
+           (unsigned long long)m.waits);
+  }
+  return 0;
+}
+
+// Sends the command to the process that has the store open; if none does,
+// opens the store and runs it here.
+int Steer(const std::string& cmd, const std::vector<std::string>& args, Options options) {
+  AdminRequest req;
+  std::string error;
+  if (!ParseSteering(cmd, args, &req, &error)) {
+    fprintf(stderr, "tierfs: %s\n", error.c_str());
+    return 2;
+  }
+  options.read_only = false;
+  options.migration = false;  // data operations run in this thread
+  std::shared_ptr<rocksdb::FileSystem> fs;
+  rocksdb::Status s = NewTierFileSystem(options, &fs);
+  if (s.ok()) return PrintResponse(cmd, RunAdminRequest(StoreOf(fs.get()), req, true), true);
+  if (s.ToString().find("in use by another process") == std::string::npos) {
+    fprintf(stderr, "tierfs: %s\n", s.ToString().c_str());
+    return 1;
+  }
+  AdminResponse resp;
+  s = SendAdminRequest(options.tiers[0].path + "/meta", req, &resp, FLAGS_timeout_ms);
+  if (!s.ok()) {
+    fprintf(stderr, "tierfs %s: %s\n", cmd.c_str(), s.ToString().c_str());
+    return 1;
+  }
+  return PrintResponse(cmd, resp, false);
+}
+
 struct Command {
   const char* name;
   const char* help;
-  std::function<int(const rocksdb::FileSystem&)> run;
+  std::function<int(const rocksdb::FileSystem&)> run;  // inspection; nullptr: steering
 };
 
 const std::vector<Command>& Commands() {
@@ -162,12 +284,21 @@ const std::vector<Command>& Commands() {
       {"ls", "per file under --db: kind, size, segments on each tier", Ls},
       {"segments", "per segment under --db: home and copy tier, reads, writes, moves, heat",
        Segments},
+      {"move", "FILE TIER [--segments=A-B]: MIGRATE the segments to TIER", nullptr},
+      {"replicate", "FILE TIER [--segments=A-B]: a durable extra copy on TIER serving reads", nullptr},
+      {"prefetch", "FILE TIER [--segments=A-B]: the same copy, forgotten at restart", nullptr},
+      {"drop-copy", "FILE [--segments=A-B]: drop the extra copies", nullptr},
+      {"pin", "FILE TIER | --cf=NAME TIER: new data goes to TIER, existing data moves there", nullptr},
+      {"unpin", "FILE | --cf=NAME", nullptr},
+      {"hint", "FILE HINT | --cf=NAME HINT: hot, cold, write-intensive, read-intensive, archival, none",
+       nullptr},
+      {"queue", "the migration queue, the move running and the engine's counters", nullptr},
   };
   return commands;
 }
 
 std::string Usage() {
-  std::string u = "tierfs --fs_uri=tierfs://... [--db=DIR] [--json] COMMAND\ncommands:\n";
+  std::string u = "tierfs --fs_uri=tierfs://... [--db=DIR] [--json] COMMAND [ARGS]\ncommands:\n";
   for (const Command& c : Commands()) u += std::string("  ") + c.name + "\t" + c.help + "\n";
   return u;
 }
@@ -179,7 +310,7 @@ int main(int argc, char** argv) {
   using namespace tierfs;
   gflags::SetUsageMessage(Usage());
   gflags::ParseCommandLineFlags(&argc, &argv, true);
-  if (argc != 2 || FLAGS_fs_uri.empty()) {
+  if (argc < 2 || FLAGS_fs_uri.empty()) {
     fprintf(stderr, "%s", Usage().c_str());
     return 2;
   }
@@ -193,6 +324,11 @@ int main(int argc, char** argv) {
   }
   Options options;
   rocksdb::Status s = ParseUri(FLAGS_fs_uri, &options);
+  if (s.ok() && !cmd->run) return Steer(cmd->name, std::vector<std::string>(argv + 2, argv + argc), options);
+  if (s.ok() && argc != 2) {
+    fprintf(stderr, "tierfs %s takes no arguments\n", cmd->name);
+    return 2;
+  }
   if (s.ok()) {
     options.read_only = true;
     std::shared_ptr<rocksdb::FileSystem> fs;

@@ -1,0 +1,154 @@
+#include "env/admin_channel.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "env/admin_ops.h"
+#include "env/store.h"
+
+namespace tierfs {
+
+using nlohmann::json;
+using rocksdb::Status;
+
+namespace {
+
+constexpr char kRequestPrefix[] = "REQ-";
+constexpr char kResponsePrefix[] = "RESP-";
+
+json ToJson(const AdminRequest& r) {
+  return json{{"command", r.command}, {"path", r.path}, {"column_family", r.column_family},
+              {"hint", r.hint}, {"tier", r.tier}, {"first", r.first}, {"last", r.last}};
+}
+
+AdminRequest RequestFromJson(const json& j) {
+  AdminRequest r;
+  r.command = j.value("command", "");
+  r.path = j.value("path", "");
+  r.column_family = j.value("column_family", "");
+  r.hint = j.value("hint", "");
+  r.tier = j.value("tier", -1);
+  r.first = j.value("first", uint64_t(0));
+  r.last = j.value("last", ~uint64_t(0));
+  return r;
+}
+
+json ToJson(const AdminResponse& r) {
+  const MigrationInfo& m = r.migration;
+  return json{{"ok", r.ok}, {"message", r.message},
+              {"migration", {{"enabled", m.enabled}, {"queue", m.queue}, {"running", m.running},
+                             {"done", m.done}, {"bytes", m.bytes}, {"skipped", m.skipped},
+                             {"given_up", m.given_up}, {"waits", m.waits}}}};
+}
+
+AdminResponse ResponseFromJson(const json& j) {
+  AdminResponse r;
+  r.ok = j.value("ok", false);
+  r.message = j.value("message", "");
+  const json& m = j["migration"];
+  if (m.is_object()) {
+    r.migration.enabled = m.value("enabled", false);
+    r.migration.queue = m.value("queue", std::vector<std::string>());
+    r.migration.running = m.value("running", "");
+    r.migration.done = m.value("done", uint64_t(0));
+    r.migration.bytes = m.value("bytes", uint64_t(0));
+    r.migration.skipped = m.value("skipped", uint64_t(0));
+    r.migration.given_up = m.value("given_up", uint64_t(0));
+    r.migration.waits = m.value("waits", uint64_t(0));
+  }
+  return r;
+}
+
+// Writes `text` to `path` atomically (a reader never sees half of it).
+Status WriteAtomically(rocksdb::FileSystem* fs, const std::string& path, const std::string& text) {
+  Status s = rocksdb::WriteStringToFile(fs, text, path + ".tmp", false);
+  if (s.ok()) s = fs->RenameFile(path + ".tmp", path, rocksdb::IOOptions(), nullptr);
+  return s;
+}
+
+}  // namespace
+
+AdminResponse RunAdminRequest(Store* store, const AdminRequest& r, bool wait) {
+  Status s;
+  const std::string& c = r.command;
+  if (c == "migrate" || c == "replicate" || c == "prefetch" || c == "drop-copy") {
+    s = DataOpOn(store, c, r.path, r.tier, r.first, r.last, wait);
+  } else if (c == "pin" || c == "unpin") {
+    s = PinOn(store, r.path, r.column_family, c == "pin" ? r.tier : -1);
+  } else if (c == "hint") {
+    s = AccessHintOn(store, r.path, r.column_family, r.hint);
+  } else if (c != "queue") {
+    s = Status::InvalidArgument("unknown admin command '" + c + "'");
+  }
+  AdminResponse resp;
+  resp.ok = s.ok();
+  resp.message = s.ok() ? (wait || c == "queue" || c == "hint" ? "done" : "queued") : s.ToString();
+  MigrationInfoOf(store, &resp.migration);
+  return resp;
+}
+
+void ServeAdminRequests(Store* store) {
+  rocksdb::FileSystem* fs = store->base();
+  const std::string dir = store->meta_dir() + "/admin";
+  std::vector<std::string> names;
+  if (!fs->GetChildren(dir, rocksdb::IOOptions(), &names, nullptr).ok()) return;
+  for (const std::string& name : names) {
+    const size_t n = sizeof(kRequestPrefix) - 1;
+    if (name.compare(0, n, kRequestPrefix) != 0 || name.size() < 5 ||
+        name.compare(name.size() - 5, 5, ".json") != 0) {
+      continue;
+    }
+    std::string text;
+    AdminResponse resp;
+    if (!rocksdb::ReadFileToString(fs, dir + "/" + name, &text).ok()) continue;
+    json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (!j.is_object()) {
+      resp.message = "malformed admin request " + name;
+    } else {
+      try {
+        resp = RunAdminRequest(store, RequestFromJson(j), /*wait=*/false);
+      } catch (const std::exception& e) {
+        resp.message = std::string("admin request ") + name + ": " + e.what();
+      }
+    }
+    WriteAtomically(fs, dir + "/" + kResponsePrefix + name.substr(n), ToJson(resp).dump())
+        .PermitUncheckedError();
+    fs->DeleteFile(dir + "/" + name, rocksdb::IOOptions(), nullptr).PermitUncheckedError();
+  }
+}
+
+Status SendAdminRequest(const std::string& meta_dir, const AdminRequest& request,
+                        AdminResponse* response, int timeout_ms) {
+  auto fs = rocksdb::FileSystem::Default();
+  const std::string dir = meta_dir + "/admin";
+  static std::atomic<int> counter{0};
+  const std::string id = std::to_string(getpid()) + "-" + std::to_string(counter++) + ".json";
+  Status s = fs->CreateDirIfMissing(dir, rocksdb::IOOptions(), nullptr);
+  if (s.ok()) s = WriteAtomically(fs.get(), dir + "/" + kRequestPrefix + id, ToJson(request).dump());
+  if (!s.ok()) return s;
+  const std::string answer = dir + "/" + kResponsePrefix + id;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  while (std::chrono::steady_clock::now() < deadline) {
+    std::string text;
+    if (rocksdb::ReadFileToString(fs.get(), answer, &text).ok()) {
+      fs->DeleteFile(answer, rocksdb::IOOptions(), nullptr).PermitUncheckedError();
+      json j = json::parse(text, nullptr, false);
+      if (!j.is_object()) return Status::Corruption("malformed admin response " + answer);
+      *response = ResponseFromJson(j);
+      return Status::OK();
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  // Nobody answered: withdraw the request so a later process does not run it.
+  fs->DeleteFile(dir + "/" + kRequestPrefix + id, rocksdb::IOOptions(), nullptr)
+      .PermitUncheckedError();
+  return Status::TimedOut("no answer from the process that has the TierFS store open (" +
+                          meta_dir + "; is its migration on?)");
+}
+
+}  // namespace tierfs

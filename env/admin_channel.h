@@ -1,0 +1,51 @@
+// The admin channel: how `tierfs move|pin|queue|...` reaches the process that
+// has a store open (db_bench, an application).
+//
+// Files, not sockets: the tool writes a request, <tier0>/meta/admin/
+// REQ-<pid>-<n>.json (written as .tmp, then renamed), and waits for
+// RESP-<pid>-<n>.json. The store's migration thread looks for requests every
+// 100 ms, runs each (moves are queued, not waited for), answers and removes
+// the request. A file channel needs no port or socket path, works wherever the
+// tier directory is shared, and leaves a trace when something goes wrong.
+#pragma once
+
+#include <string>
+
+#include <rocksdb/status.h>
+
+#include "env/tierfs.h"
+
+namespace tierfs {
+
+class Store;
+
+struct AdminRequest {
+  // migrate, replicate, prefetch, drop-copy, pin, unpin, hint, queue
+  std::string command;
+  std::string path;           // logical file path
+  std::string column_family;  // pin, unpin, hint: instead of a path
+  std::string hint;           // hint: hot, cold, ...
+  int tier = -1;
+  uint64_t first = 0, last = ~0ull;  // segment range
+};
+
+struct AdminResponse {
+  bool ok = false;
+  std::string message;
+  MigrationInfo migration;
+};
+
+// Runs `request` on `store`. With `wait`, data operations run now in this
+// thread (the tool on a store no process has open); without, they are queued
+// for the migration thread.
+AdminResponse RunAdminRequest(Store* store, const AdminRequest& request, bool wait);
+
+// Server: answers the requests waiting in the store's admin directory.
+void ServeAdminRequests(Store* store);
+
+// Client: sends `request` to the process that has the store with metadata
+// directory `meta_dir` open, and waits up to `timeout_ms` for the answer.
+rocksdb::Status SendAdminRequest(const std::string& meta_dir, const AdminRequest& request,
+                                 AdminResponse* response, int timeout_ms);
+
+}  // namespace tierfs
