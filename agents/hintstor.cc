@@ -8,7 +8,7 @@
 // any file to tier 0 (a small file fits in it entirely: the level-2 hint,
 // small files on the fastest device); the rest of a large file to the slowest
 // tier with room. Migration, every interval requests: segments are ranked by
-// heat (user reads and writes, decayed, SegmentStats::HeatAt) and the hottest
+// heat (user reads, decayed, SegmentStats::HeatAt) and the hottest
 // that fit tier 0 below its reserve make the top-k; each top-k segment not on
 // tier 0 is migrated up, hottest first, and when tier 0 has no room for it the
 // coldest tier-0 segments outside the top-k (and colder than it) go down to
