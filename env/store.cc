@@ -449,25 +449,10 @@ IOStatus Store::RelocateSegment(FileEntry* entry, uint64_t seg, uint64_t valid_e
   // segment placed but never written (its first write did not fit) has no
   // backing file on its tier yet, and nothing to copy.
   const bool has_data = valid_end > start && (entry->data_file_mask.load() & (1u << from));
-  IOStatus s = EnsureDataFile(entry, to);
-  std::unique_ptr<rocksdb::FSRandomRWFile> src, dst;
-  if (s.ok() && has_data) {
-    s = base_->NewRandomRWFile(tier(from).DataPath(entry->id), rocksdb::FileOptions(), &src, nullptr);
-  }
-  if (s.ok()) s = base_->NewRandomRWFile(tier(to).DataPath(entry->id), rocksdb::FileOptions(), &dst, nullptr);
-  std::string buf(has_data ? 1 << 20 : 0, '\0');
-  for (uint64_t off = start; s.ok() && has_data && off < valid_end;) {
-    size_t n = size_t(std::min<uint64_t>(buf.size(), valid_end - off));
-    rocksdb::Slice got;
-    s = src->Read(off, n, IOOptions(), &got, &buf[0], nullptr);
-    if (s.ok() && got.size() == 0) break;  // the rest is a hole
-    if (s.ok()) s = dst->Write(off, got, IOOptions(), nullptr);
-    off += got.size();
-  }
-  if (s.ok()) s = dst->Fsync(IOOptions(), nullptr);
+  IOStatus s = has_data ? CopyRange(entry, from, to, start, valid_end, nullptr, /*sync=*/true)
+                        : EnsureDataFile(entry, to);
   if (s.ok()) s = SyncDataDirs();
   if (s.ok()) s = Log(JournalRecord::Segment(entry->id, seg, uint8_t(to)), entry);
-  if (s.ok()) s = journal_->SyncTo(entry->lsn.load());
   std::unique_lock<std::shared_mutex> lock(entry->mu);
   if (!s.ok()) {
     // Not committed: the segment stays where it was; drop the partial copy.
@@ -475,18 +460,24 @@ IOStatus Store::RelocateSegment(FileEntry* entry, uint64_t seg, uint64_t valid_e
       PunchHole(tier(to).DataPath(entry->id), start, RoundUp(valid_end - start)).PermitUncheckedError();
     }
     tier(to).Release(bytes);
+    ReleaseUnusedAllowance(entry, to);
     return s;
   }
+  // The record is in the journal: the new home is the home, durable or not.
   tier(from).Release(entry->segments.charged(seg));
   tier(from).segments.fetch_sub(1);
   tier(to).segments.fetch_add(1);
   entry->segments.Set(seg, uint8_t(to), bytes);
-  // The commit is durable; the old copy is garbage (recovery would punch it
-  // too) once no reader of the file can still be on it.
-  // Whole blocks: a partial block at the end would only be zeroed, not freed.
-  // The source tier keeps its device-full mark (if it has one): this segment
-  // may be leaving it precisely because the device said ENOSPC.
+  ReleaseUnusedAllowance(entry, from);
   lock.unlock();
+  // The old copy is garbage once the commit is durable (until then a crash
+  // may come back to it; recovery punches whichever copy is not the home) and
+  // no reader of the file can still be on it. Whole blocks: a partial block
+  // at the end would only be zeroed, not freed. The source tier keeps its
+  // device-full mark (if it has one): this segment may be leaving it
+  // precisely because the device said ENOSPC.
+  s = journal_->SyncTo(entry->lsn.load());
+  if (!s.ok()) return s;
   ReadGate::WaitForReaders();
   if (has_data) {
     PunchHole(tier(from).DataPath(entry->id), start, RoundUp(valid_end - start)).PermitUncheckedError();

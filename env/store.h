@@ -192,10 +192,14 @@ class Store : public StorageView {
   // Tries tiers in the order want, slower ones, faster ones; charges `bytes`.
   int ChargeSomeTier(FileEntry* entry, int want, int exclude, uint64_t bytes);
   rocksdb::IOStatus SyncDataDirs();
-  // Copies [start, end) of file `id` from tier `from` to tier `to`, paying the
-  // device models. REQUIRES: entry->move_mu held.
+  // Copies [start, end) of the file from tier `from` to tier `to` (creating
+  // its backing file there), paying the device models; with `sync`, fsyncs
+  // the copy. REQUIRES: entry->move_mu held.
   rocksdb::IOStatus CopyRange(FileEntry* entry, int from, int to, uint64_t start, uint64_t end,
-                              Governor* governor);
+                              Governor* governor, bool sync);
+  // Returns the file's block allowance on tier t if no segment or copy of it
+  // is left there (what recovery would charge). REQUIRES: entry->mu exclusive.
+  void ReleaseUnusedAllowance(FileEntry* entry, int t);
   // Charges `bytes` (and the per-file block allowance) to tier t; false if no room.
   bool ChargeExactly(FileEntry* entry, int t, uint64_t bytes);
   // Drops the extra copy of `seg`. REQUIRES: entry->move_mu held.

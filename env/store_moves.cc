@@ -36,16 +36,6 @@ constexpr uint64_t kChunk = 256 << 10;
 // segment of `e` has its home or its copy there, as recovery charges it only
 // for such tiers: a file a move took off a tier must not keep a block charged
 // there until it is deleted. REQUIRES: e->mu held exclusively, e->move_mu held.
-void ReleaseUnusedAllowance(Store* store, FileEntry* e, int t) {
-  if (!(e->allowance_mask & (1u << t))) return;
-  const SegmentTable& segs = e->segments;
-  for (uint64_t s = 0; s < segs.size(); ++s) {
-    if (segs.tier(s) == t || segs.copy(s) == t) return;
-  }
-  e->allowance_mask &= uint8_t(~(1u << t));
-  store->tier(t).Release(kBlockSize);
-}
-
 }  // namespace
 
 void Store::ForEachSegment(const std::function<void(const SegmentInfo&)>& fn) const {
@@ -81,9 +71,20 @@ void Store::ForEachSegment(const std::function<void(const SegmentInfo&)>& fn) co
   }
 }
 
+void Store::ReleaseUnusedAllowance(FileEntry* e, int t) {
+  if (!(e->allowance_mask & (1u << t))) return;
+  const SegmentTable& segs = e->segments;
+  for (uint64_t s = 0; s < segs.size(); ++s) {
+    if (segs.tier(s) == t || segs.copy(s) == t) return;
+  }
+  e->allowance_mask &= uint8_t(~(1u << t));
+  tier(t).Release(kBlockSize);
+}
+
 bool Store::ChargeExactly(FileEntry* entry, int t, uint64_t bytes) {
   // The per-file block allowance of a tier is charged with its first segment
-  // and released with the file (FreeData).
+  // and released with the file (FreeData), or once moves left no segment or
+  // copy of the file there (ReleaseUnusedAllowance).
   bool allowance = !(entry->allowance_mask & (1u << t));
   if (!tier(t).TryCharge(bytes + (allowance ? kBlockSize : 0))) return false;
   if (allowance) entry->allowance_mask |= uint8_t(1u << t);
@@ -91,7 +92,7 @@ bool Store::ChargeExactly(FileEntry* entry, int t, uint64_t bytes) {
 }
 
 IOStatus Store::CopyRange(FileEntry* entry, int from, int to, uint64_t start, uint64_t end,
-                          Governor* governor) {
+                          Governor* governor, bool sync) {
   IOStatus s = EnsureDataFile(entry, to);
   std::unique_ptr<rocksdb::FSRandomRWFile> src, dst;
   if (s.ok()) {
@@ -117,6 +118,7 @@ IOStatus Store::CopyRange(FileEntry* entry, int from, int to, uint64_t start, ui
     if (s.ok()) tier(to).ModelBackground(true, entry->id, off, got.size());
     off += got.size();
   }
+  if (s.ok() && sync) s = dst->Fsync(IOOptions(), nullptr);
   if (s.ok()) s = dst->Close(IOOptions(), nullptr);
   return s;
 }
@@ -176,13 +178,8 @@ IOStatus Store::ExecuteMove(const Move& move, Governor* governor, uint64_t* byte
     writer_opens = e->writer_opens;
   }
 
-  IOStatus s = CopyRange(e, from, to, start, end, governor);
-  std::unique_ptr<rocksdb::FSRandomRWFile> dst;
-  if (s.ok() && durable) {
-    s = base_->NewRandomRWFile(tier(to).DataPath(e->id), rocksdb::FileOptions(), &dst, nullptr);
-    if (s.ok()) s = dst->Fsync(IOOptions(), nullptr);
-    if (s.ok()) s = SyncDataDirs();
-  }
+  IOStatus s = CopyRange(e, from, to, start, end, governor, /*sync=*/durable);
+  if (s.ok() && durable) s = SyncDataDirs();
   uint64_t lsn = 0;
   {
     std::shared_lock<std::shared_mutex> state(state_mu_);
@@ -200,7 +197,7 @@ IOStatus Store::ExecuteMove(const Move& move, Governor* governor, uint64_t* byte
       // Not committed: the home stays; the partial copy goes.
       PunchHole(tier(to).DataPath(e->id), start, charge).PermitUncheckedError();
       tier(to).Release(charge);
-      ReleaseUnusedAllowance(this, e, to);
+      ReleaseUnusedAllowance(e, to);
       return s;
     }
     if (copy) {
@@ -214,7 +211,7 @@ IOStatus Store::ExecuteMove(const Move& move, Governor* governor, uint64_t* byte
       tier(from).segments.fetch_sub(1);
       tier(to).segments.fetch_add(1);
       e->segments.Set(seg, uint8_t(to), charge);
-      ReleaseUnusedAllowance(this, e, from);
+      ReleaseUnusedAllowance(e, from);
       tier(from).moves_out.fetch_add(1);
       tier(from).moved_bytes_out.fetch_add(end - start);
       tier(to).moves_in.fetch_add(1);
@@ -253,7 +250,7 @@ IOStatus Store::DropCopy(FileEntry* e, uint64_t seg) {
     e->segments.SetCopy(seg, kNoTier, false);
     e->copies.fetch_sub(1);
     charge = RoundUp(ContentEnd(*e, seg) - SegmentStart(seg));
-    ReleaseUnusedAllowance(this, e, c);
+    ReleaseUnusedAllowance(e, c);
   }
   Tier& t = tier(c);
   t.copies.fetch_sub(1);

@@ -1,8 +1,14 @@
-// Crash test: a child process writes with synced Puts while this process kills
-// it with SIGKILL at random moments, many times. After each kill the database
-// is reopened here: every key the child acknowledged must read back, and the
-// database must verify. TIERFS_CRASH_ITERATIONS sets the number of kills
-// (default 30; tests/crash_long.sh runs hundreds).
+// Crash test: a child process (crash_writer) works on a TierFS store while
+// this process kills it with SIGKILL at random moments, many times, and
+// checks the store after each kill.
+//   - Synced Puts: every key the child acknowledged must read back, and the
+//     database must verify.
+//   - Moves: the child moves the segments of closed, synced files (HintStor's
+//     operations, pins, the policy's plans); every byte of every file must
+//     read back, and recovery must leave the account, the segment map and the
+//     backing files in agreement (tests/crash_audit.h).
+// TIERFS_CRASH_ITERATIONS sets the number of kills of each test (default 30,
+// 15 and 30; tests/crash_long.sh runs hundreds).
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
@@ -15,15 +21,21 @@
 
 #include "db/open.h"
 #include "env/tier_fs.h"
+#include "tests/crash_audit.h"
+#include "tests/crash_files.h"
 #include "tests/crash_keys.h"
 #include "tests/test_util.h"
 
 namespace tierfs {
 namespace {
 
-// Runs the child until `run_ms` passed, kills it, and returns the last key it
-// acknowledged (first - 1 if none).
-long RunAndKill(const std::string& uri, long first, int run_ms, bool* child_failed) {
+// Runs crash_writer with `args` until `run_ms` passed, kills it, and returns
+// the last number it printed (`none` if it printed nothing).
+long RunAndKill(const std::vector<std::string>& args, long none, int run_ms, bool* child_failed) {
+  const std::string exe = std::string(TIERFS_BUILD_DIR) + "/tests/crash_writer";
+  std::vector<char*> argv{const_cast<char*>(exe.c_str())};
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
   int pipefd[2];
   if (pipe(pipefd) != 0) abort();
   pid_t pid = fork();
@@ -31,14 +43,12 @@ long RunAndKill(const std::string& uri, long first, int run_ms, bool* child_fail
     dup2(pipefd[1], 1);
     close(pipefd[0]);
     close(pipefd[1]);
-    std::string exe = std::string(TIERFS_BUILD_DIR) + "/tests/crash_writer";
-    std::string first_s = std::to_string(first);
-    execl(exe.c_str(), exe.c_str(), uri.c_str(), "/db", first_s.c_str(), (char*)nullptr);
+    execv(exe.c_str(), argv.data());
     _exit(127);
   }
   close(pipefd[1]);
   fcntl(pipefd[0], F_SETFL, O_NONBLOCK);
-  long last = first - 1;
+  long last = none;
   std::string pending;
   auto read_lines = [&] {
     char buf[4096];
@@ -84,7 +94,7 @@ void KillAndVerify(const std::string& uri, int iterations, bool expect_slow_tier
     // Mostly mid-run kills, some during open and recovery.
     int run_ms = iter % 4 == 0 ? 5 + int(rng() % 60) : 100 + int(rng() % 500);
     bool child_failed = false;
-    long acked = RunAndKill(uri, next, run_ms, &child_failed);
+    long acked = RunAndKill({uri, "/db", std::to_string(next)}, next - 1, run_ms, &child_failed);
     ASSERT_FALSE(child_failed) << "the writer exited by itself in iteration " << iter;
     max_acked = std::max(max_acked, acked);
 
@@ -127,6 +137,103 @@ TEST(CrashTest, SyncedWritesSurviveSigkillAtAnyMoment) {
 TEST(CrashTest, SyncedWritesSurviveSigkillDuringRelocation) {
   test::ScratchDir dir("crash-relocate");
   KillAndVerify(test::MakeUri(dir, {"512K", "256M"}, ";segment_size:whole"), Iterations(15), true);
+}
+
+// ---------------------------------------------------------------- moves
+
+constexpr uint32_t kMoveFiles = 6;
+
+// Writes the files the mover child works on, syncs and closes them, and
+// closes the store: all their content is durable before any move starts.
+void WriteMoveFiles(const std::string& uri) {
+  std::shared_ptr<rocksdb::FileSystem> fs;
+  ASSERT_TRUE(NewTierFileSystem(uri, &fs).ok());
+  ASSERT_TRUE(fs->CreateDirIfMissing("/moves", rocksdb::IOOptions(), nullptr).ok());
+  for (uint32_t n = 0; n < kMoveFiles; ++n) {
+    std::unique_ptr<rocksdb::FSWritableFile> f;
+    ASSERT_TRUE(
+        fs->NewWritableFile(test::MoveFileName(n), rocksdb::FileOptions(), &f, nullptr).ok());
+    const uint64_t size = test::MoveFileSize(n);
+    for (uint64_t off = 0; off < size; off += 40000) {
+      size_t len = size_t(std::min<uint64_t>(40000, size - off));
+      ASSERT_TRUE(f->Append(test::Pattern(n, off, len), rocksdb::IOOptions(), nullptr).ok());
+    }
+    ASSERT_TRUE(f->Sync(rocksdb::IOOptions(), nullptr).ok());
+    ASSERT_TRUE(f->Close(rocksdb::IOOptions(), nullptr).ok());
+  }
+}
+
+// Opens the store after a kill and checks it: every file whole and right, the
+// account what the segment map says, no data where neither a home nor a copy
+// is, and a second recovery finding the same. Returns the placement.
+void CheckMovedStore(const std::string& uri, int iter, test::PlacementMap* placement) {
+  std::shared_ptr<rocksdb::FileSystem> fs;
+  rocksdb::Status s = NewTierFileSystem(uri, &fs);
+  ASSERT_TRUE(s.ok()) << "iteration " << iter << ": " << s.ToString();
+  for (uint32_t n = 0; n < kMoveFiles; ++n) {
+    std::string data = test::ReadAll(fs.get(), test::MoveFileName(n));
+    ASSERT_EQ(test::MoveFileSize(n), data.size())
+        << "iteration " << iter << ": " << test::MoveFileName(n)
+        << (data.compare(0, 7, "<error:") == 0 ? " " + data : "");
+    ASSERT_EQ("", test::CheckPattern(n, 0, data.data(), data.size())) << "iteration " << iter;
+  }
+  test::Audit audit = test::AuditStore(fs.get(), "/moves");
+  ASSERT_EQ("", audit.problems) << "iteration " << iter;
+  *placement = test::Placements(fs.get(), "/moves");
+  for (const auto& kv : *placement) {
+    ASSERT_FALSE(kv.second.volatile_copy) << "iteration " << iter << ": a PREFETCH copy survived";
+  }
+  fs.reset();
+  ASSERT_TRUE(NewTierFileSystem(uri, &fs).ok());
+  test::Audit again = test::AuditStore(fs.get(), "/moves");
+  EXPECT_EQ("", again.problems) << "iteration " << iter << ", second recovery";
+  EXPECT_EQ(audit.used, again.used)
+      << "iteration " << iter << ": a second recovery changed the account";
+  EXPECT_TRUE(*placement == test::Placements(fs.get(), "/moves"))
+      << "iteration " << iter << ": a second recovery changed the placement";
+}
+
+// The child moves segments of closed files (manual operations, pins through
+// the migration thread, the hintstor policy's plans) and is killed at random
+// moments, some during its open and recovery.
+TEST(CrashTest, MovesSurviveSigkillAtAnyMoment) {
+  test::ScratchDir dir("crash-moves");
+  const std::vector<std::string> capacities{"1M", "6M", "64M"};
+  const std::string child_uri = test::MakeUri(
+      dir, capacities,
+      ";segment_size:64K;policy:hintstor;hintstor.interval:1024;migration_rate:1G;"
+      "migration_idle_ops:1000000000");
+  const std::string check_uri =
+      test::MakeUri(dir, capacities, ";segment_size:64K;policy:hintstor;migration:off");
+  ASSERT_NO_FATAL_FAILURE(WriteMoveFiles(check_uri));
+  test::PlacementMap before;
+  ASSERT_NO_FATAL_FAILURE(CheckMovedStore(check_uri, -1, &before));
+
+  const int iterations = Iterations(30);
+  const uint32_t seed = uint32_t(time(nullptr));
+  std::mt19937 rng(seed);
+  long ops = 0;
+  uint64_t changed = 0;  // segments whose home or copy a run changed
+  for (int iter = 0; iter < iterations; ++iter) {
+    int run_ms = iter % 4 == 0 ? 5 + int(rng() % 60) : 50 + int(rng() % 500);
+    bool child_failed = false;
+    long done = RunAndKill({"--mover", child_uri, std::to_string(seed + iter)}, 0, run_ms,
+                           &child_failed);
+    ASSERT_FALSE(child_failed) << "the mover exited by itself in iteration " << iter
+                               << " (seed " << seed << ")";
+    ops += done;
+    test::PlacementMap after;
+    ASSERT_NO_FATAL_FAILURE(CheckMovedStore(check_uri, iter, &after)) << "seed " << seed;
+    for (const auto& kv : after) {
+      auto it = before.find(kv.first);
+      changed += it == before.end() || !(it->second == kv.second);
+    }
+    before = after;
+  }
+  EXPECT_GT(ops, iterations) << "the mover made too little progress to test anything";
+  EXPECT_GT(changed, 0u) << "no kill left a segment anywhere but where it was";
+  printf("move crash test (seed %u): %d kills, %ld operations, %llu segment placements changed\n",
+         seed, iterations, ops, (unsigned long long)changed);
 }
 
 }  // namespace

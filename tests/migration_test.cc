@@ -215,9 +215,9 @@ TEST_F(MigrationTest, BadOperationsAreNamed) {
 TEST_F(MigrationTest, ConfigurationErrorsNameTheKey) {
   test::ScratchDir d("migcfg");
   Options o;
-  for (const std::string& bad : {";migration:maybe", ";policy:lru;lru.speed:3",
-                                 ";policy:mutant;mutant.min_age:soon",
-                                 ";policy:lru;hintstor.interval:5", ";migration_rate:0"}) {
+  for (const std::string bad : {";migration:maybe", ";policy:lru;lru.speed:3",
+                                ";policy:mutant;mutant.min_age:soon",
+                                ";policy:lru;hintstor.interval:5", ";migration_rate:0"}) {
     rocksdb::Status s = ParseUri(test::MakeUri(d, {"1M", "8M"}, bad), &o);
     EXPECT_TRUE(s.IsInvalidArgument()) << bad;
     std::string key = bad.substr(bad.rfind(';') + 1);

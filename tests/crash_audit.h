@@ -1,0 +1,162 @@
+// An audit of a quiet TierFS store (no write, move or placement running), for
+// the tests of the move protocol: the capacity account against the segment
+// map, and the backing files against both.
+//
+// The account, per tier, must be what recovery would charge
+// (store_recovery.cc): for every placed segment whose home is the tier, its
+// bytes in whole blocks; the same for every extra copy there; and one block of
+// allowance for every file with a home or a copy there. The device must hold
+// no data of a file on a tier that is neither the home nor the copy of the
+// segment it falls in (a half-done or abandoned move, or a copy dropped but
+// never punched), must hold the data of every home and copy, and must hold no
+// more bytes than the account charges.
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "env/config.h"
+#include "env/posix_util.h"
+#include "env/tier_fs.h"
+#include "tests/test_util.h"
+
+namespace tierfs {
+namespace test {
+
+struct Audit {
+  std::vector<uint64_t> used;       // per tier: GetTierStats used_bytes
+  std::vector<uint64_t> expected;   // per tier: what the segment map accounts for
+  std::vector<uint64_t> allocated;  // per tier: bytes the backing files occupy
+  std::vector<uint64_t> homes, copies;
+  std::string problems;  // one line per inconsistency; "" if none
+};
+
+// Where each segment of the bulk files under `dir` lives: (file, segment) ->
+// home, copy tier (-1 none), and whether the copy is a PREFETCH (not durable).
+struct Placement {
+  int home = -1, copy = -1;
+  bool volatile_copy = false;
+  bool operator==(const Placement& o) const {
+    return home == o.home && copy == o.copy && volatile_copy == o.volatile_copy;
+  }
+};
+using PlacementMap = std::map<std::pair<std::string, uint64_t>, Placement>;
+
+inline PlacementMap Placements(rocksdb::FileSystem* fs, const std::string& dir) {
+  PlacementMap map;
+  Store* store = StoreOf(fs);
+  std::vector<SegmentReport> segs;
+  if (!store || !ListSegments(fs, dir, &segs).ok()) return map;
+  for (const SegmentReport& r : segs) {
+    Placement& p = map[{r.file, r.segment}];
+    p.home = r.tier;
+    p.copy = r.copy_tier;
+    std::shared_ptr<FileEntry> e = store->Find(r.file);
+    p.volatile_copy = e && e->segments.copy_is_volatile(r.segment);
+  }
+  return map;
+}
+
+inline Audit AuditStore(rocksdb::FileSystem* fs, const std::string& dir) {
+  Audit a;
+  Store* store = StoreOf(fs);
+  if (!store) {
+    a.problems = "not a TierFS\n";
+    return a;
+  }
+  auto problem = [&](const std::string& line) { a.problems += line + "\n"; };
+  const int tiers = store->NumTiers();
+  std::vector<TierStats> stats;
+  std::vector<SegmentReport> segs;
+  std::vector<FileInfo> files;
+  if (!GetTierStats(fs, &stats).ok() || !ListSegments(fs, dir, &segs).ok() ||
+      !ListFiles(fs, dir, &files).ok()) {
+    a.problems = "inspection failed\n";
+    return a;
+  }
+  a.expected.assign(tiers, 0);
+  a.homes.assign(tiers, 0);
+  a.copies.assign(tiers, 0);
+  std::set<std::pair<std::string, int>> allowances;
+  std::map<std::pair<std::string, uint64_t>, const SegmentReport*> by_segment;
+  for (const SegmentReport& r : segs) {
+    by_segment[{r.file, r.segment}] = &r;
+    a.expected[r.tier] += RoundUp(r.bytes);
+    a.homes[r.tier]++;
+    allowances.insert({r.file, r.tier});
+    if (r.copy_tier >= 0) {
+      a.expected[r.copy_tier] += RoundUp(r.bytes);
+      a.copies[r.copy_tier]++;
+      allowances.insert({r.file, r.copy_tier});
+    }
+  }
+  for (const auto& fa : allowances) a.expected[fa.second] += kBlockSize;
+  for (int t = 0; t < tiers; ++t) {
+    a.used.push_back(stats[t].used_bytes);
+    a.allocated.push_back(AllocatedOnTier(store->tier(t).root));
+    const std::string tier = "tier " + std::to_string(t) + ": ";
+    if (stats[t].used_bytes != a.expected[t]) {
+      problem(tier + "account says " + std::to_string(stats[t].used_bytes) +
+              " bytes used, the segment map accounts for " + std::to_string(a.expected[t]));
+    }
+    if (stats[t].segments != a.homes[t]) {
+      problem(tier + "counts " + std::to_string(stats[t].segments) + " segments, the map has " +
+              std::to_string(a.homes[t]));
+    }
+    if (stats[t].copies != a.copies[t]) {
+      problem(tier + "counts " + std::to_string(stats[t].copies) + " copies, the map has " +
+              std::to_string(a.copies[t]));
+    }
+    if (a.allocated[t] > stats[t].used_bytes) {
+      problem(tier + "the device holds " + std::to_string(a.allocated[t]) +
+              " bytes, more than the " + std::to_string(stats[t].used_bytes) + " accounted");
+    }
+  }
+  // The backing files against the map.
+  // Segment size 0 is "whole file": one segment as large as any file.
+  const uint64_t seg_size = store->SegmentSize() ? store->SegmentSize() : ~0ull;
+  for (const FileInfo& f : files) {
+    std::shared_ptr<FileEntry> e = store->Find(TierFileSystem::Normalize(f.name));
+    if (!e) continue;
+    for (int t = 0; t < tiers; ++t) {
+      const std::string path = store->tier(t).DataPath(e->id);
+      for (const auto& [begin, end] : DataExtents(path)) {
+        for (uint64_t s = begin / seg_size; s * seg_size < end; ++s) {
+          auto it = by_segment.find({f.name, s});
+          const SegmentReport* r = it == by_segment.end() ? nullptr : it->second;
+          const uint64_t start = s * seg_size;
+          const uint64_t data_end = std::min(end, start + seg_size);
+          if (!r || (r->tier != t && r->copy_tier != t)) {
+            problem(f.name + " segment " + std::to_string(s) + ": data on tier " +
+                    std::to_string(t) + " [" + std::to_string(std::max(begin, start)) + ", " +
+                    std::to_string(data_end) + ") which is neither its home (" +
+                    (r ? std::to_string(r->tier) : std::string("none")) + ") nor its copy (" +
+                    (r ? std::to_string(r->copy_tier) : std::string("none")) + ")");
+          } else if (data_end > start + RoundUp(r->bytes)) {
+            problem(f.name + " segment " + std::to_string(s) + ": data on tier " +
+                    std::to_string(t) + " up to " + std::to_string(data_end) +
+                    ", past its content end " + std::to_string(start + r->bytes));
+          }
+        }
+      }
+    }
+  }
+  for (const SegmentReport& r : segs) {
+    std::shared_ptr<FileEntry> e = store->Find(TierFileSystem::Normalize(r.file));
+    if (!e || r.bytes == 0) continue;
+    const uint64_t start = r.segment * seg_size;
+    for (int t : {r.tier, r.copy_tier}) {
+      if (t >= 0 && !HasData(store->tier(t).DataPath(e->id), start, r.bytes)) {
+        problem(r.file + " segment " + std::to_string(r.segment) + ": its " +
+                (t == r.tier ? "home" : "copy") + " on tier " + std::to_string(t) +
+                " holds no data");
+      }
+    }
+  }
+  return a;
+}
+
+}  // namespace test
+}  // namespace tierfs
