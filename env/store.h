@@ -49,6 +49,22 @@ class Store : public StorageView {
   Migrator* migrator() { return migrator_.get(); }
   // Numbers a request: the clock of the segment statistics and the policies.
   uint64_t NextSeq() { return seq_.fetch_add(1, std::memory_order_relaxed) + 1; }
+  // A completed I/O on segment `seg` of `entry`, served by tier `t`: counts
+  // it in the segment's statistics and tells the policy.
+  void Observe(const FileEntry& entry, uint64_t seg, uint64_t offset, uint64_t size, IoType type,
+               int t, uint64_t latency_ns) {
+    Request req;
+    req.seq = NextSeq();
+    req.type = type;
+    if (SegmentHeat* h = entry.segments.heat(seg)) h->Touch(req.seq, type);
+    req.file_id = entry.id;
+    req.kind = entry.kind;
+    req.segment = seg;
+    req.offset = offset;
+    req.size = size;
+    req.tier = t;
+    policy_->OnRequest(req, latency_ns);
+  }
 
   const Options& options() const { return options_; }
   rocksdb::FileSystem* base() const { return base_.get(); }

@@ -87,17 +87,8 @@ IOStatus SegmentReader::ReadPiece(uint64_t offset, size_t n, uint64_t file_size,
   const bool user = !sequential_ && options.rate_limiter_priority >= rocksdb::Env::IO_USER;
   Store& st = *store_;
   int64_t done = st.tier(t).AccountRead(entry_->id, offset, got.size(), start, user);
-  Request req;
-  req.seq = st.NextSeq();
-  req.type = user ? IoType::kUserRead : IoType::kBackgroundRead;
-  if (SegmentHeat* h = entry_->segments.heat(seg)) h->Touch(req.seq, req.type);
-  req.file_id = entry_->id;
-  req.kind = entry_->kind;
-  req.segment = seg;
-  req.offset = offset;
-  req.size = got.size();
-  req.tier = t;
-  st.policy().OnRequest(req, uint64_t(done - start));
+  st.Observe(*entry_, seg, offset, got.size(), user ? IoType::kUserRead : IoType::kBackgroundRead,
+             t, uint64_t(done - start));
   return IOStatus::OK();
 }
 
@@ -259,17 +250,7 @@ IOStatus SegmentWriter::WritePiece(uint64_t offset, const Slice& piece, int hint
       RecordLatency(&ps.latency, micros);
       stats_mask_ |= uint8_t(1u << t);
       if (++unflushed_ >= 256) FlushStats();
-      Request req;
-      req.seq = st.NextSeq();
-      req.type = IoType::kWrite;
-      if (SegmentHeat* h = entry_->segments.heat(seg)) h->Touch(req.seq, req.type);
-      req.file_id = entry_->id;
-      req.kind = entry_->kind;
-      req.segment = seg;
-      req.offset = offset;
-      req.size = piece.size();
-      req.tier = t;
-      st.policy().OnRequest(req, micros * 1000);
+      st.Observe(*entry_, seg, offset, piece.size(), IoType::kWrite, t, micros * 1000);
       break;
     }
     if (!s.IsNoSpace() || attempt > 0) break;

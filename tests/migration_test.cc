@@ -23,12 +23,7 @@ using rocksdb::FileOptions;
 using rocksdb::IOOptions;
 using rocksdb::Slice;
 
-std::string RandomBytes(size_t n, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::string s(n, '\0');
-  for (char& c : s) c = char(rng());
-  return s;
-}
+using test::RandomBytes;
 
 class MigrationTest : public ::testing::Test {
  protected:

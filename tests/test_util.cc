@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <random>
 
 #include "env/posix_util.h"
 
@@ -72,6 +73,13 @@ std::string ReadAll(rocksdb::FileSystem* fs, const std::string& path) {
   rocksdb::IOStatus s = rocksdb::ReadFileToString(fs, path, &data);
   if (!s.ok()) return "<error: " + s.ToString() + ">";
   return data;
+}
+
+std::string RandomBytes(size_t n, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::string s(n, '\0');
+  for (char& c : s) c = char(rng());
+  return s;
 }
 
 }  // namespace test

@@ -35,6 +35,9 @@ std::string MakeUri(const ScratchDir& dir, const std::vector<std::string>& capac
 // the device really holds, independent of TierFS's own account.
 uint64_t AllocatedOnTier(const std::string& tier_root);
 
+// n pseudo-random bytes, the same for the same seed.
+std::string RandomBytes(size_t n, uint32_t seed);
+
 // Reads a whole logical file through `fs`.
 std::string ReadAll(rocksdb::FileSystem* fs, const std::string& path);
 

@@ -20,12 +20,7 @@ using rocksdb::IOOptions;
 using rocksdb::IOStatus;
 using rocksdb::Slice;
 
-std::string RandomBytes(size_t n, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::string s(n, '\0');
-  for (char& c : s) c = char(rng());
-  return s;
-}
+using test::RandomBytes;
 
 class TierFsTest : public ::testing::Test {
  protected:
