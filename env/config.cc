@@ -76,6 +76,15 @@ Status ApplyKey(const std::string& key, const std::string& value,
     options->migration = value == "on";
     return Status::OK();
   }
+  if (key == "migration_busy_share") {
+    uint64_t v;
+    if (!ParseSize(value, &v) || v == 0 || v > 100) {
+      return Status::InvalidArgument(where + ": bad migration_busy_share '" + value +
+                                     "' (expected a percentage, 1 to 100)");
+    }
+    options->migration_busy_share = v;
+    return Status::OK();
+  }
   if (key == "migration_queue" || key == "migration_rate" || key == "migration_idle_ops") {
     uint64_t v;
     if (!ParseSize(value, &v) || v == 0) {
@@ -96,7 +105,7 @@ Status ApplyKey(const std::string& key, const std::string& value,
   }
   return Status::InvalidArgument(where + ": unknown key '" + key +
                                  "' (known: segment_size, policy, POLICY.PARAM, migration, "
-                                 "migration_queue, migration_rate, migration_idle_ops" +
+                                 "migration_queue, migration_rate, migration_idle_ops, migration_busy_share" +
                                  (where.rfind("line", 0) == 0 ? ", tier" : "") + ")");
 }
 

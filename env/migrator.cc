@@ -10,9 +10,10 @@ namespace tierfs {
 namespace {
 // A device that is never idle (a closed-loop benchmark keeps a slow device
 // busy all the time) would starve migration forever, at exactly the moment it
-// matters. After waiting this long a chunk goes anyway: under saturation the
-// migration thread takes one chunk per kStarvationNanos, and no more.
-constexpr int64_t kStarvationNanos = 100 * 1000 * 1000;
+// matters. Under saturation a chunk goes anyway once the migration thread has
+// waited long enough for its chunks to take no more than `busy_share` of the
+// time, and at least this long.
+constexpr int64_t kMinForcedGapNanos = 10 * 1000 * 1000;
 }  // namespace
 
 Migrator::Migrator(Store* store, const MigratorOptions& options)
@@ -70,7 +71,8 @@ bool Migrator::BeforeChunk(int from, int to, uint64_t bytes) {
   // Idle devices: foreground I/O goes first. An emulated device says when its
   // queue drains; look again then (plus a little, for a request that follows
   // at once).
-  const int64_t starved = DeviceModel::NowNanos() + kStarvationNanos;
+  const int64_t starved = DeviceModel::NowNanos() + next_forced_gap_ns_;
+  forced_ = false;
   bool waited = false;
   while (!(store_->tier(from).Idle(options_.idle_ops) && store_->tier(to).Idle(options_.idle_ops))) {
     if (!waited) {
@@ -80,12 +82,27 @@ bool Migrator::BeforeChunk(int from, int to, uint64_t bytes) {
     }
     if (Stopping()) return false;
     const int64_t now = DeviceModel::NowNanos();
-    if (now >= starved) break;
+    if (now >= starved) {
+      forced_ = true;
+      break;
+    }
     int64_t until = std::max(store_->tier(from).device.BusyUntil(), store_->tier(to).device.BusyUntil());
     int64_t nap = std::clamp<int64_t>(until - now, 50 * 1000, 1000 * 1000);
     std::this_thread::sleep_for(std::chrono::nanoseconds(nap));
   }
   return !Stopping();
+}
+
+void Migrator::AfterChunk(int64_t nanos) {
+  // A chunk forced through a busy device costs the foreground its time: the
+  // next forced one waits long enough to keep the share.
+  if (forced_) {
+    const double share = double(options_.busy_share) / 100.0;
+    next_forced_gap_ns_ =
+        std::max(kMinForcedGapNanos, int64_t(double(nanos) * (1 - share) / share));
+  } else {
+    next_forced_gap_ns_ = kMinForcedGapNanos;
+  }
 }
 
 void Migrator::MaybePlan() {

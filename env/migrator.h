@@ -9,9 +9,10 @@
 // Before every chunk a move copies (Store::Governor), the thread waits until
 // both devices are idle — an emulated device's queue is empty, a real
 // device serves fewer than `idle_ops` reads per millisecond — and until the
-// rate cap allows it. Devices that stay busy for 100 ms let one chunk through
-// (a closed loop keeps a slow device busy without a gap, and migration must
-// not starve): foreground I/O waits behind at most one chunk per 100 ms.
+// rate cap allows it. A closed loop keeps a slow device busy without a gap,
+// and migration must not starve exactly when it matters: when the devices
+// stay busy, chunks go anyway, spaced so that they take at most `busy_share`
+// percent of the time (and at least 10 ms apart).
 #pragma once
 
 #include <condition_variable>
@@ -28,6 +29,7 @@ struct MigratorOptions {
   uint64_t queue = 10;
   uint64_t rate = 64 << 20;  // bytes per second
   uint64_t idle_ops = 8;     // reads per millisecond
+  uint64_t busy_share = 10;  // percent of a busy device's time moves may take
 };
 
 class Migrator : public Store::Governor {
@@ -53,6 +55,7 @@ class Migrator : public Store::Governor {
   Info GetInfo();
 
   bool BeforeChunk(int from, int to, uint64_t bytes) override;
+  void AfterChunk(int64_t nanos) override;
 
  private:
   void Run();
@@ -71,6 +74,10 @@ class Migrator : public Store::Governor {
   uint64_t done_ = 0, bytes_ = 0, skipped_ = 0, given_up_ = 0, waits_ = 0;
   uint64_t last_plan_ = 0;          // request sequence of the last Plan()
   int64_t next_chunk_ns_ = 0;       // the rate cap: earliest start of the next chunk
+  // Busy devices: how long the next chunk waits for idleness before it goes
+  // anyway, and whether the current chunk went that way.
+  int64_t next_forced_gap_ns_ = 10 * 1000 * 1000;
+  bool forced_ = false;
   std::thread thread_;
 };
 

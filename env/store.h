@@ -154,6 +154,8 @@ class Store : public StorageView {
     // Blocks until a chunk of `bytes` may be copied from tier `from` to tier
     // `to`; false to abandon the move.
     virtual bool BeforeChunk(int from, int to, uint64_t bytes) = 0;
+    // The chunk took `nanos` (its device time included).
+    virtual void AfterChunk(int64_t nanos) { (void)nanos; }
   };
   rocksdb::IOStatus ExecuteMove(const Move& move, Governor* governor, uint64_t* bytes);
   // Drops every extra copy of `entry` (before it is written again).

@@ -110,12 +110,14 @@ IOStatus Store::CopyRange(FileEntry* entry, int from, int to, uint64_t start, ui
       return IOStatus::Aborted("TierFS move of file " + std::to_string(entry->id) +
                                " given up (devices busy or shutting down)");
     }
+    const int64_t begin = DeviceModel::NowNanos();
     rocksdb::Slice got;
     s = src->Read(off, n, IOOptions(), &got, &buf[0], nullptr);
     if (!s.ok() || got.size() == 0) break;  // the rest is a hole
     tier(from).ModelBackground(false, entry->id, off, got.size());
     s = dst->Write(off, got, IOOptions(), nullptr);
     if (s.ok()) tier(to).ModelBackground(true, entry->id, off, got.size());
+    if (governor) governor->AfterChunk(DeviceModel::NowNanos() - begin);
     off += got.size();
   }
   if (s.ok() && sync) s = dst->Fsync(IOOptions(), nullptr);

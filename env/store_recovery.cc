@@ -77,6 +77,7 @@ IOStatus Store::Open(const Options& options, std::shared_ptr<Store>* result) {
     mo.queue = options.migration_queue;
     mo.rate = options.migration_rate;
     mo.idle_ops = options.migration_idle_ops;
+    mo.busy_share = options.migration_busy_share;
     store->migrator_ = std::make_unique<Migrator>(store.get(), mo);
   }
   *result = std::move(store);

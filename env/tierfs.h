@@ -20,6 +20,7 @@
 //            | POLICY.PARAM (a policy's tunable) | migration (on, off)
 //            | migration_queue (moves) | migration_rate (bytes/s, e.g. 64M)
 //            | migration_idle_ops (reads per ms)
+//            | migration_busy_share (percent of a busy device's time)
 //   or    tierfs://config:/path/to/file.conf  (same keys, one per line:
 //          `tier = PATH CAPACITY [DEVICE]`, `segment_size = 1M`, `policy = ...`,
 //          '#' starts a comment)
@@ -74,6 +75,9 @@ struct Options {
   // A real (not emulated) device counts as idle while it serves fewer reads
   // than this per millisecond. Default: 8.
   uint64_t migration_idle_ops = 8;
+  // When the devices never idle (a closed loop saturating a slow device),
+  // moves go anyway but take at most this percentage of the time. Default: 10.
+  uint64_t migration_busy_share = 10;
   // Open for inspection only: recover nothing, write nothing, take no lock.
   // Used by the admin tool on a store another process may have open.
   // Default: false.
