@@ -85,6 +85,15 @@ Status ApplyKey(const std::string& key, const std::string& value,
     options->migration_busy_share = v;
     return Status::OK();
   }
+  if (key == "migration_plan_ms") {
+    uint64_t v;
+    if (!ParseSize(value, &v) || v == 0) {
+      return Status::InvalidArgument(where + ": bad migration_plan_ms '" + value +
+                                     "' (expected milliseconds, > 0)");
+    }
+    options->migration_plan_ms = v;
+    return Status::OK();
+  }
   if (key == "migration_queue" || key == "migration_rate" || key == "migration_idle_ops") {
     uint64_t v;
     if (!ParseSize(value, &v) || v == 0) {
@@ -105,7 +114,8 @@ Status ApplyKey(const std::string& key, const std::string& value,
   }
   return Status::InvalidArgument(where + ": unknown key '" + key +
                                  "' (known: segment_size, policy, POLICY.PARAM, migration, "
-                                 "migration_queue, migration_rate, migration_idle_ops, migration_busy_share" +
+                                 "migration_queue, migration_rate, migration_idle_ops, migration_busy_share, "
+                                 "migration_plan_ms" +
                                  (where.rfind("line", 0) == 0 ? ", tier" : "") + ")");
 }
 

@@ -109,7 +109,12 @@ void Migrator::MaybePlan() {
   Policy& policy = store_->policy();
   const uint64_t interval = policy.PlanIntervalRequests();
   const uint64_t now = store_->Now();
-  if (interval == 0 || now - last_plan_ < interval) return;
+  // Every `interval` requests, the policy's clock; and, for a slow device
+  // that serves few requests, at least every plan_ms while requests come.
+  const int64_t wall = DeviceModel::NowNanos();
+  const bool due = now - last_plan_ >= interval ||
+                   (now > last_plan_ && wall - last_plan_wall_ >= int64_t(options_.plan_ms) * 1000000);
+  if (interval == 0 || !due) return;
   size_t room;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -117,6 +122,7 @@ void Migrator::MaybePlan() {
   }
   if (room == 0) return;
   last_plan_ = now;
+  last_plan_wall_ = wall;
   std::vector<Move> moves;
   policy.Plan(*store_, room, &moves);
   std::lock_guard<std::mutex> lock(mu_);

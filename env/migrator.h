@@ -2,7 +2,9 @@
 // them while the devices are idle, throttled, giving way to foreground I/O.
 //
 // Moves come from three places: the policy's Plan() (every
-// PlanIntervalRequests() requests, at most `queue` of them waiting), pins
+// PlanIntervalRequests() requests, and at least every `plan_ms` while
+// requests come: a slow device may serve too few requests for the policy's
+// interval to pass; at most `queue` moves waiting), pins
 // (REDIRECT of existing data) and manual operations (admin tool, API). Manual
 // moves wait in their own queue, unbounded, and run first.
 //
@@ -30,6 +32,7 @@ struct MigratorOptions {
   uint64_t rate = 64 << 20;  // bytes per second
   uint64_t idle_ops = 8;     // reads per millisecond
   uint64_t busy_share = 10;  // percent of a busy device's time moves may take
+  uint64_t plan_ms = 1000;   // plan at least this often while requests come
 };
 
 class Migrator : public Store::Governor {
@@ -73,6 +76,7 @@ class Migrator : public Store::Governor {
   Move current_;
   uint64_t done_ = 0, bytes_ = 0, skipped_ = 0, given_up_ = 0, waits_ = 0;
   uint64_t last_plan_ = 0;          // request sequence of the last Plan()
+  int64_t last_plan_wall_ = 0;      // and when it ran
   int64_t next_chunk_ns_ = 0;       // the rate cap: earliest start of the next chunk
   // Busy devices: how long the next chunk waits for idleness before it goes
   // anyway, and whether the current chunk went that way.

@@ -138,8 +138,8 @@ IOStatus Store::SaveStats() {
   }
   // Per segment statistics, so policies and `tierfs segments` keep them
   // across restarts: [file id, segment, user reads, background reads, writes,
-  // migrations, heat, last access, placed] with sequence numbers rebased to 0
-  // at the next open.
+  // migrations, heat as of last access, last access, placed, last migration],
+  // sequence numbers on the store's request clock, saved as "seq".
   json segments = json::array();
   // What the event listener said of each table file: [file id, level, column
   // family], so levels survive a restart (RocksDB does not restate them).
@@ -160,11 +160,13 @@ IOStatus Store::SaveStats() {
         if (e->segments.tier(s) == kNoTier) continue;
         SegmentStats st = e->segments.heat(s)->Snapshot();
         segments.push_back(json::array({id, s, st.user_reads, st.background_reads, st.writes,
-                                        st.migrations, st.HeatAt(Now())}));
+                                        st.migrations, st.heat, st.last_access, st.placed,
+                                        st.last_migration}));
       }
     }
   }
-  json doc{{"version", 1}, {"tiers", tiers}, {"segments", segments}, {"files", files}};
+  json doc{{"version", 1}, {"seq", Now()}, {"tiers", tiers}, {"segments", segments},
+           {"files", files}};
   const std::string path = meta_dir_ + "/STATS";
   IOStatus s = rocksdb::WriteStringToFile(base_.get(), doc.dump(1), path + ".tmp", true);
   if (s.ok()) s = base_->RenameFile(path + ".tmp", path, rocksdb::IOOptions(), nullptr);
@@ -213,6 +215,8 @@ void Store::LoadStats() {
       }
     }
   }
+  // The request clock goes on where it stopped, so ages and decay continue.
+  seq_.store(doc.value("seq", uint64_t(0)));
   if (!doc["segments"].is_array()) return;
   for (const json& row : doc["segments"]) {
     if (!row.is_array() || row.size() < 7) continue;
@@ -225,6 +229,11 @@ void Store::LoadStats() {
     h->writes = row[4].get<uint32_t>();
     h->migrations = row[5].get<uint32_t>();
     h->heat = row[6].get<float>();
+    if (row.size() >= 10) {
+      h->last_access = row[7].get<uint64_t>();
+      h->placed = row[8].get<uint64_t>();
+      h->last_migration = row[9].get<uint64_t>();
+    }
   }
 }
 

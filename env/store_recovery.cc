@@ -78,6 +78,7 @@ IOStatus Store::Open(const Options& options, std::shared_ptr<Store>* result) {
     mo.rate = options.migration_rate;
     mo.idle_ops = options.migration_idle_ops;
     mo.busy_share = options.migration_busy_share;
+    mo.plan_ms = options.migration_plan_ms;
     store->migrator_ = std::make_unique<Migrator>(store.get(), mo);
   }
   *result = std::move(store);

@@ -21,6 +21,7 @@
 //            | migration_queue (moves) | migration_rate (bytes/s, e.g. 64M)
 //            | migration_idle_ops (reads per ms)
 //            | migration_busy_share (percent of a busy device's time)
+//            | migration_plan_ms (ms)
 //   or    tierfs://config:/path/to/file.conf  (same keys, one per line:
 //          `tier = PATH CAPACITY [DEVICE]`, `segment_size = 1M`, `policy = ...`,
 //          '#' starts a comment)
@@ -78,6 +79,9 @@ struct Options {
   // When the devices never idle (a closed loop saturating a slow device),
   // moves go anyway but take at most this percentage of the time. Default: 10.
   uint64_t migration_busy_share = 10;
+  // The policy plans every PlanIntervalRequests() requests and at least this
+  // often (milliseconds) while requests come. Default: 1000.
+  uint64_t migration_plan_ms = 1000;
   // Open for inspection only: recover nothing, write nothing, take no lock.
   // Used by the admin tool on a store another process may have open.
   // Default: false.

@@ -191,6 +191,31 @@ TEST_F(MigrationTest, AdminChannelReachesTheProcessThatHasTheStoreOpen) {
   EXPECT_NE(std::string::npos, resp.message.find("warp"));
 }
 
+TEST_F(MigrationTest, SegmentStatisticsAndLevelsSurviveACleanRestart) {
+  Open();
+  NoteTableFileInOpenStores("/db/000020.sst", 3, "users");
+  Write("/db/000020.sst", RandomBytes(32 << 10, 14));
+  std::unique_ptr<rocksdb::FSRandomAccessFile> f;
+  ASSERT_TRUE(fs_->NewRandomAccessFile("/db/000020.sst", FileOptions(), &f, nullptr).ok());
+  std::string scratch(100, '\0');
+  Slice got;
+  for (int i = 0; i < 5; ++i) {
+    ASSERT_TRUE(f->Read(20 << 10, 100, IOOptions(), &got, &scratch[0], nullptr).ok());
+  }
+  f.reset();
+  auto before = Segments("/db/000020.sst");
+  ASSERT_EQ(5u, before[1].user_reads);
+  Reopen();
+  auto after = Segments("/db/000020.sst");
+  EXPECT_EQ(5u, after[1].user_reads);
+  EXPECT_EQ(0u, after[0].user_reads);
+  EXPECT_GT(after[1].heat, 4.0);  // the request clock went on where it stopped: little decay
+  std::vector<FileInfo> files;
+  ASSERT_TRUE(ListFiles(fs_.get(), "/db", &files).ok());
+  ASSERT_EQ(1u, files.size());
+  EXPECT_EQ(3, files[0].level);
+}
+
 TEST_F(MigrationTest, BadOperationsAreNamed) {
   Open();
   Write("/db/000005.sst", RandomBytes(8 << 10, 6));
