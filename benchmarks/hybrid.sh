@@ -2,6 +2,10 @@
 # hybrid.sh: RocksDB on an emulated hybrid storage system, one run per placement
 # policy. Start here.
 #
+# The policies: fast-first and slow-only place at write time only; hintstor
+# also migrates (its heat map promotes the hottest segments while the reads
+# run). benchmarks/policies.sh compares every policy and RocksDB's own tiering.
+#
 # The storage: tier 0 is the fast device (the local disk, no device model) with
 # room for only --fast-pct (default 15%) of the data written; tier 1 is an
 # emulated slow device (default sata-ssd; --slow=hdd for a cost-optimized
@@ -40,13 +44,14 @@ usage: $0 [--quick] [--slow DEVICE] [--num N] [--fast-pct P] [--seconds S]
   --fast-pct P       tier 0 capacity as a percentage of the data written (15)
   --seconds S        duration of each read benchmark (default 15)
   --policies LIST    comma-separated policies after the fast-only reference
-                     (default fast-first,slow-only)
-  --segment-size S   TierFS segment size (default 1M)
+                     (default fast-first,slow-only,hintstor)
+  --segment-size S   TierFS segment size (default 64K: db_bench scatters its hot
+                     keys over the key space, so only small segments are skewed)
 EOF
 }
 
-QUICK=0 SLOW=sata-ssd NUM="" FAST_PCT=15 SECS="" SEGMENT=1M
-POLICIES="fast-first,slow-only"
+QUICK=0 SLOW=sata-ssd NUM="" FAST_PCT=15 SECS="" SEGMENT=64K
+POLICIES="fast-first,slow-only,hintstor"
 while (($#)); do
   case "$1" in
     --quick) QUICK=1 ;;
