@@ -86,6 +86,18 @@ int64_t DeviceModel::Schedule(bool write, uint64_t stream, uint64_t offset,
   return busy_until_;
 }
 
+int64_t DeviceModel::ScheduleWriteBack(uint64_t stream, uint64_t offset, uint64_t bytes,
+                                       int64_t now_ns) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = write_ends_.find(stream);
+  bool sequential = it != write_ends_.end() && it->second == offset;
+  if (write_ends_.size() >= kMaxWriteStreams && it == write_ends_.end()) write_ends_.clear();
+  write_ends_[stream] = offset + bytes;
+  int64_t start = std::max(now_ns, busy_until_);
+  busy_until_ = start + ServiceNanos(true, sequential, bytes);
+  return busy_until_;
+}
+
 int64_t DeviceModel::NowNanos() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
              std::chrono::steady_clock::now().time_since_epoch())

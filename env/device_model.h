@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 
 #include <rocksdb/status.h>
 
@@ -51,6 +52,12 @@ class DeviceModel {
   // Thread-safe.
   int64_t Schedule(bool write, uint64_t stream, uint64_t offset,
                    uint64_t bytes, int64_t now_ns);
+  // The same for a buffered write, which reaches the device through the page
+  // cache: appends to a file are written back together, so a write that
+  // continues the previous buffered write of its file is sequential even if
+  // other I/O came between them (an HDD pays one seek per file's run of
+  // appends, not one per append).
+  int64_t ScheduleWriteBack(uint64_t stream, uint64_t offset, uint64_t bytes, int64_t now_ns);
 
   // When the device will have completed everything queued so far.
   int64_t BusyUntil() {
@@ -72,6 +79,10 @@ class DeviceModel {
   int64_t busy_until_ = 0;    // guarded by mu_
   uint64_t last_stream_ = ~0ull;
   uint64_t last_end_ = 0;
+  // Per stream, where its last buffered write ended (bounded: cleared when
+  // it holds kMaxWriteStreams streams).
+  std::unordered_map<uint64_t, uint64_t> write_ends_;
+  static constexpr size_t kMaxWriteStreams = 1024;
 };
 
 }  // namespace tierfs

@@ -50,7 +50,9 @@ int64_t Tier::AccountRead(uint64_t stream, uint64_t offset, uint64_t bytes, int6
 
 void Tier::ModelBackground(bool write, uint64_t stream, uint64_t offset, uint64_t bytes) {
   if (!emulated) return;
-  DeviceModel::WaitUntil(device.Schedule(write, stream, offset, bytes, DeviceModel::NowNanos()));
+  const int64_t now = DeviceModel::NowNanos();
+  DeviceModel::WaitUntil(write ? device.ScheduleWriteBack(stream, offset, bytes, now)
+                               : device.Schedule(false, stream, offset, bytes, now));
 }
 
 bool Tier::Idle(uint64_t max_ops_per_ms) {
@@ -96,7 +98,8 @@ int64_t Tier::ModelWrite(uint64_t stream, uint64_t offset, uint64_t bytes, int64
   int64_t now = DeviceModel::NowNanos();
   int64_t done = now;
   if (emulated) {
-    done = device.Schedule(true, stream, offset, bytes, start_ns);
+    done = direct ? device.Schedule(true, stream, offset, bytes, start_ns)
+                  : device.ScheduleWriteBack(stream, offset, bytes, start_ns);
     DeviceModel::WaitUntil(direct ? done : done - kWriteBackNanos);
     now = std::max(now, DeviceModel::NowNanos());
   }

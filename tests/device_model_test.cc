@@ -158,6 +158,26 @@ TEST(ScheduleTest, SimultaneousIosCompleteOneServiceTimeApart) {
   EXPECT_EQ(third, second + service);
 }
 
+TEST(ScheduleTest, BufferedAppendsOfAFileSeekOnceWhateverComesBetween) {
+  // The page cache writes a file's appends back together: reads and other
+  // files' appends in between do not make each append pay a seek.
+  DeviceModel hdd = Make("hdd");
+  const int64_t seek = hdd.ServiceNanos(true, false, 0);
+  const int64_t append = hdd.ServiceNanos(true, true, 4096);
+  int64_t t = 1000 * kMs;
+  int64_t done = hdd.ScheduleWriteBack(7, 0, 4096, t);
+  EXPECT_EQ(t + seek + append, done);
+  for (int i = 1; i < 4; ++i) {
+    t = done;
+    int64_t read = hdd.Schedule(false, 9, uint64_t(i) * 1000000, 4096, t);  // a random read
+    int64_t other = hdd.ScheduleWriteBack(8, uint64_t(i - 1) * 512, 512, read);  // another file
+    done = hdd.ScheduleWriteBack(7, uint64_t(i) * 4096, 4096, other);
+    EXPECT_EQ(other + append, done) << "append " << i << " paid a seek";
+  }
+  // A write that does not continue its file's last one seeks.
+  EXPECT_EQ(done + seek + append, hdd.ScheduleWriteBack(7, 1 << 20, 4096, done));
+}
+
 TEST(ScheduleTest, IoIssuedWhileBusyWaitsForTheDevice) {
   DeviceModel ssd = Make("sata-ssd");
   const int64_t now = 1000 * kMs;
