@@ -9,8 +9,10 @@
 
 namespace tierfs {
 
-template <typename F>
-rocksdb::IOStatus Guard(const char* op, const std::string& path, F&& body) {
+// `path` is a std::string or a string literal: a literal costs nothing on the
+// path that does not throw (every read passes here).
+template <typename P, typename F>
+rocksdb::IOStatus Guard(const char* op, const P& path, F&& body) {
   try {
     return body();
   } catch (const std::exception& e) {

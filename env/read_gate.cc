@@ -31,35 +31,48 @@ struct Registry {
   }
 };
 
-Registry& registry() {
-  static Registry* r = new Registry;  // outlives every thread's slot owner
-  return *r;
-}
+// Outlives every thread's slot owner; made before main (a static
+// initializer), so the read path needs no initialization guard.
+Registry* const the_registry = new Registry;
+Registry& registry() { return *the_registry; }
 
-struct ThreadSlot {
-  Slot* slot = registry().Acquire();
-  ~ThreadSlot() {
+// The calling thread's slot: a plain thread_local pointer (no initialization
+// guard on the read path), set on the thread's first read; `owner` hands the
+// slot back when the thread exits.
+thread_local Slot* my_slot = nullptr;
+
+struct SlotOwner {
+  Slot* slot = nullptr;
+  ~SlotOwner() {
+    if (!slot) return;
     slot->epoch.store(0, std::memory_order_release);
     slot->in_use.store(false, std::memory_order_release);
+    my_slot = nullptr;
   }
 };
+thread_local SlotOwner owner;
 
 Slot* MySlot() {
-  thread_local ThreadSlot mine;
-  return mine.slot;
+  Slot* s = my_slot;
+  if (__builtin_expect(s == nullptr, 0)) {
+    s = registry().Acquire();
+    owner.slot = s;
+    my_slot = s;
+  }
+  return s;
 }
 
 }  // namespace
 
 void ReadGate::Enter() {
   Slot* s = MySlot();
-  s->epoch.store(registry().epoch.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  s->epoch.store(the_registry->epoch.load(std::memory_order_relaxed), std::memory_order_relaxed);
   // Orders the slot store before the reader's tier lookup; pairs with the
   // fence in WaitForReaders.
   std::atomic_thread_fence(std::memory_order_seq_cst);
 }
 
-void ReadGate::Exit() { MySlot()->epoch.store(0, std::memory_order_release); }
+void ReadGate::Exit() { my_slot->epoch.store(0, std::memory_order_release); }
 
 void ReadGate::WaitForReaders() {
   Registry& r = registry();
