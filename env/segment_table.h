@@ -35,28 +35,32 @@ struct SegmentHeat {
   std::atomic<float> heat{0};                // as of last_access
   std::atomic<uint64_t> last_access{0}, last_migration{0}, placed{0};
 
+  // Plain loads and stores, no locked instructions: every I/O passes here,
+  // and a lost update costs one count (Concurrent updates of one segment may
+  // lose an increment, as said above).
   void Touch(uint64_t seq, IoType type) {
+    auto r = std::memory_order_relaxed;
     if (type == IoType::kBackgroundRead) {
       // Compaction input is about to be deleted: counted, never hot.
-      background_reads.fetch_add(1, std::memory_order_relaxed);
+      background_reads.store(background_reads.load(r) + 1, r);
       return;
     }
-    uint64_t prev = last_access.exchange(seq, std::memory_order_relaxed);
+    const uint64_t prev = last_access.load(r);
+    last_access.store(seq, r);
     if (prev != 0 && seq > prev) {
-      access_interval.store(uint32_t(std::min<uint64_t>(seq - prev, UINT32_MAX)),
-                            std::memory_order_relaxed);
+      access_interval.store(uint32_t(std::min<uint64_t>(seq - prev, UINT32_MAX)), r);
     }
-    float h = heat.load(std::memory_order_relaxed);
+    float h = heat.load(r);
     if (h != 0 && prev != 0 && seq > prev) h *= Decay(seq - prev);
     if (type == IoType::kWrite) {
       // Writing makes a segment recent, not hot: a compaction writes every
       // segment of its output, read or not.
-      writes.fetch_add(1, std::memory_order_relaxed);
-      heat.store(h, std::memory_order_relaxed);
+      writes.store(writes.load(r) + 1, r);
+      heat.store(h, r);
       return;
     }
-    user_reads.fetch_add(1, std::memory_order_relaxed);
-    heat.store(h + 1, std::memory_order_relaxed);
+    user_reads.store(user_reads.load(r) + 1, r);
+    heat.store(h + 1, r);
   }
   // 2^(-gap / kHeatHalfLife). A hot segment is touched again within a few
   // requests: there the first-order term is exact to 1e-4 and costs no exp2.
