@@ -12,6 +12,16 @@ namespace {
 
 Status NotTierFS() { return Status::InvalidArgument("not a TierFS file system"); }
 
+// Runs `moves` in the calling thread, at once; the first failure ends them.
+Status RunHere(Store* store, const std::vector<Move>& moves, bool skip_busy) {
+  for (const Move& m : moves) {
+    uint64_t bytes;
+    rocksdb::IOStatus s = store->ExecuteMove(m, nullptr, &bytes);
+    if (!s.ok() && !(skip_busy && s.IsBusy())) return s;
+  }
+  return Status::OK();
+}
+
 std::string Describe(const Move& m) {
   std::string s = std::string(MoveOpName(m.op)) + " " + std::to_string(m.ref.file_id) + ":" +
                   std::to_string(m.ref.segment);
@@ -73,15 +83,10 @@ Status PinOn(Store* store, const std::string& path, const std::string& column_fa
   Status s = store->Pin(path.empty() ? "" : TierFileSystem::Normalize(path), column_family, tier,
                         &moves);
   if (!s.ok()) return s;
-  if (store->migrator()) {
-    store->migrator()->SubmitManual(moves);
-  } else {
-    for (const Move& m : moves) {
-      uint64_t bytes;
-      s = store->ExecuteMove(m, nullptr, &bytes);
-      if (!s.ok() && !s.IsBusy()) return s;
-    }
-  }
+  // Without a migration thread the pin's moves run now; a segment of a file
+  // being written stays where it is (its new data follows the pin).
+  if (!store->migrator()) return RunHere(store, moves, /*skip_busy=*/true);
+  store->migrator()->SubmitManual(moves);
   return Status::OK();
 }
 
@@ -111,18 +116,11 @@ Status DataOpOn(Store* store, const std::string& op, const std::string& path, in
   rocksdb::IOStatus s =
       store->SegmentsToMove(TierFileSystem::Normalize(path), kind, tier, first, last, &moves);
   if (!s.ok()) return s;
-  if (!wait) {
-    if (!store->migrator()) {
-      return Status::NotSupported("migration is off in this store: run the operation with wait");
-    }
-    store->migrator()->SubmitManual(moves);
-    return Status::OK();
+  if (wait) return RunHere(store, moves, /*skip_busy=*/false);
+  if (!store->migrator()) {
+    return Status::NotSupported("migration is off in this store: run the operation with wait");
   }
-  for (const Move& m : moves) {
-    uint64_t bytes;
-    s = store->ExecuteMove(m, nullptr, &bytes);
-    if (!s.ok()) return s;
-  }
+  store->migrator()->SubmitManual(moves);
   return Status::OK();
 }
 

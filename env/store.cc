@@ -464,11 +464,7 @@ IOStatus Store::RelocateSegment(FileEntry* entry, uint64_t seg, uint64_t valid_e
     return s;
   }
   // The record is in the journal: the new home is the home, durable or not.
-  tier(from).Release(entry->segments.charged(seg));
-  tier(from).segments.fetch_sub(1);
-  tier(to).segments.fetch_add(1);
-  entry->segments.Set(seg, uint8_t(to), bytes);
-  ReleaseUnusedAllowance(entry, from);
+  MoveHome(entry, seg, from, to, bytes);
   lock.unlock();
   // The old copy is garbage once the commit is durable (until then a crash
   // may come back to it; recovery punches whichever copy is not the home) and

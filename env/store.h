@@ -231,6 +231,9 @@ class Store : public StorageView {
   // the copy. REQUIRES: entry->move_mu held.
   rocksdb::IOStatus CopyRange(FileEntry* entry, int from, int to, uint64_t start, uint64_t end,
                               Governor* governor, bool sync);
+  // Makes `to` the home of `seg` (charged `charge` there) in memory and in the
+  // account, once its journal record is written. REQUIRES: entry->mu exclusive.
+  void MoveHome(FileEntry* entry, uint64_t seg, int from, int to, uint64_t charge);
   // Returns the file's block allowance on tier t if no segment or copy of it
   // is left there (what recovery would charge). REQUIRES: entry->mu exclusive.
   void ReleaseUnusedAllowance(FileEntry* entry, int t);

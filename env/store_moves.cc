@@ -81,6 +81,14 @@ void Store::ReleaseUnusedAllowance(FileEntry* e, int t) {
   tier(t).Release(kBlockSize);
 }
 
+void Store::MoveHome(FileEntry* e, uint64_t seg, int from, int to, uint64_t charge) {
+  tier(from).Release(e->segments.charged(seg));
+  tier(from).segments.fetch_sub(1);
+  tier(to).segments.fetch_add(1);
+  e->segments.Set(seg, uint8_t(to), charge);
+  ReleaseUnusedAllowance(e, from);
+}
+
 bool Store::ChargeExactly(FileEntry* entry, int t, uint64_t bytes) {
   // The per-file block allowance of a tier is charged with its first segment
   // and released with the file (FreeData), or once moves left no segment or
@@ -209,11 +217,7 @@ IOStatus Store::ExecuteMove(const Move& move, Governor* governor, uint64_t* byte
       tier(to).copies_in.fetch_add(1);
       tier(to).copy_bytes_in.fetch_add(end - start);
     } else {
-      tier(from).Release(e->segments.charged(seg));
-      tier(from).segments.fetch_sub(1);
-      tier(to).segments.fetch_add(1);
-      e->segments.Set(seg, uint8_t(to), charge);
-      ReleaseUnusedAllowance(e, from);
+      MoveHome(e, seg, from, to, charge);
       tier(from).moves_out.fetch_add(1);
       tier(from).moved_bytes_out.fetch_add(end - start);
       tier(to).moves_in.fetch_add(1);
