@@ -4,7 +4,7 @@ namespace tierfs {
 
 bool IsBulkKind(FileKind kind) {
   return kind == FileKind::kWal || kind == FileKind::kSst ||
-         kind == FileKind::kBlob;
+         kind == FileKind::kBlob || kind == FileKind::kVolume;
 }
 
 const char* FileKindName(FileKind kind) {
@@ -19,6 +19,7 @@ const char* FileKindName(FileKind kind) {
     case FileKind::kLock: return "lock";
     case FileKind::kInfoLog: return "log";
     case FileKind::kTemp: return "temp";
+    case FileKind::kVolume: return "volume";
     case FileKind::kOther: break;
   }
   return "other";

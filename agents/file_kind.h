@@ -18,6 +18,7 @@ enum class FileKind : uint8_t {
   kLock,      // LOCK
   kInfoLog,   // LOG, LOG.old.*
   kTemp,      // *.dbtmp
+  kVolume,    // a block device's address space (a replayed block trace), not a RocksDB file
 };
 
 // Files RocksDB streams bulk data into: the only ones split across tiers by

@@ -36,6 +36,17 @@ double SegmentStats::HeatAt(uint64_t now) const {
   return heat * std::exp2(-double(now - last_access) / double(kHeatHalfLife));
 }
 
+bool StorageView::Lookup(const SegmentRef& ref, SegmentInfo* info) const {
+  bool found = false;
+  ForEachSegment([&](const SegmentInfo& s) {
+    if (s.ref == ref) {
+      *info = s;
+      found = true;
+    }
+  });
+  return found;
+}
+
 const char* AccessHintName(AccessHint hint) { return kAccessHintNames[int(hint)]; }
 
 bool ParseAccessHint(const std::string& name, AccessHint* hint) {

@@ -142,6 +142,10 @@ class StorageView {
   // Calls fn for every placed segment of a bulk file (SST, WAL, blob). Slow:
   // for Plan() and Evict() only.
   virtual void ForEachSegment(const std::function<void(const SegmentInfo&)>& fn) const = 0;
+  // One placed segment of a bulk file, as ForEachSegment would give it; false
+  // if it is not placed. The default scans; the file system and the
+  // simulator answer from their tables.
+  virtual bool Lookup(const SegmentRef& ref, SegmentInfo* info) const;
 };
 
 // The four atomic operations of HintStor, on one segment. REDIRECT is

@@ -124,6 +124,19 @@ Status DataOpOn(Store* store, const std::string& op, const std::string& path, in
   return Status::OK();
 }
 
+Status StartTrace(const rocksdb::FileSystem* fs, const std::string& path) {
+  Store* store = StoreOf(fs);
+  if (!store) return NotTierFS();
+  if (store->read_only()) return Status::NotSupported("trace capture on a read-only store");
+  return store->StartTrace(path);
+}
+
+Status StopTrace(const rocksdb::FileSystem* fs, uint64_t* records) {
+  Store* store = StoreOf(fs);
+  if (!store) return NotTierFS();
+  return store->StopTrace(records);
+}
+
 Status GetMigrationInfo(const rocksdb::FileSystem* fs, MigrationInfo* info) {
   Store* store = StoreOf(fs);
   if (!store) return NotTierFS();

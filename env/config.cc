@@ -69,6 +69,14 @@ Status ApplyKey(const std::string& key, const std::string& value,
     options->policy = value;
     return Status::OK();
   }
+  if (key == "trace") {
+    if (value.empty() || value[0] != '/') {
+      return Status::InvalidArgument(where + ": bad trace '" + value +
+                                     "' (expected an absolute file path outside the tiers)");
+    }
+    options->trace = value;
+    return Status::OK();
+  }
   if (key == "migration") {
     if (value != "on" && value != "off") {
       return Status::InvalidArgument(where + ": bad migration '" + value + "' (expected on or off)");
@@ -115,7 +123,7 @@ Status ApplyKey(const std::string& key, const std::string& value,
   return Status::InvalidArgument(where + ": unknown key '" + key +
                                  "' (known: segment_size, policy, POLICY.PARAM, migration, "
                                  "migration_queue, migration_rate, migration_idle_ops, migration_busy_share, "
-                                 "migration_plan_ms" +
+                                 "migration_plan_ms, trace" +
                                  (where.rfind("line", 0) == 0 ? ", tier" : "") + ")");
 }
 
@@ -139,6 +147,16 @@ std::string Resolved(const std::string& p) {
 }  // namespace
 
 Status ParseConfigFile(const std::string& path, Options* options) {
+  Status s = ParseConfigFileUnchecked(path, options);
+  return s.ok() ? ValidateOptions(*options) : s;
+}
+
+Status ParseUri(const std::string& uri, Options* options) {
+  Status s = ParseUriUnchecked(uri, options);
+  return s.ok() ? ValidateOptions(*options) : s;
+}
+
+Status ParseConfigFileUnchecked(const std::string& path, Options* options) {
   struct stat st;
   if (stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
     return Status::InvalidArgument("TierFS config file '" + path + "' is not a regular file");
@@ -176,10 +194,10 @@ Status ParseConfigFile(const std::string& path, Options* options) {
     Status s = ApplyKey(key, value, where, options);
     if (!s.ok()) return s;
   }
-  return ValidateOptions(*options);
+  return Status::OK();
 }
 
-Status ParseUri(const std::string& uri, Options* options) {
+Status ParseUriUnchecked(const std::string& uri, Options* options) {
   const std::string scheme = "tierfs://";
   if (uri.compare(0, scheme.size(), scheme) != 0) {
     return Status::InvalidArgument("TierFS URI '" + uri + "' must start with tierfs://");
@@ -192,7 +210,7 @@ Status ParseUri(const std::string& uri, Options* options) {
   std::string body = uri.substr(scheme.size());
   const std::string config = "config:";
   if (body.compare(0, config.size(), config) == 0) {
-    return ParseConfigFile(body.substr(config.size()), options);
+    return ParseConfigFileUnchecked(body.substr(config.size()), options);
   }
   *options = Options();
   std::vector<std::string> sections = Split(body, ';');
@@ -217,7 +235,7 @@ Status ParseUri(const std::string& uri, Options* options) {
                         "option '" + sections[i] + "'", options);
     if (!s.ok()) return s;
   }
-  return ValidateOptions(*options);
+  return Status::OK();
 }
 
 Status ValidateOptions(const Options& options) {

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 
+#include "env/tierfs.h"
 #include "util/size.h"
 
 namespace tierfs {
@@ -12,6 +13,11 @@ constexpr size_t kMaxTiers = 8;
 constexpr uint64_t kBlockSize = 4096;
 
 // n rounded up to whole blocks: what a file system allocates for n bytes.
+// ParseUri and ParseConfigFile without ValidateOptions: the grammar alone,
+// for the simulator, whose tier paths are only names.
+rocksdb::Status ParseUriUnchecked(const std::string& uri, Options* options);
+rocksdb::Status ParseConfigFileUnchecked(const std::string& path, Options* options);
+
 inline uint64_t RoundUp(uint64_t n) { return (n + kBlockSize - 1) / kBlockSize * kBlockSize; }
 
 }  // namespace tierfs

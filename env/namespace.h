@@ -53,6 +53,8 @@ struct FileEntry {
   // What is known of the file beyond its kind (level, column family, access
   // hint, pin), for placement and migration. Guarded by mu.
   Hints hints;
+  // hints.level, readable without mu (trace capture, on every I/O).
+  std::atomic<int8_t> level{-1};
 
   // Moves of this file's segments (migration, copies, relocation) run one at
   // a time, so two movers never write the same destination range.

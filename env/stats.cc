@@ -208,6 +208,7 @@ void Store::LoadStats() {
       std::shared_ptr<FileEntry> e = ns_.FindId(row[0].get<uint64_t>());
       if (!e) continue;
       e->hints.level = row[1].get<int>();
+      e->level.store(int8_t(e->hints.level), std::memory_order_relaxed);
       std::string cf = row[2].get<std::string>();
       if (!cf.empty()) {
         std::lock_guard<std::mutex> hl(hints_mu_);

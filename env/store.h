@@ -23,6 +23,7 @@
 #include "env/namespace.h"
 #include "env/tier.h"
 #include "env/tierfs.h"
+#include "env/trace_capture.h"
 
 namespace tierfs {
 
@@ -43,6 +44,7 @@ class Store : public StorageView {
   uint64_t Now() const override { return seq_.load(std::memory_order_relaxed); }
   uint64_t SegmentSize() const override { return seg_size_; }
   void ForEachSegment(const std::function<void(const SegmentInfo&)>& fn) const override;
+  bool Lookup(const SegmentRef& ref, SegmentInfo* info) const override;
 
   Policy& policy() { return *policy_; }
   // The migration thread; nullptr if migration is off or the store read-only.
@@ -68,7 +70,11 @@ class Store : public StorageView {
   // A completed I/O on segment `seg` of `entry`, served by tier `t`: counts
   // it in the segment's statistics and tells the policy.
   void Observe(const FileEntry& entry, uint64_t seg, uint64_t offset, uint64_t size, IoType type,
-               int t, uint64_t latency_ns) {
+               int t, uint64_t latency_ns, TracePriority priority = TracePriority::kUnknown) {
+    if (TraceCapture* trace = trace_.load(std::memory_order_acquire)) {
+      trace->Record(entry.id, entry.kind, entry.level.load(std::memory_order_relaxed), offset,
+                    size, type, priority, t, latency_ns);
+    }
     Request req;
     req.seq = NextSeq();
     req.type = type;
@@ -174,6 +180,12 @@ class Store : public StorageView {
     virtual void AfterChunk(int64_t nanos) { (void)nanos; }
   };
   rocksdb::IOStatus ExecuteMove(const Move& move, Governor* governor, uint64_t* bytes);
+
+  // Trace capture (env/trace_capture.h): records every I/O into `path`
+  // until StopTrace or close. One capture at a time: Busy if one runs.
+  rocksdb::IOStatus StartTrace(const std::string& path);
+  // Stops the capture; *records (if given) says how many it wrote.
+  rocksdb::IOStatus StopTrace(uint64_t* records);
   // Drops every extra copy of `entry` (before it is written again).
   rocksdb::IOStatus DropCopies(FileEntry* entry);
   // Runs the policy's evictions until tier `t` has room for `bytes` (or the
@@ -211,6 +223,7 @@ class Store : public StorageView {
  private:
   explicit Store(const Options& options);
   rocksdb::IOStatus Recover();
+  void DescribeSegment(const FileEntry& e, uint64_t s, SegmentInfo* info) const;
   rocksdb::IOStatus OpenTiers();
   void LoadStats();
   // Appends `record`, updating `entry`'s lsn. REQUIRES: state_mu_ shared.
@@ -250,6 +263,13 @@ class Store : public StorageView {
   std::unique_ptr<Policy> policy_;
   std::atomic<uint64_t> seq_{0};
   std::unique_ptr<Migrator> migrator_;  // stopped first at close
+  // The running trace capture, read lock-free by Observe. A stopped capture
+  // stays allocated (in traces_) until the store closes, so a thread that
+  // loaded the pointer just before the stop still records into valid memory
+  // (its record is dropped).
+  std::atomic<TraceCapture*> trace_{nullptr};
+  std::mutex trace_mu_;
+  std::vector<std::unique_ptr<TraceCapture>> traces_;  // guarded by trace_mu_
 
   // Hints waiting for their file, and per column family. Guarded by hints_mu_.
   struct PendingHint {

@@ -34,6 +34,7 @@ void Store::NoteTableFile(const std::string& path, int level, const std::string&
   }
   std::unique_lock<std::shared_mutex> elock(entry->mu);
   entry->hints.level = level;
+  entry->level.store(int8_t(level), std::memory_order_relaxed);
   entry->hints.column_family = hint.column_family;
   auto a = cf_access_.find(hint.column_family);
   if (entry->hints.access == AccessHint::kNone && a != cf_access_.end()) entry->hints.access = a->second;
@@ -47,6 +48,7 @@ void Store::ApplyHints(const std::string& path, FileEntry* entry) {
   if (it == pending_hints_.end()) return;
   std::unique_lock<std::shared_mutex> elock(entry->mu);
   entry->hints.level = it->second.level;
+  entry->level.store(int8_t(it->second.level), std::memory_order_relaxed);
   entry->hints.column_family = it->second.column_family;
   auto a = cf_access_.find(it->second.column_family);
   if (a != cf_access_.end()) entry->hints.access = a->second;

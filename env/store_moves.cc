@@ -38,6 +38,35 @@ constexpr uint64_t kChunk = 256 << 10;
 // there until it is deleted. REQUIRES: e->mu held exclusively, e->move_mu held.
 }  // namespace
 
+// What ForEachSegment says of segment `s` of `e`. REQUIRES: e->mu held.
+void Store::DescribeSegment(const FileEntry& e, uint64_t s, SegmentInfo* info) const {
+  info->ref.file_id = e.id;
+  info->ref.segment = s;
+  info->kind = e.kind;
+  info->hints = e.hints;
+  info->file_bytes = e.size.load();
+  info->busy = e.writers > 0;
+  info->tier = e.segments.tier(s);
+  const uint8_t c = e.segments.copy(s);
+  info->copy_tier = c == kNoTier ? -1 : c;
+  info->bytes = RoundUp(ContentEnd(e, s) - SegmentStart(s));
+  info->stats = e.segments.heat(s)->Snapshot();
+}
+
+bool Store::Lookup(const SegmentRef& ref, SegmentInfo* info) const {
+  std::shared_ptr<FileEntry> e;
+  {
+    std::lock_guard<std::mutex> lock(ns_mu_);
+    auto it = ns_.files().find(ref.file_id);
+    if (it == ns_.files().end() || !IsBulkKind(it->second->kind)) return false;
+    e = it->second;
+  }
+  std::shared_lock<std::shared_mutex> lock(e->mu);
+  if (e->freed || e->unlinked || e->segments.tier(ref.segment) == kNoTier) return false;
+  DescribeSegment(*e, ref.segment, info);
+  return true;
+}
+
 void Store::ForEachSegment(const std::function<void(const SegmentInfo&)>& fn) const {
   std::vector<std::shared_ptr<FileEntry>> files;
   {
@@ -51,21 +80,10 @@ void Store::ForEachSegment(const std::function<void(const SegmentInfo&)>& fn) co
   for (const auto& e : files) {
     std::shared_lock<std::shared_mutex> lock(e->mu);
     if (e->freed || e->unlinked) continue;
-    info.ref.file_id = e->id;
-    info.kind = e->kind;
-    info.hints = e->hints;
-    info.file_bytes = e->size.load();
-    info.busy = e->writers > 0;
     const SegmentTable& segs = e->segments;
     for (uint64_t s = 0; s < segs.size(); ++s) {
-      uint8_t home = segs.tier(s);
-      if (home == kNoTier) continue;
-      info.ref.segment = s;
-      info.tier = home;
-      uint8_t c = segs.copy(s);
-      info.copy_tier = c == kNoTier ? -1 : c;
-      info.bytes = RoundUp(ContentEnd(*e, s) - SegmentStart(s));
-      info.stats = segs.heat(s)->Snapshot();
+      if (segs.tier(s) == kNoTier) continue;
+      DescribeSegment(*e, s, &info);
       fn(info);
     }
   }

@@ -72,6 +72,10 @@ IOStatus Store::Open(const Options& options, std::shared_ptr<Store>* result) {
   } catch (const std::exception&) {
     // A damaged STATS file costs the saved counters, never the open.
   }
+  if (!options.trace.empty() && !options.read_only) {
+    s = store->StartTrace(options.trace);
+    if (!s.ok()) return s;
+  }
   if (options.migration && !options.read_only) {
     MigratorOptions mo;
     mo.queue = options.migration_queue;
@@ -291,6 +295,7 @@ IOStatus Store::Recover() {
 
 Store::~Store() {
   migrator_.reset();  // joins the thread: no move runs past this point
+  if (trace_.load()) StopTrace(nullptr).PermitUncheckedError();
   if (read_only()) return;
   SaveStats().PermitUncheckedError();
   if (journal_) journal_->SyncAll().PermitUncheckedError();

@@ -88,7 +88,7 @@ IOStatus SegmentReader::ReadPiece(uint64_t offset, size_t n, uint64_t file_size,
   Store& st = *store_;
   int64_t done = st.tier(t).AccountRead(entry_->id, offset, got.size(), start, user);
   st.Observe(*entry_, seg, offset, got.size(), user ? IoType::kUserRead : IoType::kBackgroundRead,
-             t, uint64_t(done - start));
+             t, uint64_t(done - start), TracePriority(options.rate_limiter_priority));
   return IOStatus::OK();
 }
 

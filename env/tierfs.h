@@ -21,7 +21,7 @@
 //            | migration_queue (moves) | migration_rate (bytes/s, e.g. 64M)
 //            | migration_idle_ops (reads per ms)
 //            | migration_busy_share (percent of a busy device's time)
-//            | migration_plan_ms (ms)
+//            | migration_plan_ms (ms) | trace (file recording every I/O)
 //   or    tierfs://config:/path/to/file.conf  (same keys, one per line:
 //          `tier = PATH CAPACITY [DEVICE]`, `segment_size = 1M`, `policy = ...`,
 //          '#' starts a comment)
@@ -82,6 +82,10 @@ struct Options {
   // The policy plans every PlanIntervalRequests() requests and at least this
   // often (milliseconds) while requests come. Default: 1000.
   uint64_t migration_plan_ms = 1000;
+  // Records every I/O into this file (the trace format of
+  // env/trace_format.h) from open to close, for the simulator. Must lie
+  // outside the tiers. Default: "" (no trace). See also StartTrace().
+  std::string trace;
   // Open for inspection only: recover nothing, write nothing, take no lock.
   // Used by the admin tool on a store another process may have open.
   // Default: false.
@@ -229,6 +233,14 @@ rocksdb::Status Pin(const rocksdb::FileSystem* fs, const std::string& path,
 rocksdb::Status ApplyDataOp(const rocksdb::FileSystem* fs, const std::string& op,
                             const std::string& path, int tier, uint64_t first_segment,
                             uint64_t last_segment, bool wait);
+
+// Trace capture: records every I/O the store serves into `path` (outside
+// the tiers) until StopTrace or the store closes; replay it with
+// `tierfs-sim run --workload=PATH`, convert it with `tierfs-trace`. Busy if
+// a capture runs already.
+rocksdb::Status StartTrace(const rocksdb::FileSystem* fs, const std::string& path);
+// Stops the capture; *records (if not null) is how many I/Os it recorded.
+rocksdb::Status StopTrace(const rocksdb::FileSystem* fs, uint64_t* records);
 
 // The migration engine's queue and counters.
 struct MigrationInfo {

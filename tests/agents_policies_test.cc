@@ -209,15 +209,37 @@ TEST(LruPolicyTest, DropsExtraCopiesBeforeMovingHomes) {
   copied.stats.last_access = 99;
 
   std::vector<Move> moves;
-  lru->Evict(0, kSeg, view, &moves);
-  ASSERT_EQ(1u, moves.size());
-  EXPECT_TRUE(IsMove(moves[0], Move::kDropCopy, 2, 0, 0)) << Describe(moves);
-
-  moves.clear();
   lru->Evict(0, 2 * kSeg, view, &moves);
   ASSERT_EQ(2u, moves.size());
   EXPECT_TRUE(IsMove(moves[0], Move::kDropCopy, 2, 0, 0)) << Describe(moves);
   EXPECT_TRUE(IsMove(moves[1], Move::kMigrate, 1, 0, 1)) << Describe(moves);
+}
+
+TEST(LruPolicyTest, KeepsItsCandidatesBetweenEvictionsAndChecksThemAgain) {
+  auto lru = Make("lru");
+  FakeView view({4 * kSeg, 100 * kSeg});
+  view.Add(1, 0, 0).stats.last_access = 1;
+  view.Add(2, 0, 0).stats.last_access = 2;
+  view.Add(3, 0, 0).stats.last_access = 3;
+  std::vector<Move> moves;
+  lru->Evict(0, kSeg, view, &moves);
+  ASSERT_EQ(1u, moves.size());
+  EXPECT_TRUE(IsMove(moves[0], Move::kMigrate, 1, 0, 1)) << Describe(moves);
+  view.segments[0].tier = 1;  // the move ran
+
+  // Segment 2 was read since the scan: no longer the least recent.
+  view.segments[1].stats.last_access = 10;
+  moves.clear();
+  lru->Evict(0, kSeg, view, &moves);
+  ASSERT_EQ(1u, moves.size());
+  EXPECT_TRUE(IsMove(moves[0], Move::kMigrate, 3, 0, 1)) << Describe(moves);
+  view.segments[2].tier = 1;
+
+  // The heap ran out: a new scan finds segment 2 (and no move made twice).
+  moves.clear();
+  lru->Evict(0, 3 * kSeg, view, &moves);
+  ASSERT_EQ(1u, moves.size());
+  EXPECT_TRUE(IsMove(moves[0], Move::kMigrate, 2, 0, 1)) << Describe(moves);
 }
 
 TEST(LruPolicyTest, TheSlowestTierCanOnlyDropCopies) {

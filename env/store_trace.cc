@@ -1,0 +1,73 @@
+// Store: starting and stopping trace capture (env/trace_capture.h).
+#include <limits.h>
+#include <stdlib.h>
+
+#include <chrono>
+
+#include "env/store.h"
+
+namespace tierfs {
+
+using rocksdb::IOStatus;
+
+namespace {
+
+// The directory holding `path`, as the kernel sees it; "" if it does not exist.
+std::string ResolvedParent(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  char buf[PATH_MAX];
+  return realpath(dir.c_str(), buf) ? std::string(buf) : std::string();
+}
+
+bool IsUnder(const std::string& a, const std::string& root) {
+  return a == root || a.compare(0, root.size() + 1, root + "/") == 0;
+}
+
+}  // namespace
+
+IOStatus Store::StartTrace(const std::string& path) {
+  if (path.empty()) return IOStatus::InvalidArgument("trace: empty file name");
+  const std::string dir = ResolvedParent(path);
+  if (dir.empty()) {
+    return IOStatus::InvalidArgument("trace file '" + path + "': its directory does not exist");
+  }
+  TraceHeader header;
+  header.segment_size = seg_size_;
+  header.start_unix_ns = uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                      std::chrono::system_clock::now().time_since_epoch())
+                                      .count());
+  header.source = "tierfs";
+  for (int t = 0; t < NumTiers(); ++t) {
+    char buf[PATH_MAX];
+    const std::string root = realpath(tier(t).root.c_str(), buf) ? std::string(buf) : tier(t).root;
+    if (IsUnder(dir, root)) {
+      return IOStatus::InvalidArgument("trace file '" + path + "' lies inside tier " +
+                                       std::to_string(t) + " (" + tier(t).root +
+                                       "): put it outside the tiers");
+    }
+    header.tiers.push_back(TraceTier{tier(t).capacity, options_.tiers[size_t(t)].device,
+                                     tier(t).root});
+  }
+  std::lock_guard<std::mutex> lock(trace_mu_);
+  if (trace_.load()) {
+    return IOStatus::Busy("a trace is already being captured into '" + trace_.load()->path() + "'");
+  }
+  std::unique_ptr<TraceCapture> capture;
+  IOStatus s = TraceCapture::Start(path, header, &capture);
+  if (!s.ok()) return s;
+  trace_.store(capture.get(), std::memory_order_release);
+  traces_.push_back(std::move(capture));
+  return IOStatus::OK();
+}
+
+IOStatus Store::StopTrace(uint64_t* records) {
+  std::lock_guard<std::mutex> lock(trace_mu_);
+  TraceCapture* capture = trace_.exchange(nullptr);
+  if (!capture) return IOStatus::InvalidArgument("no trace is being captured");
+  IOStatus s = capture->Stop();
+  if (records) *records = capture->records();
+  return s;
+}
+
+}  // namespace tierfs

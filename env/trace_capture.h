@@ -1,0 +1,57 @@
+// Trace capture: every I/O a store serves, recorded in the trace format
+// (env/trace_format.h) for the simulator and for analysis. Started by the
+// URI key `trace:PATH` or StartTrace(), stopped by StopTrace() or the store's
+// close.
+//
+// Record() runs on the I/O path of every thread: it encodes into one buffer
+// under a mutex (no system call) and writes the buffer out when it passes
+// 1 MiB. A record's time is its I/O's start (completion less latency),
+// clamped so times never decrease in the file: concurrent I/Os recorded a
+// few microseconds out of order keep their order of recording. A crash loses
+// the unwritten buffer; the reader stops at the last whole record.
+#pragma once
+
+#include <cstdio>
+#include <mutex>
+#include <string>
+
+#include <rocksdb/io_status.h>
+
+#include "env/trace_format.h"
+
+namespace tierfs {
+
+class TraceCapture {
+ public:
+  // Creates `path` (which must lie outside the store's tiers) and writes the
+  // header.
+  static rocksdb::IOStatus Start(const std::string& path, const TraceHeader& header,
+                                 std::unique_ptr<TraceCapture>* result);
+  ~TraceCapture();  // stops
+
+  void Record(uint64_t file_id, FileKind kind, int level, uint64_t offset, uint64_t size,
+              IoType type, TracePriority priority, int tier, uint64_t latency_ns);
+
+  // Writes out what is buffered and closes the file; later records are
+  // dropped. The first write error, if any.
+  rocksdb::IOStatus Stop();
+
+  const std::string& path() const { return path_; }
+  uint64_t records() const;
+
+ private:
+  TraceCapture(std::string path, FILE* file);
+  void FlushLocked();
+
+  const std::string path_;
+  const int64_t start_ns_;  // DeviceModel::NowNanos() at start: times are relative to it
+  mutable std::mutex mu_;
+  FILE* file_;           // guarded by mu_; nullptr once stopped
+  TraceEncoder encoder_;  // guarded by mu_
+  std::string buf_;      // guarded by mu_
+  uint64_t records_ = 0;  // guarded by mu_
+  uint32_t threads_ = 0;  // guarded by mu_: stream numbers handed out
+  std::string error_;     // guarded by mu_: the first write error
+};
+
+}  // namespace tierfs

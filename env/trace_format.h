@@ -1,0 +1,155 @@
+// The I/O trace format: what TierFS records when asked (env/trace_capture.h),
+// what the synthetic workload generators and the CSV converter write, and what
+// the simulator (tools/sim/) replays.
+//
+// A trace file is a header followed by records, little-endian, no padding:
+//
+//   header  := magic "TIERFSTR" (8 bytes)
+//              fixed32 version (1)
+//              varint  segment_size        bytes; 0 = whole file (as TierFS)
+//              varint  start_unix_ns       wall clock when capture began (0 unknown)
+//              varint  num_tiers           tier layout at capture, fastest first
+//              num_tiers x { varint capacity; string device; string path }
+//              string  source              free text: "tierfs", "synthetic:LUN0", "csv:FILE"
+//              fixed32 crc32   zlib's CRC-32 of every header byte before it
+//   string  := varint length, bytes
+//
+//   record  := byte    flags    bits 0-1 type (0 user read, 1 background read, 2 write)
+//                               bits 2-4 priority: RocksDB's IOPriority (0 low, 1 mid,
+//                                        2 high, 3 user, 4 total), 5 unknown
+//                               bit  5   a level byte follows
+//                               bit  6   a tier byte follows
+//                               bit  7   a latency varint follows
+//              byte    kind     FileKind
+//              varint  time delta  ns since the previous record's time (times never decrease)
+//              varint  stream   who issued it: a capturing thread's small number, or a
+//                               generator's workload index in a mix
+//              varint  file_id
+//              varint  offset
+//              varint  size
+//              [byte   level]   LSM level of a table file
+//              [byte   tier]    the tier that served it at capture
+//              [varint latency] ns the request took at capture
+//
+// A record costs 8 to 20 bytes. A file that ends inside a record (a capture
+// cut short by a crash) decodes up to the last whole record; the reader says
+// so. Times are the issue time of each request, relative to the start of the
+// capture.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "agents/file_kind.h"
+#include "agents/policy.h"
+
+namespace tierfs {
+
+// IOPriority as RocksDB numbers it (Env::IO_LOW .. IO_TOTAL), plus "not
+// known" (writes, block traces).
+enum class TracePriority : uint8_t { kLow = 0, kMid, kHigh, kUser, kTotal, kUnknown };
+
+struct TraceRecord {
+  uint64_t time_ns = 0;  // issue time, from the start of the trace
+  uint32_t stream = 0;   // issuing thread or workload
+  uint64_t file_id = 0;
+  uint64_t offset = 0;
+  uint64_t size = 0;
+  IoType type = IoType::kUserRead;
+  TracePriority priority = TracePriority::kUnknown;
+  FileKind kind = FileKind::kOther;
+  int level = -1;          // -1 unknown
+  int tier = -1;           // -1 unknown
+  uint64_t latency_ns = 0; // 0 unknown
+
+  bool is_write() const { return type == IoType::kWrite; }
+  bool operator==(const TraceRecord& o) const;
+};
+
+struct TraceTier {
+  uint64_t capacity = 0;
+  std::string device;  // device model name, "none" for a real device
+  std::string path;
+};
+
+struct TraceHeader {
+  static constexpr uint32_t kVersion = 1;
+  uint32_t version = kVersion;
+  uint64_t segment_size = 0;
+  uint64_t start_unix_ns = 0;
+  std::vector<TraceTier> tiers;
+  std::string source;
+};
+
+// Appends encoded records to a buffer. Not thread-safe.
+class TraceEncoder {
+ public:
+  // The encoded header.
+  static std::string EncodeHeader(const TraceHeader& header);
+  // Appends one record to *out. Records must come in time order: a time
+  // earlier than the previous record's is recorded as equal to it.
+  void Append(const TraceRecord& r, std::string* out);
+
+ private:
+  uint64_t last_time_ = 0;
+};
+
+// Decodes a whole trace held in memory, or streams one from a file.
+class TraceReader {
+ public:
+  // Opens `path` and reads its header. False and *error (naming the file and
+  // what is wrong) on a missing file, a bad magic, version or header CRC.
+  bool Open(const std::string& path, std::string* error);
+  // The same from bytes in memory (tests).
+  bool OpenBuffer(std::string bytes, std::string* error);
+  ~TraceReader();
+
+  const TraceHeader& header() const { return header_; }
+  // The next record; false at the end. An incomplete last record ends the
+  // trace and sets truncated(); a malformed record sets *error.
+  bool Next(TraceRecord* r, std::string* error);
+  bool truncated() const { return truncated_; }
+  uint64_t records() const { return records_; }
+
+ private:
+  bool Fill(size_t need);
+  bool ReadHeader(std::string* error);
+
+  std::string name_;
+  FILE* file_ = nullptr;
+  std::string buf_;
+  size_t pos_ = 0;
+  bool eof_ = false;
+  bool truncated_ = false;
+  uint64_t records_ = 0;
+  uint64_t last_time_ = 0;
+  TraceHeader header_;
+};
+
+// Writes a trace file: header at Open, records buffered. Not thread-safe.
+class TraceWriter {
+ public:
+  ~TraceWriter();  // closes (errors are lost: call Close to see them)
+  bool Open(const std::string& path, const TraceHeader& header, std::string* error);
+  bool Append(const TraceRecord& r, std::string* error);
+  // Flushes and closes; false and *error if any write failed.
+  bool Close(std::string* error);
+
+ private:
+  bool Flush(std::string* error);
+
+  std::string path_;
+  FILE* file_ = nullptr;
+  TraceEncoder encoder_;
+  std::string buf_;
+  bool failed_ = false;
+};
+
+// Reads a whole trace into memory. False and *error on any error (a
+// truncated tail is not an error: *truncated says so if given).
+bool ReadTrace(const std::string& path, TraceHeader* header, std::vector<TraceRecord>* records,
+               std::string* error, bool* truncated = nullptr);
+
+}  // namespace tierfs
