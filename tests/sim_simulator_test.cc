@@ -1,0 +1,304 @@
+// The trace simulator (tools/sim/simulator.h): timing against hand-computed
+// device times, placement and spill, closed and open replay, migration only
+// in idle time, the oracle, determinism, and configuration errors.
+#include <gtest/gtest.h>
+
+#include "tools/sim/compare.h"
+#include "tools/sim/report.h"
+#include "tools/sim/simulator.h"
+#include "tools/sim/workloads.h"
+
+namespace tierfs {
+namespace sim {
+namespace {
+
+constexpr uint64_t kSeg = 64 << 10;
+
+SimTier Tier(const char* device, uint64_t capacity) {
+  SimTier t;
+  t.name = std::string("/") + device;
+  t.capacity = capacity;
+  EXPECT_TRUE(ParseDeviceParams(device, &t.device).ok());
+  return t;
+}
+
+SimConfig Config(const std::string& policy, uint64_t fast_bytes, const char* slow = "hdd") {
+  SimConfig c;
+  c.tiers = {Tier("optane", fast_bytes), Tier(slow, 1ull << 40)};
+  c.segment_size = kSeg;
+  c.policy = policy;
+  return c;
+}
+
+TraceRecord Read(uint64_t time_ns, uint64_t offset, uint64_t size = 4096, uint32_t stream = 0) {
+  TraceRecord r;
+  r.time_ns = time_ns;
+  r.stream = stream;
+  r.file_id = stream;
+  r.offset = offset;
+  r.size = size;
+  r.kind = FileKind::kVolume;
+  return r;
+}
+
+SimResult Replay(const std::vector<TraceRecord>& trace, const SimConfig& config) {
+  SimResult r;
+  std::string error;
+  EXPECT_TRUE(RunPolicy(trace, config, &r, &error)) << error;
+  return r;
+}
+
+// Nanoseconds a device model takes for one I/O, as DeviceModel computes it.
+double ServiceUs(const char* device, bool write, uint64_t bytes) {
+  DeviceParams p;
+  EXPECT_TRUE(ParseDeviceParams(device, &p).ok());
+  return double(DeviceModel(p).ServiceNanos(write, false, bytes)) / 1000.0;
+}
+
+TEST(SimulatorTest, OneReadTakesTheDeviceModelsTime) {
+  SimResult r = Replay({Read(0, 0)}, Config("fast-first", 10 * kSeg));
+  EXPECT_EQ(1u, r.requests);
+  // optane: 10 us + 4096 B / 2400 MB/s.
+  EXPECT_NEAR(10 + 4096 / 2400.0, r.avg_latency_us, 0.002);
+  EXPECT_NEAR(ServiceUs("optane", false, 4096), r.p99_us, 0.002);
+  EXPECT_EQ(1.0, r.tiers[0].hit_ratio);
+}
+
+TEST(SimulatorTest, ARequestAcrossSegmentsCompletesWithItsLastPiece) {
+  // 8 KiB straddling a segment boundary on an HDD: one seek, then the
+  // second piece continues the first on the same device.
+  SimConfig c = Config("slow-only", 10 * kSeg);
+  SimResult r = Replay({Read(0, kSeg - 4096, 8192)}, c);
+  EXPECT_EQ(2u, r.pieces);
+  EXPECT_NEAR(12200 + 8192 / 191.75, r.avg_latency_us, 0.01);
+}
+
+TEST(SimulatorTest, AFullTierSpillsToTheNextOne) {
+  // fast-first with room for one segment: the second segment goes slow.
+  SimResult r = Replay({Read(0, 0), Read(1000000, kSeg), Read(2000000, 0)}, Config("fast-first", kSeg));
+  EXPECT_NEAR(2.0 / 3, r.tiers[0].hit_ratio, 1e-9);
+  EXPECT_NEAR(1.0 / 3, r.tiers[1].hit_ratio, 1e-9);
+  EXPECT_EQ(kSeg, r.tiers[0].peak_used);
+}
+
+TEST(SimulatorTest, ClosedReplayWaitsForEachRequestAndKeepsTheThinkTime) {
+  // Two reads 1 ms apart on an HDD (12.2 ms each): the second is issued
+  // when the first completes plus the 1 ms of think time.
+  SimConfig c = Config("slow-only", kSeg);
+  SimResult closed = Replay({Read(0, 0), Read(1000000, 40 * kSeg)}, c);
+  const double one = ServiceUs("hdd", false, 4096);
+  EXPECT_NEAR(one, closed.avg_latency_us, 0.01);
+  EXPECT_NEAR((2 * one + 1000) / 1e6, closed.virtual_seconds, 1e-8);
+
+  // Open replay issues at trace times: the second waits for the first.
+  c.replay = SimConfig::Replay::kOpen;
+  SimResult open = Replay({Read(0, 0), Read(1000000, 40 * kSeg)}, c);
+  EXPECT_NEAR((one + (2 * one - 1000)) / 2, open.avg_latency_us, 0.01);
+}
+
+TEST(SimulatorTest, TheRecordedLatencyIsNotThinkTime) {
+  // A captured trace: the first request took 5 ms at capture, so of the
+  // 6 ms to the next only 1 ms was think time.
+  SimConfig c = Config("fast-only", 1ull << 30);
+  std::vector<TraceRecord> trace = {Read(0, 0), Read(6000000, kSeg)};
+  trace[0].latency_ns = 5000000;
+  SimResult r = Replay(trace, c);
+  EXPECT_NEAR((2 * ServiceUs("optane", false, 4096) + 1000) / 1e6, r.virtual_seconds, 1e-8);
+}
+
+TEST(SimulatorTest, StreamsRunConcurrentlyAndQueueOnOneDevice) {
+  // Two streams reading at time 0 on one HDD: one waits for the other.
+  SimResult r = Replay({Read(0, 0, 4096, 0), Read(0, 0, 4096, 1)}, Config("slow-only", kSeg));
+  const double one = ServiceUs("hdd", false, 4096);
+  EXPECT_NEAR((one + 2 * one) / 2, r.avg_latency_us, 0.01);
+}
+
+// Places everything on the slow tier, then keeps asking to promote segment 0.
+class PromoteSegmentZero : public Policy {
+ public:
+  const char* Name() const override { return "promote-zero"; }
+  int Place(const PlacementRequest&, const StorageView& view) override { return view.NumTiers() - 1; }
+  uint64_t PlanIntervalRequests() const override { return 1; }
+  void Plan(const StorageView& view, size_t, std::vector<Move>* moves) override {
+    SegmentInfo info;
+    if (view.Lookup(SegmentRef{0, 0}, &info) && info.tier != 0) {
+      Move m;
+      m.ref = SegmentRef{0, 0};
+      m.to = 0;
+      moves->push_back(m);
+    }
+  }
+};
+
+TEST(SimulatorTest, MigrationRunsInIdleGapsWithoutDelayingRequests) {
+  // Reads of segment 0 one second apart: the move fits in the first gap, no
+  // request waits for it, and the reads after it are served fast.
+  std::vector<TraceRecord> trace;
+  for (int i = 0; i < 5; ++i) trace.push_back(Read(uint64_t(i) * 1000000000, 0));
+  SimConfig c = Config("promote-zero", 10 * kSeg);
+  PromoteSegmentZero policy;
+  SimResult r;
+  std::string error;
+  ASSERT_TRUE(Simulate(trace, c, &policy, nullptr, &r, &error)) << error;
+  EXPECT_EQ(1u, r.moves);
+  EXPECT_EQ(kSeg, r.migrated_bytes);
+  EXPECT_EQ(0u, r.forced_chunks);
+  EXPECT_NEAR(0.2, r.tiers[1].hit_ratio, 1e-9);  // only the first read was slow
+  EXPECT_NEAR((ServiceUs("hdd", false, 4096) + 4 * ServiceUs("optane", false, 4096)) / 5,
+              r.avg_latency_us, 0.01);
+}
+
+TEST(SimulatorTest, ABusyDeviceGetsForcedChunksOnlyAfterWaiting) {
+  // Back-to-back HDD reads with no think time: the devices never idle, so
+  // the chunk waits 10 ms of virtual time and then goes anyway.
+  std::vector<TraceRecord> trace = {Read(0, 0)};
+  for (int i = 0; i < 20; ++i) trace.push_back(Read(0, uint64_t(i + 1) * kSeg * 7));
+  SimConfig c = Config("promote-zero", 10 * kSeg);
+  PromoteSegmentZero policy;
+  SimResult r;
+  std::string error;
+  ASSERT_TRUE(Simulate(trace, c, &policy, nullptr, &r, &error)) << error;
+  EXPECT_EQ(1u, r.forced_chunks);
+  EXPECT_EQ(1u, r.moves);
+
+  c.migration = false;  // and without migration, nothing moves
+  PromoteSegmentZero again;
+  ASSERT_TRUE(Simulate(trace, c, &again, nullptr, &r, &error)) << error;
+  EXPECT_EQ(0u, r.moves);
+  EXPECT_EQ(0u, r.migrated_bytes);
+}
+
+TEST(SimulatorTest, AWriteDropsTheExtraCopy) {
+  // As in the file system: a write to a replicated segment drops the copy
+  // (which would be stale), so the next read is served by the home.
+  class ReplicateZero : public PromoteSegmentZero {
+   public:
+    void Plan(const StorageView& view, size_t, std::vector<Move>* moves) override {
+      SegmentInfo info;
+      if (!done_ && view.Lookup(SegmentRef{0, 0}, &info)) {
+        moves->push_back(Move{Move::kReplicate, SegmentRef{0, 0}, 0});
+        done_ = true;
+      }
+    }
+    bool done_ = false;
+  };
+  std::vector<TraceRecord> trace = {Read(0, 0), Read(1000000000, 0), Read(2000000000, 0),
+                                    Read(3000000000, 0)};
+  trace[2].type = IoType::kWrite;
+  ReplicateZero policy;
+  SimResult r;
+  std::string error;
+  ASSERT_TRUE(Simulate(trace, Config("x", 10 * kSeg), &policy, nullptr, &r, &error)) << error;
+  EXPECT_EQ(1u, r.moves);
+  // Read 1 from the copy on tier 0; reads 0 and 3 and the write from the home.
+  EXPECT_EQ(1u, r.tiers[0].served);
+  EXPECT_EQ(3u, r.tiers[1].served);
+}
+
+TEST(SimulatorTest, TheOracleKeepsTheSegmentNeededSoonestFast) {
+  // One hot segment read every other request among 1000 segments read once;
+  // tier 0 holds one segment. Whatever comes first, the oracle keeps the
+  // hot one fast; fast-first keeps the first segment it saw.
+  std::vector<TraceRecord> trace;
+  uint64_t t = 0;
+  for (int i = 0; i < 1000; ++i) {
+    trace.push_back(Read(t += 1000000, uint64_t(i + 1) * kSeg));
+    trace.push_back(Read(t += 1000000, 0));
+  }
+  SimConfig c = Config("oracle", kSeg);
+  c.policy_params["interval"] = "16";
+  SimResult oracle = Replay(trace, c);
+  SimResult first = Replay(trace, Config("fast-first", kSeg));
+  EXPECT_GT(oracle.tiers[0].hit_ratio, 0.45);
+  EXPECT_LT(first.tiers[0].hit_ratio, 0.01);
+  EXPECT_LT(oracle.avg_latency_us, 0.6 * first.avg_latency_us);
+}
+
+TEST(SimulatorTest, SameTraceConfigAndPolicyGiveTheSameBytes) {
+  WorkloadOptions w;
+  w.requests = 20000;
+  w.seed = 7;
+  std::vector<TraceRecord> trace;
+  std::string error;
+  ASSERT_TRUE(Generate("mix4", w, &trace, &error)) << error;
+  for (const char* policy : {"hintstor", "lru", "mutant", "oracle"}) {
+    SimConfig c;
+    ASSERT_TRUE(MakeConfig("tri", Footprint(trace, kSeg), 10, kSeg, policy, &c, &error)) << error;
+    SimResult a = Replay(trace, c), b = Replay(trace, c);
+    EXPECT_EQ(FormatResult(a, c), FormatResult(b, c)) << policy;
+    EXPECT_EQ(ResultJson(a, c), ResultJson(b, c)) << policy;
+  }
+  // A comparison gives the same tables whatever the number of threads.
+  CompareOptions o;
+  o.configs = {"perf", "cost"};
+  o.workloads = {"ssd-02", "YCSB-F"};
+  o.policies = {"fast-first", "hintstor", "oracle"};
+  o.requests = 5000;
+  std::vector<Cell> one, two;
+  ASSERT_TRUE(Compare(o, &one, &error)) << error;
+  o.jobs = 2;
+  ASSERT_TRUE(Compare(o, &two, &error)) << error;
+  EXPECT_EQ(ComparisonCsv(one), ComparisonCsv(two));
+  EXPECT_EQ(ComparisonMarkdown(one, o.policies), ComparisonMarkdown(two, o.policies));
+  EXPECT_EQ(2u * 2u * 4u, one.size());  // fast-only added
+}
+
+TEST(SimulatorTest, ATraceThatDoesNotFitIsAnError) {
+  SimConfig c = Config("fast-first", kSeg);
+  c.tiers[1].capacity = kSeg;
+  SimResult r;
+  std::string error;
+  EXPECT_FALSE(RunPolicy({Read(0, 0), Read(1, kSeg), Read(2, 2 * kSeg)}, c, &r, &error));
+  EXPECT_NE(std::string::npos, error.find("does not fit")) << error;
+}
+
+TEST(SimConfigTest, ReadsTheLiveGrammarWithoutDirectories) {
+  SimConfig c;
+  std::string error;
+  ASSERT_TRUE(ParseSimConfig(
+      "tierfs:///nowhere/fast:1G:optane,/nowhere/slow:1T:hdd;segment_size:256K;policy:hintstor;"
+      "hintstor.interval:100;migration_rate:32M",
+      &c, &error))
+      << error;
+  ASSERT_EQ(2u, c.tiers.size());
+  EXPECT_EQ(1ull << 30, c.tiers[0].capacity);
+  EXPECT_EQ("hdd", c.tiers[1].device.name);
+  EXPECT_EQ(256u << 10, c.segment_size);
+  EXPECT_EQ("hintstor", c.policy);
+  EXPECT_EQ("100", c.policy_params["interval"]);
+  EXPECT_EQ(32u << 20, c.migration_rate);
+
+  EXPECT_FALSE(ParseSimConfig("tierfs:///a:1G:floppy", &c, &error));
+  EXPECT_NE(std::string::npos, error.find("floppy")) << error;
+  EXPECT_FALSE(ParseSimConfig("tierfs:///a:1G;policy:lru;mutant.min_age:5", &c, &error));
+  EXPECT_NE(std::string::npos, error.find("mutant.min_age")) << error;
+  EXPECT_FALSE(ParseSimConfig("tierfs:///a:1G;colour:blue", &c, &error));
+  EXPECT_NE(std::string::npos, error.find("colour")) << error;
+  EXPECT_FALSE(ParseSimConfig("tierfs:///a:1G;segment_size:whole", &c, &error));
+  EXPECT_NE(std::string::npos, error.find("segment_size")) << error;
+
+  SimConfig bad = Config("no-such-policy", kSeg);
+  SimResult r;
+  EXPECT_FALSE(RunPolicy({Read(0, 0)}, bad, &r, &error));
+  EXPECT_NE(std::string::npos, error.find("no-such-policy")) << error;
+  EXPECT_FALSE(MakeConfig("fastest", 1 << 20, 10, kSeg, "lru", &c, &error));
+  EXPECT_NE(std::string::npos, error.find("fastest")) << error;
+}
+
+TEST(SimConfigTest, PresetsSizeTheTiersToTheFootprint) {
+  SimConfig c;
+  std::string error;
+  ASSERT_TRUE(MakeConfig("tri", 100 * kSeg, 10, kSeg, "lru", &c, &error)) << error;
+  ASSERT_EQ(3u, c.tiers.size());
+  EXPECT_EQ(10 * kSeg, c.tiers[0].capacity);
+  EXPECT_EQ(30 * kSeg, c.tiers[1].capacity);
+  EXPECT_EQ(200 * kSeg, c.tiers[2].capacity);
+  EXPECT_EQ("sata-ssd", c.tiers[1].device.name);
+  // fast-only: the fast tier holds everything.
+  ASSERT_TRUE(MakeConfig("cost", 100 * kSeg, 10, kSeg, "fast-only", &c, &error)) << error;
+  EXPECT_EQ(210 * kSeg, c.tiers[0].capacity);
+}
+
+}  // namespace
+}  // namespace sim
+}  // namespace tierfs

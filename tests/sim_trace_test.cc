@@ -1,0 +1,267 @@
+// The trace format (env/trace_format.h) and its CSV forms (tools/sim/trace_csv.h).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include "env/trace_format.h"
+#include "tests/test_util.h"
+#include "tools/sim/trace_csv.h"
+
+namespace tierfs {
+namespace {
+
+using sim::CsvFormat;
+
+TraceHeader SampleHeader() {
+  TraceHeader h;
+  h.segment_size = 1 << 20;
+  h.start_unix_ns = 1764547200000000000ull;
+  h.tiers = {{10ull << 30, "optane", "/mnt/fast"}, {1ull << 40, "hdd", "/mnt/slow"}};
+  h.source = "tierfs";
+  return h;
+}
+
+std::vector<TraceRecord> SampleRecords() {
+  std::vector<TraceRecord> out;
+  TraceRecord a;  // every optional field
+  a.time_ns = 1000;
+  a.stream = 3;
+  a.file_id = 42;
+  a.offset = 5ull << 30;
+  a.size = 4096;
+  a.type = IoType::kUserRead;
+  a.priority = TracePriority::kUser;
+  a.kind = FileKind::kSst;
+  a.level = 6;
+  a.tier = 1;
+  a.latency_ns = 12200000;
+  out.push_back(a);
+  TraceRecord b;  // none of them
+  b.time_ns = 1000;
+  b.file_id = 7;
+  b.size = 65536;
+  b.type = IoType::kWrite;
+  b.kind = FileKind::kWal;
+  out.push_back(b);
+  TraceRecord c = a;
+  c.time_ns = 999999999999ull;
+  c.type = IoType::kBackgroundRead;
+  c.priority = TracePriority::kLow;
+  c.kind = FileKind::kVolume;
+  out.push_back(c);
+  return out;
+}
+
+std::string Encode(const TraceHeader& h, const std::vector<TraceRecord>& records) {
+  std::string bytes = TraceEncoder::EncodeHeader(h);
+  TraceEncoder enc;
+  for (const TraceRecord& r : records) enc.Append(r, &bytes);
+  return bytes;
+}
+
+TEST(TraceFormatTest, RecordsAndHeaderSurviveARoundTrip) {
+  const TraceHeader h = SampleHeader();
+  const std::vector<TraceRecord> records = SampleRecords();
+  TraceReader reader;
+  std::string error;
+  ASSERT_TRUE(reader.OpenBuffer(Encode(h, records), &error)) << error;
+  EXPECT_EQ(h.segment_size, reader.header().segment_size);
+  EXPECT_EQ(h.start_unix_ns, reader.header().start_unix_ns);
+  ASSERT_EQ(2u, reader.header().tiers.size());
+  EXPECT_EQ("hdd", reader.header().tiers[1].device);
+  EXPECT_EQ("/mnt/slow", reader.header().tiers[1].path);
+  EXPECT_EQ(1ull << 40, reader.header().tiers[1].capacity);
+  EXPECT_EQ("tierfs", reader.header().source);
+  for (const TraceRecord& want : records) {
+    TraceRecord got;
+    ASSERT_TRUE(reader.Next(&got, &error)) << error;
+    EXPECT_TRUE(got == want) << "record " << reader.records();
+  }
+  TraceRecord extra;
+  EXPECT_FALSE(reader.Next(&extra, &error));
+  EXPECT_TRUE(error.empty());
+  EXPECT_FALSE(reader.truncated());
+}
+
+TEST(TraceFormatTest, ARecordCostsFewBytes) {
+  TraceRecord r;
+  r.time_ns = 100;
+  r.file_id = 12;
+  r.offset = 1 << 20;
+  r.size = 4096;
+  std::string out;
+  TraceEncoder enc;
+  enc.Append(r, &out);
+  EXPECT_LE(out.size(), 12u);
+}
+
+TEST(TraceFormatTest, TimesNeverDecrease) {
+  std::vector<TraceRecord> records = SampleRecords();
+  records[1].time_ns = 10;  // earlier than the record before: clamped
+  TraceReader reader;
+  std::string error;
+  ASSERT_TRUE(reader.OpenBuffer(Encode(SampleHeader(), records), &error)) << error;
+  TraceRecord r;
+  ASSERT_TRUE(reader.Next(&r, &error));
+  ASSERT_TRUE(reader.Next(&r, &error));
+  EXPECT_EQ(1000u, r.time_ns);
+}
+
+TEST(TraceFormatTest, ACutShortFileEndsAtItsLastWholeRecord) {
+  const std::string whole = Encode(SampleHeader(), SampleRecords());
+  TraceReader reader;
+  std::string error;
+  ASSERT_TRUE(reader.OpenBuffer(whole.substr(0, whole.size() - 3), &error)) << error;
+  TraceRecord r;
+  int n = 0;
+  while (reader.Next(&r, &error)) n++;
+  EXPECT_TRUE(error.empty()) << error;
+  EXPECT_EQ(2, n);
+  EXPECT_TRUE(reader.truncated());
+}
+
+TEST(TraceFormatTest, BadHeadersAreNamed) {
+  std::string error;
+  TraceReader a;
+  EXPECT_FALSE(a.OpenBuffer("NOTATRACE and more bytes", &error));
+  EXPECT_NE(std::string::npos, error.find("bad magic")) << error;
+
+  std::string bytes = Encode(SampleHeader(), {});
+  bytes[20] ^= 0x01;  // inside the header: the checksum catches it
+  TraceReader b;
+  EXPECT_FALSE(b.OpenBuffer(bytes, &error));
+  EXPECT_NE(std::string::npos, error.find("checksum")) << error;
+
+  TraceHeader future = SampleHeader();
+  future.version = 9;
+  TraceReader c;
+  EXPECT_FALSE(c.OpenBuffer(Encode(future, {}), &error));
+  EXPECT_NE(std::string::npos, error.find("version 9")) << error;
+}
+
+TEST(TraceFormatTest, AMalformedRecordIsAnError) {
+  std::string bytes = TraceEncoder::EncodeHeader(SampleHeader());
+  bytes += std::string(1, char(0x03));  // type 3 does not exist
+  bytes += std::string(70, char(0));
+  TraceReader reader;
+  std::string error;
+  ASSERT_TRUE(reader.OpenBuffer(bytes, &error)) << error;
+  TraceRecord r;
+  EXPECT_FALSE(reader.Next(&r, &error));
+  EXPECT_NE(std::string::npos, error.find("malformed record 0")) << error;
+}
+
+TEST(TraceFormatTest, FilesRoundTripAndMissingFilesAreNamed) {
+  test::ScratchDir dir("trace_format");
+  const std::string path = dir.path() + "/t.trace";
+  TraceWriter writer;
+  std::string error;
+  ASSERT_TRUE(writer.Open(path, SampleHeader(), &error)) << error;
+  // Enough records to cross the writer's buffer more than once.
+  std::vector<TraceRecord> want;
+  for (int i = 0; i < 200000; ++i) {
+    TraceRecord r = SampleRecords()[size_t(i % 3)];
+    r.time_ns = uint64_t(i) * 1000;
+    r.offset = uint64_t(i) * 4096;
+    want.push_back(r);
+    ASSERT_TRUE(writer.Append(r, &error)) << error;
+  }
+  ASSERT_TRUE(writer.Close(&error)) << error;
+  TraceHeader h;
+  std::vector<TraceRecord> got;
+  ASSERT_TRUE(ReadTrace(path, &h, &got, &error)) << error;
+  ASSERT_EQ(want.size(), got.size());
+  for (size_t i = 0; i < want.size(); ++i) ASSERT_TRUE(want[i] == got[i]) << i;
+
+  EXPECT_FALSE(ReadTrace(dir.path() + "/missing.trace", &h, &got, &error));
+  EXPECT_NE(std::string::npos, error.find("missing.trace")) << error;
+}
+
+// --- CSV -------------------------------------------------------------------
+
+std::string WriteFile(const test::ScratchDir& dir, const std::string& name,
+                      const std::string& text) {
+  const std::string path = dir.path() + "/" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+TEST(TraceCsvTest, PlainCsvRoundTripsOffsetsSizesDirectionsAndTimes) {
+  test::ScratchDir dir("trace_csv");
+  std::vector<TraceRecord> records(3);
+  records[0] = {0, 0, 0, 4096, 8192, IoType::kUserRead};
+  records[1] = {1500, 0, 0, 0, 512, IoType::kWrite};
+  records[2] = {2000000001, 0, 0, 1ull << 40, 4096, IoType::kUserRead};
+  const std::string csv = dir.path() + "/out.csv";
+  FILE* f = fopen(csv.c_str(), "w");
+  ASSERT_TRUE(f);
+  ASSERT_TRUE(sim::WriteCsvTrace(records, sim::NanosPerUnit("s"), false, f));
+  fclose(f);
+  std::vector<TraceRecord> back;
+  std::string error;
+  ASSERT_TRUE(sim::ReadCsvTrace(csv, CsvFormat::kPlain, sim::NanosPerUnit("s"), &back, &error))
+      << error;
+  ASSERT_EQ(3u, back.size());
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(records[i].offset, back[i].offset);
+    EXPECT_EQ(records[i].size, back[i].size);
+    EXPECT_EQ(records[i].type, back[i].type);
+    EXPECT_EQ(records[i].time_ns, back[i].time_ns) << i;
+    EXPECT_EQ(FileKind::kVolume, back[i].kind);
+  }
+}
+
+TEST(TraceCsvTest, ReadsMsrAndSystorTracesSortedAndFromZero) {
+  test::ScratchDir dir("trace_csv");
+  std::vector<TraceRecord> r;
+  std::string error;
+  // MSR Cambridge: Timestamp (100 ns ticks),Hostname,DiskNumber,Type,Offset,Size,ResponseTime
+  const std::string msr = WriteFile(dir, "msr.csv",
+                                    "128166372003061629,hm,1,Read,383496192,32768,4146\n"
+                                    "128166372002999996,hm,0,Write,3221225472,4096,7000\n");
+  ASSERT_TRUE(sim::ReadCsvTrace(msr, CsvFormat::kMsr, 1, &r, &error)) << error;
+  ASSERT_EQ(2u, r.size());
+  EXPECT_EQ(0u, r[0].time_ns);  // the earlier one first
+  EXPECT_EQ(IoType::kWrite, r[0].type);
+  EXPECT_EQ(0u, r[0].file_id);
+  EXPECT_EQ((128166372003061629ull - 128166372002999996ull) * 100, r[1].time_ns);
+  EXPECT_EQ(1u, r[1].file_id);
+  EXPECT_EQ(1u, r[1].stream);
+  EXPECT_EQ(383496192u, r[1].offset);
+  EXPECT_EQ(32768u, r[1].size);
+
+  // SYSTOR'17: Timestamp (s),Response,IOType,LUN,Offset,Size, with a header.
+  const std::string systor = WriteFile(dir, "systor.csv",
+                                       "Timestamp,Response,IOType,LUN,Offset,Size\n"
+                                       "1487155201.000000,0.000393,W,4,2881372160,4096\n"
+                                       "1487155201.250000,0.000100,R,4,2881376256,8192\n");
+  ASSERT_TRUE(sim::ReadCsvTrace(systor, CsvFormat::kSystor, 1, &r, &error)) << error;
+  ASSERT_EQ(2u, r.size());
+  EXPECT_EQ(IoType::kWrite, r[0].type);
+  EXPECT_EQ(4u, r[0].file_id);
+  EXPECT_NEAR(250000000.0, double(r[1].time_ns), 1000.0);
+  EXPECT_EQ(8192u, r[1].size);
+}
+
+TEST(TraceCsvTest, AMalformedLineIsNamedAfterTheFirstRequest) {
+  test::ScratchDir dir("trace_csv");
+  const std::string path = WriteFile(dir, "bad.csv", "offset,size,rw,time\n0,4096,R,0.5\n4096,x,W,1\n");
+  std::vector<TraceRecord> r;
+  std::string error;
+  EXPECT_FALSE(sim::ReadCsvTrace(path, CsvFormat::kPlain, 1e9, &r, &error));
+  EXPECT_NE(std::string::npos, error.find("line 3")) << error;
+  EXPECT_NE(std::string::npos, error.find("4096,x,W,1")) << error;
+}
+
+TEST(TraceCsvTest, FormatAndUnitNamesAreChecked) {
+  CsvFormat f;
+  EXPECT_TRUE(sim::ParseCsvFormat("systor", &f));
+  EXPECT_EQ(CsvFormat::kSystor, f);
+  EXPECT_FALSE(sim::ParseCsvFormat("blktrace", &f));
+  EXPECT_EQ(1e3, sim::NanosPerUnit("us"));
+  EXPECT_EQ(0, sim::NanosPerUnit("minutes"));
+}
+
+}  // namespace
+}  // namespace tierfs

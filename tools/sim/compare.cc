@@ -1,0 +1,182 @@
+#include "tools/sim/compare.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <mutex>
+#include <thread>
+#include <unordered_set>
+
+#include "tools/sim/workloads.h"
+
+namespace tierfs {
+namespace sim {
+
+namespace {
+
+struct Preset {
+  const char* name;
+  std::vector<const char*> devices;  // fastest first
+};
+
+const Preset kPresets[] = {
+    {"perf", {"optane", "sata-ssd"}},
+    {"cost", {"optane", "hdd"}},
+    {"tri", {"optane", "sata-ssd", "hdd"}},
+};
+
+uint64_t RoundToSegments(double bytes, uint64_t segment_size) {
+  uint64_t n = uint64_t(std::ceil(bytes / double(segment_size)));
+  return std::max<uint64_t>(1, n) * segment_size;
+}
+
+}  // namespace
+
+uint64_t Footprint(const std::vector<TraceRecord>& trace, uint64_t segment_size) {
+  struct Hash {
+    size_t operator()(const std::pair<uint64_t, uint64_t>& k) const {
+      return k.first * 0x9E3779B97F4A7C15ull ^ k.second;
+    }
+  };
+  std::unordered_set<std::pair<uint64_t, uint64_t>, Hash> seen;
+  for (const TraceRecord& r : trace) {
+    const uint64_t end = r.offset + std::max<uint64_t>(r.size, 1);
+    for (uint64_t seg = r.offset / segment_size; seg * segment_size < end; ++seg) {
+      seen.insert({r.file_id, seg});
+    }
+  }
+  return seen.size() * segment_size;
+}
+
+bool MakeConfig(const std::string& name, uint64_t footprint, double fast_pct,
+                uint64_t segment_size, const std::string& policy, SimConfig* config,
+                std::string* error) {
+  SimConfig c;
+  if (name.rfind("tierfs://", 0) == 0) {
+    if (!ParseSimConfig(name, &c, error)) return false;
+    c.policy = policy;
+    c.policy_params.clear();
+  } else {
+    const Preset* preset = nullptr;
+    for (const Preset& p : kPresets) {
+      if (name == p.name) preset = &p;
+    }
+    if (!preset) {
+      *error = "unknown configuration '" + name + "' (known: perf, cost, tri, or a tierfs:// URI)";
+      return false;
+    }
+    const uint64_t fast = RoundToSegments(double(footprint) * fast_pct / 100.0, segment_size);
+    for (size_t i = 0; i < preset->devices.size(); ++i) {
+      SimTier t;
+      t.name = std::string("/") + preset->devices[i];
+      rocksdb::Status s = ParseDeviceParams(preset->devices[i], &t.device);
+      if (!s.ok()) {
+        *error = s.ToString();
+        return false;
+      }
+      const bool slowest = i + 1 == preset->devices.size();
+      t.capacity = i == 0 ? fast : slowest ? RoundToSegments(2.0 * double(footprint), segment_size)
+                                           : 3 * fast;
+      c.tiers.push_back(t);
+    }
+    c.segment_size = segment_size;
+    c.policy = policy;
+  }
+  if (policy == "fast-only") {
+    uint64_t all = 0;
+    for (const SimTier& t : c.tiers) all += t.capacity;
+    c.tiers[0].capacity = all;
+  }
+  *config = c;
+  return true;
+}
+
+bool LoadWorkload(const std::string& name, uint64_t requests, uint64_t seed,
+                  std::vector<TraceRecord>* trace, std::string* error) {
+  struct stat st;
+  if (stat(name.c_str(), &st) == 0) {
+    TraceHeader header;
+    return ReadTrace(name, &header, trace, error);
+  }
+  WorkloadOptions options;
+  options.requests = requests;
+  options.seed = seed;
+  return Generate(name, options, trace, error);
+}
+
+bool Compare(const CompareOptions& options, std::vector<Cell>* cells, std::string* error) {
+  std::vector<std::string> policies = options.policies;
+  if (std::find(policies.begin(), policies.end(), "fast-only") == policies.end()) {
+    policies.insert(policies.begin(), "fast-only");
+  }
+  // Check every name before the long part.
+  for (const std::string& p : policies) {
+    SimConfig probe;
+    probe.policy = p;
+    FutureIndex none({}, 4096);
+    if (!MakeSimPolicy(probe, &none, error)) return false;
+  }
+  for (const std::string& c : options.configs) {
+    SimConfig probe;
+    if (!MakeConfig(c, 1 << 20, options.fast_pct, options.segment_size, "fast-first", &probe,
+                    error)) {
+      return false;
+    }
+  }
+
+  cells->clear();
+  std::mutex mu;
+  size_t done = 0;
+  const size_t total = options.workloads.size() * options.configs.size() * policies.size();
+  for (const std::string& workload : options.workloads) {
+    std::vector<TraceRecord> trace;
+    if (!LoadWorkload(workload, options.requests, options.seed, &trace, error)) return false;
+    const uint64_t footprint = Footprint(trace, options.segment_size);
+    // The runs of this workload: (config, policy), in order.
+    std::vector<Cell> runs;
+    std::vector<SimConfig> configs;
+    for (const std::string& c : options.configs) {
+      for (const std::string& p : policies) {
+        SimConfig config;
+        if (!MakeConfig(c, footprint, options.fast_pct, options.segment_size, p, &config, error)) {
+          return false;
+        }
+        config.replay = options.replay;
+        configs.push_back(config);
+        runs.push_back(Cell{c, workload, SimResult()});
+      }
+    }
+    std::atomic<size_t> next{0};
+    std::string first_error;
+    auto worker = [&] {
+      for (size_t i; (i = next.fetch_add(1)) < runs.size();) {
+        std::string err;
+        SimResult result;
+        bool ok = RunPolicy(trace, configs[i], &result, &err);
+        std::lock_guard<std::mutex> lock(mu);
+        if (!ok) {
+          if (first_error.empty()) first_error = workload + " on " + runs[i].config + ": " + err;
+          continue;
+        }
+        runs[i].result = result;
+        ++done;
+        if (options.progress) options.progress(runs[i], done, total);
+      }
+    };
+    std::vector<std::thread> threads;
+    for (int j = 1; j < std::max(1, options.jobs); ++j) threads.emplace_back(worker);
+    worker();
+    for (std::thread& t : threads) t.join();
+    if (!first_error.empty()) {
+      *error = first_error;
+      return false;
+    }
+    cells->insert(cells->end(), runs.begin(), runs.end());
+  }
+  return true;
+}
+
+}  // namespace sim
+}  // namespace tierfs

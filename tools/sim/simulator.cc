@@ -1,0 +1,548 @@
+#include "tools/sim/simulator.h"
+
+#include <algorithm>
+#include <chrono>
+#include <deque>
+#include <queue>
+#include <unordered_map>
+
+#include "env/config.h"
+#include "env/segment_table.h"
+#include "tools/sim/oracle.h"
+
+namespace tierfs {
+namespace sim {
+
+namespace {
+
+// As the live migration thread (env/store_moves.cc, env/migrator.cc).
+constexpr uint64_t kChunk = 256 << 10;
+constexpr int64_t kMinForcedGapNanos = 10 * 1000 * 1000;
+
+struct Segment {
+  int8_t home = -1;          // tier, -1 not placed yet
+  int8_t copy = -1;          // tier of the extra copy, -1 none
+  uint32_t writes_seen = 0;  // bumped by every write: a move copying across one aborts
+  SegmentHeat heat;
+
+  Segment() = default;
+  Segment(Segment&& o) noexcept : home(o.home), copy(o.copy), writes_seen(o.writes_seen) {
+    heat.CopyFrom(o.heat);
+  }
+};
+
+struct File {
+  uint64_t id = 0;
+  FileKind kind = FileKind::kOther;
+  int level = -1;
+  uint64_t size = 0;  // highest byte ever accessed
+  std::vector<Segment> segments;
+};
+
+struct TierState {
+  explicit TierState(const SimTier& t) : capacity(t.capacity), device(t.device) {}
+  uint64_t capacity;
+  uint64_t used = 0;
+  DeviceModel device;
+  TierResult result;
+};
+
+class Simulation : public StorageView {
+ public:
+  Simulation(const SimConfig& config, Policy* policy, FutureIndex* future)
+      : config_(config), policy_(policy), future_(future), seg_size_(config.segment_size) {
+    for (const SimTier& t : config.tiers) tiers_.push_back(std::make_unique<TierState>(t));
+  }
+
+  bool Run(const std::vector<TraceRecord>& trace, SimResult* result, std::string* error);
+
+  // StorageView.
+  int NumTiers() const override { return int(tiers_.size()); }
+  uint64_t Capacity(int t) const override { return tiers_[size_t(t)]->capacity; }
+  uint64_t Used(int t) const override { return tiers_[size_t(t)]->used; }
+  uint64_t Now() const override { return seq_; }
+  uint64_t SegmentSize() const override { return seg_size_; }
+  void ForEachSegment(const std::function<void(const SegmentInfo&)>& fn) const override;
+  bool Lookup(const SegmentRef& ref, SegmentInfo* info) const override;
+
+ private:
+  void Describe(const File& f, uint64_t segment, SegmentInfo* info) const;
+  // Serves one request issued at t; returns when it completes (false and
+  // *error if it cannot be placed).
+  bool Serve(const TraceRecord& r, int64_t t, int64_t* completion, std::string* error);
+  // One piece of a request, within segment `seg` of `file`.
+  bool ServePiece(const TraceRecord& r, File& file, uint64_t seg, uint64_t offset,
+                  uint64_t size, int64_t t, int64_t* completion, std::string* error);
+  bool Place(const TraceRecord& r, File& file, uint64_t seg, uint64_t size, int64_t t,
+             int64_t* ready, std::string* error);
+
+  File& FileOf(const TraceRecord& r);
+  Segment* Find(const SegmentRef& ref);
+  bool TryCharge(int t, uint64_t bytes);
+  void Release(int t, uint64_t bytes);
+  void DropCopy(Segment& s);
+
+  // Moves. Start() checks a move as the live engine does (ExecuteMove) and
+  // charges its destination; false if there is nothing to do or no room.
+  struct Active {
+    Move move;
+    int from = 0;
+    uint64_t done = 0;
+    uint32_t writes_seen = 0;
+  };
+  bool Start(const Move& move, Active* active);
+  void Commit(const Active& a);
+  // Critical-path eviction: the moves run now, back to back; returns when
+  // the last completes.
+  int64_t EvictNow(const std::vector<Move>& moves, int64_t t);
+  // Background migration up to virtual time t (the next request's issue).
+  void Migrate(int64_t t);
+  void MaybePlan(int64_t t);
+
+  const SimConfig& config_;
+  Policy* const policy_;
+  FutureIndex* const future_;
+  const uint64_t seg_size_;
+  std::vector<std::unique_ptr<TierState>> tiers_;
+  std::vector<File> files_;
+  std::unordered_map<uint64_t, size_t> file_index_;
+  uint64_t seq_ = 0;  // the request clock: one tick per piece
+
+  // The migration engine.
+  std::deque<Move> planned_;
+  bool active_valid_ = false;
+  Active active_;
+  int64_t mig_free_ = 0;      // the migration thread is free from then
+  int64_t next_chunk_ = 0;    // the rate cap
+  int64_t forced_gap_ = kMinForcedGapNanos;
+  uint64_t last_plan_seq_ = 0;
+  int64_t last_plan_time_ = 0;
+  std::vector<Move> scratch_;
+
+  SimResult stats_;
+};
+
+File& Simulation::FileOf(const TraceRecord& r) {
+  auto [it, added] = file_index_.emplace(r.file_id, files_.size());
+  if (added) {
+    files_.emplace_back();
+    files_.back().id = r.file_id;
+    files_.back().kind = r.kind;
+  }
+  File& f = files_[it->second];
+  if (r.level >= 0) f.level = r.level;
+  return f;
+}
+
+Segment* Simulation::Find(const SegmentRef& ref) {
+  auto it = file_index_.find(ref.file_id);
+  if (it == file_index_.end()) return nullptr;
+  File& f = files_[it->second];
+  if (ref.segment >= f.segments.size() || f.segments[ref.segment].home < 0) return nullptr;
+  return &f.segments[ref.segment];
+}
+
+bool Simulation::TryCharge(int t, uint64_t bytes) {
+  TierState& tier = *tiers_[size_t(t)];
+  if (tier.used + bytes > tier.capacity) return false;
+  tier.used += bytes;
+  tier.result.peak_used = std::max(tier.result.peak_used, tier.used);
+  return true;
+}
+
+void Simulation::Release(int t, uint64_t bytes) { tiers_[size_t(t)]->used -= bytes; }
+
+void Simulation::DropCopy(Segment& s) {
+  if (s.copy < 0) return;
+  Release(s.copy, seg_size_);
+  s.copy = -1;
+}
+
+void Simulation::Describe(const File& f, uint64_t segment, SegmentInfo* info) const {
+  const Segment& s = f.segments[segment];
+  info->ref.file_id = f.id;
+  info->ref.segment = segment;
+  info->kind = f.kind;
+  info->hints = Hints();
+  info->hints.level = f.level;
+  info->file_bytes = f.size;
+  info->bytes = seg_size_;
+  info->tier = s.home;
+  info->copy_tier = s.copy;
+  info->busy = false;
+  info->stats = s.heat.Snapshot();
+}
+
+void Simulation::ForEachSegment(const std::function<void(const SegmentInfo&)>& fn) const {
+  SegmentInfo info;
+  for (const File& f : files_) {
+    if (!IsBulkKind(f.kind)) continue;
+    for (uint64_t i = 0; i < f.segments.size(); ++i) {
+      if (f.segments[i].home < 0) continue;
+      Describe(f, i, &info);
+      fn(info);
+    }
+  }
+}
+
+bool Simulation::Lookup(const SegmentRef& ref, SegmentInfo* info) const {
+  auto it = file_index_.find(ref.file_id);
+  if (it == file_index_.end()) return false;
+  const File& f = files_[it->second];
+  if (!IsBulkKind(f.kind) || ref.segment >= f.segments.size() || f.segments[ref.segment].home < 0) {
+    return false;
+  }
+  Describe(f, ref.segment, info);
+  return true;
+}
+
+bool Simulation::Place(const TraceRecord& r, File& file, uint64_t seg, uint64_t size, int64_t t,
+                       int64_t* ready, std::string* error) {
+  // As Store::PlaceSegment: metadata files go to tier 0; the policy places
+  // bulk data, evicting first if it wants.
+  int want = 0;
+  if (IsBulkKind(file.kind)) {
+    PlacementRequest req;
+    req.seq = seq_;
+    req.file_id = file.id;
+    req.kind = file.kind;
+    req.segment = seg;
+    req.bytes = seg_size_;
+    req.write_size = r.is_write() ? size : 0;
+    req.hints.level = file.level;
+    want = policy_->Place(req, *this);
+    if (want < 0 || want >= NumTiers()) want = 0;
+    if (policy_->EvictsOnPlacement() && Free(want) < seg_size_) {
+      scratch_.clear();
+      policy_->Evict(want, seg_size_, *this, &scratch_);
+      *ready = EvictNow(scratch_, t);
+    }
+  }
+  // The policy's tier, else the next slower with room, else a faster one.
+  int placed = -1;
+  for (int i = want; i < NumTiers() && placed < 0; ++i) {
+    if (TryCharge(i, seg_size_)) placed = i;
+  }
+  for (int i = want - 1; i >= 0 && placed < 0; --i) {
+    if (TryCharge(i, seg_size_)) placed = i;
+  }
+  if (placed < 0) {
+    *error = "the trace does not fit the tiers: no room for segment " + std::to_string(seg) +
+             " of file " + std::to_string(file.id) + " (" + DescribeTiers(config_) + ")";
+    return false;
+  }
+  Segment& s = file.segments[seg];
+  s.home = int8_t(placed);
+  s.heat.Reset(seq_);
+  return true;
+}
+
+bool Simulation::ServePiece(const TraceRecord& r, File& file, uint64_t seg, uint64_t offset,
+                            uint64_t size, int64_t t, int64_t* completion, std::string* error) {
+  if (seg >= file.segments.size()) file.segments.resize(seg + 1);
+  int64_t start = t;
+  if (file.segments[seg].home < 0 && !Place(r, file, seg, size, t, &start, error)) return false;
+  Segment& s = file.segments[seg];
+  const bool write = r.is_write();
+  if (write) {
+    DropCopy(s);  // a copy is never stale
+    s.writes_seen++;
+  }
+  const int tier = !write && s.copy >= 0 ? s.copy : s.home;
+  TierState& ts = *tiers_[size_t(tier)];
+  const int64_t done = ts.device.Schedule(write, file.id, offset, size, start);
+  *completion = std::max(*completion, done);
+  if (r.type != IoType::kBackgroundRead) ts.result.served++;
+  (write ? ts.result.write_bytes : ts.result.read_bytes) += size;
+  if (write) stats_.user_write_bytes += size;
+
+  Request req;
+  req.seq = ++seq_;
+  req.type = r.type;
+  s.heat.Touch(req.seq, r.type);
+  req.file_id = file.id;
+  req.kind = file.kind;
+  req.segment = seg;
+  req.offset = offset;
+  req.size = size;
+  req.tier = tier;
+  policy_->OnRequest(req, uint64_t(done - t));
+  stats_.pieces++;
+  return true;
+}
+
+bool Simulation::Serve(const TraceRecord& r, int64_t t, int64_t* completion, std::string* error) {
+  File& file = FileOf(r);
+  const uint64_t end = r.offset + std::max<uint64_t>(r.size, 1);
+  file.size = std::max(file.size, end);
+  *completion = t;
+  for (uint64_t off = r.offset; off < end;) {
+    const uint64_t seg = off / seg_size_;
+    const uint64_t piece_end = std::min(end, (seg + 1) * seg_size_);
+    if (!ServePiece(r, file, seg, off, piece_end - off, t, completion, error)) return false;
+    off = piece_end;
+  }
+  return true;
+}
+
+bool Simulation::Start(const Move& m, Active* a) {
+  Segment* s = Find(m.ref);
+  if (!s) return false;
+  if (m.op == Move::kDropCopy) {
+    DropCopy(*s);
+    return false;  // done: no data to carry
+  }
+  if (m.to < 0 || m.to >= NumTiers() || m.to == s->home) return false;
+  const bool copy = m.op != Move::kMigrate;
+  if (copy && s->copy == m.to) return false;
+  DropCopy(*s);  // one extra copy at most, and a home never moves under its copy
+  if (!TryCharge(m.to, seg_size_)) return false;
+  a->move = m;
+  a->from = s->home;
+  a->done = 0;
+  a->writes_seen = s->writes_seen;
+  return true;
+}
+
+void Simulation::Commit(const Active& a) {
+  Segment* s = Find(a.move.ref);
+  if (!s || s->writes_seen != a.writes_seen || s->home != a.from || s->copy >= 0) {
+    // A write came while copying (the live engine refuses a file opened for
+    // writing) or a copy was made meanwhile: the copy is thrown away.
+    Release(a.move.to, seg_size_);
+    stats_.moves_skipped++;
+    return;
+  }
+  if (a.move.op == Move::kMigrate) {
+    Release(s->home, seg_size_);
+    s->home = int8_t(a.move.to);
+  } else {
+    s->copy = int8_t(a.move.to);
+  }
+  s->heat.Moved(seq_);
+  stats_.moves++;
+}
+
+int64_t Simulation::EvictNow(const std::vector<Move>& moves, int64_t t) {
+  int64_t at = t;
+  for (const Move& m : moves) {
+    Active a;
+    if (!Start(m, &a)) continue;
+    for (uint64_t off = 0; off < seg_size_; off += kChunk) {
+      const uint64_t n = std::min(kChunk, seg_size_ - off);
+      const uint64_t where = m.ref.segment * seg_size_ + off;
+      const int64_t read = tiers_[size_t(a.from)]->device.Schedule(false, m.ref.file_id, where, n, at);
+      at = tiers_[size_t(m.to)]->device.Schedule(true, m.ref.file_id, where, n, read);
+    }
+    tiers_[size_t(a.from)]->result.migrated_out += seg_size_;
+    tiers_[size_t(m.to)]->result.migrated_in += seg_size_;
+    stats_.evicted_bytes += seg_size_;
+    Commit(a);
+  }
+  return at;
+}
+
+void Simulation::MaybePlan(int64_t t) {
+  const uint64_t interval = policy_->PlanIntervalRequests();
+  if (interval == 0) return;
+  const bool due = seq_ - last_plan_seq_ >= interval ||
+                   (seq_ > last_plan_seq_ &&
+                    t - last_plan_time_ >= int64_t(config_.migration_plan_ms) * 1000000);
+  if (!due || planned_.size() >= config_.migration_queue) return;
+  last_plan_seq_ = seq_;
+  last_plan_time_ = t;
+  stats_.plans++;
+  scratch_.clear();
+  policy_->Plan(*this, size_t(config_.migration_queue - planned_.size()), &scratch_);
+  for (const Move& m : scratch_) {
+    if (planned_.size() >= config_.migration_queue) break;
+    bool queued = std::any_of(planned_.begin(), planned_.end(),
+                              [&](const Move& q) { return q.ref == m.ref; });
+    if (!queued) planned_.push_back(m);
+  }
+}
+
+void Simulation::Migrate(int64_t t) {
+  const double share = double(config_.migration_busy_share) / 100.0;
+  for (;;) {
+    if (!active_valid_) {
+      // The migration thread between moves: plan, then take the next.
+      if (mig_free_ >= t) return;
+      MaybePlan(std::max(t, mig_free_));
+      if (planned_.empty()) return;
+      Move m = planned_.front();
+      planned_.pop_front();
+      active_valid_ = Start(m, &active_);
+      if (!active_valid_ && m.op != Move::kDropCopy) stats_.moves_skipped++;
+      continue;
+    }
+    // The next chunk: wanted from `want`; starts when both devices idle, or
+    // is forced through after waiting forced_gap_.
+    DeviceModel& from = tiers_[size_t(active_.from)]->device;
+    DeviceModel& to = tiers_[size_t(active_.move.to)]->device;
+    const int64_t want = std::max(mig_free_, next_chunk_);
+    const int64_t idle = std::max({want, from.BusyUntil(), to.BusyUntil()});
+    bool forced = false;
+    int64_t start;
+    if (idle < t) {
+      start = idle;
+    } else if (want + forced_gap_ < t) {
+      start = want + forced_gap_;
+      forced = true;
+      stats_.forced_chunks++;
+    } else {
+      return;  // wait: the next request comes first
+    }
+    const uint64_t n = std::min(kChunk, seg_size_ - active_.done);
+    const uint64_t where = active_.move.ref.segment * seg_size_ + active_.done;
+    const uint64_t file = active_.move.ref.file_id;
+    const int64_t read = from.Schedule(false, file, where, n, start);
+    const int64_t written = to.Schedule(true, file, where, n, read);
+    next_chunk_ = start + int64_t(double(n) * 1e9 / double(config_.migration_rate));
+    mig_free_ = written;
+    forced_gap_ = forced ? std::max(kMinForcedGapNanos,
+                                    int64_t(double(written - start) * (1 - share) / share))
+                         : kMinForcedGapNanos;
+    tiers_[size_t(active_.from)]->result.migrated_out += n;
+    tiers_[size_t(active_.move.to)]->result.migrated_in += n;
+    stats_.migrated_bytes += n;
+    active_.done += n;
+    if (active_.done >= seg_size_) {
+      Commit(active_);
+      active_valid_ = false;
+    }
+  }
+}
+
+bool Simulation::Run(const std::vector<TraceRecord>& trace, SimResult* result,
+                     std::string* error) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  stats_ = SimResult();
+  stats_.policy = policy_->Name();
+  std::vector<int64_t> latencies;
+  latencies.reserve(trace.size());
+  int64_t first_issue = INT64_MAX, last_done = 0;
+
+  auto serve = [&](size_t i, int64_t t, int64_t* done) {
+    if (future_) future_->set_now(i);
+    if (config_.migration) Migrate(t);
+    if (!Serve(trace[i], t, done, error)) return false;
+    latencies.push_back(*done - t);
+    first_issue = std::min(first_issue, t);
+    last_done = std::max(last_done, *done);
+    return true;
+  };
+
+  if (config_.replay == SimConfig::Replay::kOpen) {
+    for (size_t i = 0; i < trace.size(); ++i) {
+      int64_t done;
+      if (!serve(i, int64_t(trace[i].time_ns), &done)) return false;
+    }
+  } else {
+    // Each stream a synchronous client: a heap of (issue time, stream).
+    std::unordered_map<uint32_t, size_t> stream_index;
+    std::vector<std::vector<uint32_t>> streams;
+    for (size_t i = 0; i < trace.size(); ++i) {
+      auto [it, added] = stream_index.emplace(trace[i].stream, streams.size());
+      if (added) streams.emplace_back();
+      streams[it->second].push_back(uint32_t(i));
+    }
+    std::vector<size_t> cursor(streams.size(), 0);
+    using Event = std::pair<int64_t, size_t>;  // (issue time, stream): ties go to the lower stream
+    std::priority_queue<Event, std::vector<Event>, std::greater<Event>> ready;
+    for (size_t s = 0; s < streams.size(); ++s) ready.push({int64_t(trace[streams[s][0]].time_ns), s});
+    while (!ready.empty()) {
+      auto [t, s] = ready.top();
+      ready.pop();
+      const size_t i = streams[s][cursor[s]++];
+      int64_t done;
+      if (!serve(i, t, &done)) return false;
+      if (cursor[s] < streams[s].size()) {
+        const TraceRecord& r = trace[i];
+        const uint64_t gap = trace[streams[s][cursor[s]]].time_ns - r.time_ns;
+        const uint64_t think = gap - std::min(gap, r.latency_ns);
+        ready.push({done + int64_t(think), s});
+      }
+    }
+  }
+
+  stats_.requests = latencies.size();
+  if (!latencies.empty()) {
+    long double sum = 0;
+    for (int64_t l : latencies) sum += l;
+    stats_.avg_latency_us = double(sum / latencies.size()) / 1000.0;
+    auto percentile = [&](double p) {
+      size_t k = std::min(latencies.size() - 1, size_t(double(latencies.size()) * p / 100.0));
+      std::nth_element(latencies.begin(), latencies.begin() + long(k), latencies.end());
+      return double(latencies[k]) / 1000.0;
+    };
+    stats_.p99_us = percentile(99);
+    stats_.p9999_us = percentile(99.99);
+    stats_.virtual_seconds = double(last_done - first_issue) / 1e9;
+    stats_.throughput =
+        stats_.virtual_seconds > 0 ? double(stats_.requests) / stats_.virtual_seconds : 0;
+  }
+  uint64_t served = 0, device_writes = 0;
+  for (const auto& t : tiers_) {
+    served += t->result.served;
+    device_writes += t->result.write_bytes + t->result.migrated_in;
+  }
+  for (size_t i = 0; i < tiers_.size(); ++i) {
+    TierResult tr = tiers_[i]->result;
+    tr.capacity = tiers_[i]->capacity;
+    tr.device = config_.tiers[i].device.name;
+    tr.hit_ratio = served ? double(tr.served) / double(served) : 0;
+    stats_.tiers.push_back(tr);
+  }
+  stats_.device_write_bytes = device_writes;
+  stats_.write_amplification =
+      stats_.user_write_bytes ? double(device_writes) / double(stats_.user_write_bytes) : 0;
+  stats_.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  *result = stats_;
+  return true;
+}
+
+}  // namespace
+
+std::unique_ptr<Policy> MakeSimPolicy(const SimConfig& config, const FutureIndex* future,
+                                      std::string* error) {
+  if (config.policy == kOracleName) {
+    ParamReader params(config.policy_params);
+    std::vector<DeviceParams> devices;
+    for (const SimTier& t : config.tiers) devices.push_back(t.device);
+    auto oracle = NewOraclePolicy(future, devices, params);
+    if (!params.Finish(kOracleName, error)) return nullptr;
+    return oracle;
+  }
+  return NewPolicy(config.policy, config.policy_params, error);
+}
+
+bool Simulate(const std::vector<TraceRecord>& trace, const SimConfig& config, Policy* policy,
+              FutureIndex* future, SimResult* result, std::string* error) {
+  if (config.tiers.empty()) {
+    *error = "the simulator needs at least one tier";
+    return false;
+  }
+  if (config.segment_size == 0 || config.segment_size % kBlockSize != 0) {
+    *error = "the simulator needs a segment size that is a positive multiple of 4096, got " +
+             std::to_string(config.segment_size);
+    return false;
+  }
+  Simulation sim(config, policy, future);
+  return sim.Run(trace, result, error);
+}
+
+bool RunPolicy(const std::vector<TraceRecord>& trace, const SimConfig& config, SimResult* result,
+               std::string* error) {
+  std::unique_ptr<FutureIndex> future;
+  if (config.policy == kOracleName && config.segment_size > 0) {
+    future = std::make_unique<FutureIndex>(trace, config.segment_size);
+  }
+  std::unique_ptr<Policy> policy = MakeSimPolicy(config, future.get(), error);
+  if (!policy) return false;
+  return Simulate(trace, config, policy.get(), future.get(), result, error);
+}
+
+}  // namespace sim
+}  // namespace tierfs

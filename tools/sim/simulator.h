@@ -1,0 +1,127 @@
+// The trace simulator: replays an I/O trace against emulated tiers and a
+// placement/migration policy in virtual time — no sleeping, no disk I/O —
+// deterministically, with the policy code the live file system runs.
+//
+// What it shares with the live file system (env/):
+//   - the policies (agents/), driven through the same interface: Place() for
+//     a segment's first access, OnRequest() after every piece of I/O with
+//     its latency, Evict() on the critical path for policies that evict,
+//     Plan() every PlanIntervalRequests() requests and at least every
+//     migration_plan_ms of virtual time;
+//   - the device models (env/device_model.h): latency, bandwidth, one queue
+//     per device, an HDD's free sequential continuation;
+//   - the per-segment statistics (env/segment_table.h, SegmentHeat) and the
+//     request clock (one tick per piece of I/O on one segment);
+//   - the migration engine's rules (env/migrator.h): a queue of
+//     migration_queue planned moves, copied in 256 KiB chunks read from the
+//     source then written to the destination, each chunk started only when
+//     both devices are idle and within migration_rate; when the devices never
+//     idle a chunk goes anyway after waiting long enough for moves to take at
+//     most migration_busy_share of the time;
+//   - the configuration grammar (tierfs:// URIs and config files; the tier
+//     paths are only names here).
+//
+// Replay. Each stream of the trace (a thread or a workload) is one client
+// doing synchronous I/O: its request i is issued when its request i-1
+// completes, plus the think time between them in the trace (the gap between
+// their times, less the latency request i-1 had at capture when the trace
+// records it). So a faster storage system finishes sooner: throughput is
+// measured, not replayed. With Replay::kOpen, requests are issued at their
+// trace times instead, whatever the storage does.
+//
+// A request is split into pieces at segment boundaries; each piece is
+// scheduled on the device of the tier that holds its segment (a read goes to
+// the segment's extra copy when it has one), pieces of one request
+// concurrently, and the request completes with its last piece. Writes wait
+// for their device (block-trace semantics: no page cache). A segment's first
+// access, read or write, places it; a write drops its extra copy.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "agents/policy.h"
+#include "env/device_model.h"
+#include "env/trace_format.h"
+#include "tools/sim/future_index.h"
+
+namespace tierfs {
+namespace sim {
+
+struct SimTier {
+  std::string name;  // the tier's path in the configuration: a label here
+  uint64_t capacity = 0;
+  DeviceParams device;
+};
+
+struct SimConfig {
+  std::vector<SimTier> tiers;  // fastest first
+  uint64_t segment_size = 1 << 20;
+  std::string policy = "fast-first";
+  PolicyParams policy_params;  // the policy's own keys (without "POLICY.")
+  bool migration = true;
+  uint64_t migration_queue = 10;
+  uint64_t migration_rate = 64 << 20;  // bytes per second
+  uint64_t migration_busy_share = 10;  // percent
+  uint64_t migration_plan_ms = 1000;
+  enum class Replay { kClosed, kOpen } replay = Replay::kClosed;
+};
+
+// Reads a tierfs:// URI or `tierfs://config:FILE` (the live grammar; tier
+// paths need not exist) into *config. Keys the simulator has no use for
+// (migration_idle_ops) are accepted and ignored. False and *error naming the
+// bad part otherwise.
+bool ParseSimConfig(const std::string& uri, SimConfig* config, std::string* error);
+
+// The tiers of a configuration in the URI grammar, for reports.
+std::string DescribeTiers(const SimConfig& config);
+
+struct TierResult {
+  uint64_t capacity = 0;
+  std::string device;
+  uint64_t served = 0;           // pieces of user I/O served here
+  uint64_t read_bytes = 0, write_bytes = 0;        // user I/O
+  uint64_t migrated_in = 0, migrated_out = 0;      // bytes moved or copied in / out
+  uint64_t peak_used = 0;        // most bytes ever charged
+  double hit_ratio = 0;          // served / all pieces served
+};
+
+struct SimResult {
+  std::string policy;
+  uint64_t requests = 0;
+  uint64_t pieces = 0;
+  double avg_latency_us = 0;
+  double p99_us = 0, p9999_us = 0;
+  double throughput = 0;          // requests per virtual second
+  double virtual_seconds = 0;     // first issue to last completion
+  uint64_t user_write_bytes = 0;
+  uint64_t device_write_bytes = 0;  // user writes + moves and copies written
+  double write_amplification = 0;   // device / user write bytes (0 if no user write)
+  uint64_t migrated_bytes = 0;      // by background moves
+  uint64_t evicted_bytes = 0;       // by critical-path eviction
+  uint64_t moves = 0, moves_skipped = 0, plans = 0, forced_chunks = 0;
+  std::vector<TierResult> tiers;
+  double wall_seconds = 0;          // what the simulation itself took
+};
+
+// Makes the policy `config.policy` names: a policy of the live registry, or
+// "oracle" (which needs `future`). nullptr and *error on an unknown name or
+// parameter.
+std::unique_ptr<Policy> MakeSimPolicy(const SimConfig& config, const FutureIndex* future,
+                                      std::string* error);
+
+// Replays `trace` (records in time order) against `config` with `policy`.
+// `future` is set as the replay proceeds (may be null if the policy does not
+// read it). False and *error if the trace does not fit the tiers.
+bool Simulate(const std::vector<TraceRecord>& trace, const SimConfig& config, Policy* policy,
+              FutureIndex* future, SimResult* result, std::string* error);
+
+// Convenience: makes the policy (and the future index if it is the oracle)
+// and simulates.
+bool RunPolicy(const std::vector<TraceRecord>& trace, const SimConfig& config, SimResult* result,
+               std::string* error);
+
+}  // namespace sim
+}  // namespace tierfs

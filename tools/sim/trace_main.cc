@@ -1,0 +1,156 @@
+// tierfs-trace: inspect and convert I/O traces.
+//
+//   tierfs-trace info TRACE
+//   tierfs-trace to-csv TRACE [--full] [--time_unit=s] > out.csv
+//   tierfs-trace from-csv CSV --out=TRACE [--format=plain|msr|systor] [--time_unit=s]
+//   tierfs-trace generate NAME --out=TRACE [--requests=N] [--seed=S]
+//
+// TierFS records traces with the URI key `trace:PATH` (or tierfs::StartTrace);
+// the simulator replays them (tierfs-sim run --workload=TRACE).
+#include <gflags/gflags.h>
+
+#include <cstdio>
+#include <set>
+
+#include "env/trace_format.h"
+#include "tools/sim/compare.h"
+#include "tools/sim/trace_csv.h"
+#include "tools/sim/workloads.h"
+#include "util/size.h"
+
+DEFINE_string(out, "", "the trace to write (from-csv, generate)");
+DEFINE_string(format, "plain", "from-csv: plain (offset,size,R/W,timestamp), msr or systor");
+DEFINE_string(time_unit, "s", "plain CSV timestamps: s, ms, us or ns");
+DEFINE_bool(full, false, "to-csv: every field, not just offset,size,R/W,timestamp");
+DEFINE_uint64(requests, 100000, "generate: records");
+DEFINE_uint64(seed, 1, "generate: seed");
+DEFINE_string(segment_size, "64K", "info: segment size for the footprint");
+
+namespace tierfs {
+namespace sim {
+namespace {
+
+int Fail(const std::string& message) {
+  fprintf(stderr, "tierfs-trace: %s\n", message.c_str());
+  return 1;
+}
+
+bool Write(const std::string& path, const TraceHeader& header,
+           const std::vector<TraceRecord>& records, std::string* error) {
+  TraceWriter writer;
+  if (!writer.Open(path, header, error)) return false;
+  for (const TraceRecord& r : records) {
+    if (!writer.Append(r, error)) return false;
+  }
+  return writer.Close(error);
+}
+
+int Info(const std::string& path) {
+  TraceHeader h;
+  std::vector<TraceRecord> records;
+  std::string error;
+  bool truncated = false;
+  if (!ReadTrace(path, &h, &records, &error, &truncated)) return Fail(error);
+  uint64_t segment_size;
+  if (!ParseSize(FLAGS_segment_size, &segment_size) || segment_size == 0) {
+    return Fail("bad --segment_size '" + FLAGS_segment_size + "'");
+  }
+  uint64_t reads = 0, background = 0, writes = 0, read_bytes = 0, write_bytes = 0;
+  std::set<uint32_t> streams;
+  std::set<uint64_t> files;
+  for (const TraceRecord& r : records) {
+    if (r.is_write()) {
+      writes++;
+      write_bytes += r.size;
+    } else {
+      (r.type == IoType::kBackgroundRead ? background : reads)++;
+      read_bytes += r.size;
+    }
+    streams.insert(r.stream);
+    files.insert(r.file_id);
+  }
+  printf("trace %s: version %u, source '%s', segment size %s%s\n", path.c_str(), h.version,
+         h.source.c_str(), h.segment_size ? FormatSize(h.segment_size).c_str() : "whole file",
+         truncated ? ", TRUNCATED (ends inside a record)" : "");
+  for (size_t i = 0; i < h.tiers.size(); ++i) {
+    printf("  tier %zu: %s %s %s\n", i, h.tiers[i].path.c_str(),
+           FormatSize(h.tiers[i].capacity).c_str(), h.tiers[i].device.c_str());
+  }
+  const double seconds = records.empty() ? 0 : double(records.back().time_ns) / 1e9;
+  const uint64_t n = records.size();
+  printf("records %llu over %.3f s: user reads %llu, background reads %llu, writes %llu "
+         "(%.1f%% reads)\n",
+         (unsigned long long)n, seconds, (unsigned long long)reads,
+         (unsigned long long)background, (unsigned long long)writes,
+         n ? 100.0 * double(reads + background) / double(n) : 0);
+  printf("bytes read %s, written %s; mean request %.1f KiB; mean interval %.1f us\n",
+         FormatSize(read_bytes).c_str(), FormatSize(write_bytes).c_str(),
+         n ? double(read_bytes + write_bytes) / double(n) / 1024 : 0,
+         n > 1 ? seconds * 1e6 / double(n - 1) : 0);
+  printf("streams %zu, files %zu, footprint %s (%s segments)\n", streams.size(), files.size(),
+         FormatSize(Footprint(records, segment_size)).c_str(), FLAGS_segment_size.c_str());
+  return 0;
+}
+
+int ToCsv(const std::string& path) {
+  const double unit = NanosPerUnit(FLAGS_time_unit);
+  if (unit == 0) return Fail("bad --time_unit '" + FLAGS_time_unit + "' (s, ms, us or ns)");
+  TraceHeader h;
+  std::vector<TraceRecord> records;
+  std::string error;
+  if (!ReadTrace(path, &h, &records, &error)) return Fail(error);
+  if (!WriteCsvTrace(records, unit, FLAGS_full, stdout)) return Fail("cannot write CSV");
+  return 0;
+}
+
+int FromCsv(const std::string& path) {
+  CsvFormat format;
+  if (!ParseCsvFormat(FLAGS_format, &format)) {
+    return Fail("bad --format '" + FLAGS_format + "' (plain, msr or systor)");
+  }
+  const double unit = NanosPerUnit(FLAGS_time_unit);
+  if (unit == 0) return Fail("bad --time_unit '" + FLAGS_time_unit + "' (s, ms, us or ns)");
+  if (FLAGS_out.empty()) return Fail("from-csv needs --out=TRACE");
+  std::vector<TraceRecord> records;
+  std::string error;
+  if (!ReadCsvTrace(path, format, unit, &records, &error)) return Fail(error);
+  TraceHeader h;
+  h.source = "csv:" + path;
+  if (!Write(FLAGS_out, h, records, &error)) return Fail(error);
+  fprintf(stderr, "wrote %zu records to %s\n", records.size(), FLAGS_out.c_str());
+  return 0;
+}
+
+int GenerateCommand(const std::string& name) {
+  if (FLAGS_out.empty()) return Fail("generate needs --out=TRACE");
+  WorkloadOptions options;
+  options.requests = FLAGS_requests;
+  options.seed = FLAGS_seed;
+  std::vector<TraceRecord> records;
+  std::string error;
+  if (!Generate(name, options, &records, &error)) return Fail(error);
+  if (!Write(FLAGS_out, SyntheticHeader(name), records, &error)) return Fail(error);
+  fprintf(stderr, "wrote %zu records to %s\n", records.size(), FLAGS_out.c_str());
+  return 0;
+}
+
+}  // namespace
+}  // namespace sim
+}  // namespace tierfs
+
+int main(int argc, char** argv) {
+  gflags::SetUsageMessage("tierfs-trace info|to-csv|from-csv|generate ARG [flags]");
+  gflags::ParseCommandLineFlags(&argc, &argv, true);
+  if (argc != 3) {
+    fprintf(stderr, "usage: tierfs-trace info|to-csv|from-csv|generate ARG [flags]\n");
+    return 1;
+  }
+  const std::string command = argv[1], arg = argv[2];
+  if (command == "info") return tierfs::sim::Info(arg);
+  if (command == "to-csv") return tierfs::sim::ToCsv(arg);
+  if (command == "from-csv") return tierfs::sim::FromCsv(arg);
+  if (command == "generate") return tierfs::sim::GenerateCommand(arg);
+  fprintf(stderr, "tierfs-trace: unknown command '%s' (info, to-csv, from-csv, generate)\n",
+          command.c_str());
+  return 1;
+}
