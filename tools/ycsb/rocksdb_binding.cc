@@ -1,0 +1,222 @@
+#include "tools/ycsb/rocksdb_binding.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include <rocksdb/convenience.h>
+#include <rocksdb/utilities/options_util.h>
+
+#include "tools/ycsb/record_codec.h"
+
+namespace tierfs {
+namespace ycsb {
+
+using rocksdb::Status;
+
+namespace {
+
+constexpr int kMaxErrorsLogged = 10;
+
+// The options of column family `name`: the OPTIONS file's for it, else the
+// file's "default" ones (as YCSB's binding does), else `fallback`.
+rocksdb::ColumnFamilyOptions OptionsFor(const std::string& name,
+                                        const std::vector<rocksdb::ColumnFamilyDescriptor>& from_file,
+                                        const rocksdb::ColumnFamilyOptions& fallback) {
+  const rocksdb::ColumnFamilyOptions* found = nullptr;
+  for (const auto& d : from_file) {
+    if (d.name == name) return d.options;
+    if (d.name == rocksdb::kDefaultColumnFamilyName) found = &d.options;
+  }
+  return found ? *found : fallback;
+}
+
+// Creates `dir` and its missing parents, as YCSB's binding does
+// (Files.createDirectories); RocksDB creates only the last component.
+Status CreateDirs(rocksdb::Env* env, const std::string& dir) {
+  for (size_t slash = dir.find('/', 1); ; slash = dir.find('/', slash + 1)) {
+    const std::string prefix = dir.substr(0, slash);
+    Status s = env->CreateDirIfMissing(prefix);
+    if (!s.ok()) return Status::IOError("cannot create directory '" + prefix + "'", s.ToString());
+    if (slash == std::string::npos) return Status::OK();
+  }
+}
+
+}  // namespace
+
+Status RocksDbBinding::Open(const RocksDbConfig& config, const std::string& table,
+                            std::unique_ptr<RocksDbBinding>* result) {
+  std::unique_ptr<RocksDbBinding> b(new RocksDbBinding());
+  Status s;
+  rocksdb::Env* env = rocksdb::Env::Default();
+  if (!config.fs_uri.empty()) {
+    rocksdb::ConfigOptions create;
+    create.ignore_unsupported_options = false;  // else an unknown scheme is "OK" and no file system
+    s = rocksdb::FileSystem::CreateFromString(create, config.fs_uri, &b->fs_);
+    if (s.ok() && b->fs_ == nullptr) s = Status::NotFound("no file system registered for it");
+    if (!s.ok()) {
+      return Status::InvalidArgument("property 'rocksdb.fs_uri': cannot create file system '" +
+                                     config.fs_uri + "': " + s.ToString());
+    }
+    b->env_ = rocksdb::NewCompositeEnv(b->fs_);
+    env = b->env_.get();
+  }
+
+  rocksdb::DBOptions db_options;
+  std::vector<rocksdb::ColumnFamilyDescriptor> from_file;
+  if (!config.options_file.empty()) {
+    // Read from the host, as db_bench --options_file does under --fs_uri.
+    rocksdb::ConfigOptions load;
+    load.ignore_unknown_options = false;
+    s = rocksdb::LoadOptionsFromFile(load, config.options_file, &db_options, &from_file);
+    if (!s.ok()) {
+      return Status::InvalidArgument("property 'rocksdb.options_file': cannot load '" +
+                                     config.options_file + "': " + s.ToString());
+    }
+  }
+  db_options.env = env;
+  ApplyDbOverrides(config, &db_options);
+  s = CreateDirs(env, config.dir);
+  if (!s.ok()) return s;
+
+  // A database that exists keeps its column families; a new one starts with "default".
+  std::vector<std::string> names;
+  s = rocksdb::DB::ListColumnFamilies(db_options, config.dir, &names);
+  if (!s.ok()) {
+    if (!env->FileExists(config.dir + "/CURRENT").IsNotFound()) {
+      return Status::IOError("cannot list the column families of '" + config.dir + "'", s.ToString());
+    }
+    names = {rocksdb::kDefaultColumnFamilyName};
+  }
+  if (std::find(names.begin(), names.end(), table) == names.end()) names.push_back(table);
+
+  std::shared_ptr<rocksdb::Cache> cache;
+  if (config.has_block_cache_size && config.block_cache_size > 0) {
+    cache = rocksdb::NewLRUCache(config.block_cache_size);
+  }
+  std::vector<rocksdb::ColumnFamilyDescriptor> families;
+  for (const std::string& name : names) {
+    rocksdb::ColumnFamilyOptions cf = OptionsFor(name, from_file, rocksdb::ColumnFamilyOptions());
+    s = ApplyCfOverrides(config, cache, &cf);
+    if (!s.ok()) return s;
+    families.emplace_back(name, cf);
+  }
+
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+  rocksdb::DB* db = nullptr;
+  s = rocksdb::DB::Open(db_options, config.dir, families, &handles, &db);
+  if (!s.ok()) return Status::IOError("cannot open RocksDB at '" + config.dir + "'", s.ToString());
+  b->db_.reset(db);
+  for (rocksdb::ColumnFamilyHandle* h : handles) b->families_[h->GetName()] = h;
+  *result = std::move(b);
+  return Status::OK();
+}
+
+RocksDbBinding::~RocksDbBinding() { Close(); }
+
+Status RocksDbBinding::Close() {
+  if (!db_) return Status::OK();
+  Status result;
+  for (auto& family : families_) {
+    Status s = db_->DestroyColumnFamilyHandle(family.second);
+    if (result.ok()) result = s;
+  }
+  families_.clear();
+  Status s = db_->Close();
+  if (result.ok()) result = s;
+  db_.reset();
+  return result;
+}
+
+DbStatus RocksDbBinding::Init() {
+  std::lock_guard<std::mutex> lock(clients_mu_);
+  if (!db_) return DbStatus::kError;
+  ++clients_;
+  return DbStatus::kOk;
+}
+
+DbStatus RocksDbBinding::Cleanup() {
+  std::lock_guard<std::mutex> lock(clients_mu_);
+  if (--clients_ > 0) return DbStatus::kOk;
+  Status s = Close();
+  return s.ok() ? DbStatus::kOk : Fail("close", "", s);
+}
+
+DbStatus RocksDbBinding::Fail(const char* op, const std::string& key, const Status& s) {
+  const int n = errors_logged_.fetch_add(1, std::memory_order_relaxed);
+  if (n < kMaxErrorsLogged) {
+    fprintf(stderr, "rocksdb %s %s: %s\n", op, key.c_str(), s.ToString().c_str());
+  } else if (n == kMaxErrorsLogged) {
+    fprintf(stderr, "rocksdb: further errors not shown\n");
+  }
+  return DbStatus::kError;
+}
+
+rocksdb::ColumnFamilyHandle* RocksDbBinding::Family(const std::string& table) {
+  auto it = families_.find(table);
+  if (it != families_.end()) return it->second;
+  Fail("lookup", table, Status::InvalidArgument("no column family for table '" + table + "'"));
+  return nullptr;
+}
+
+DbStatus RocksDbBinding::Read(const std::string& table, const std::string& key,
+                              const std::vector<std::string>* fields, Fields* result) {
+  rocksdb::ColumnFamilyHandle* cf = Family(table);
+  if (cf == nullptr) return DbStatus::kError;
+  rocksdb::PinnableSlice value;
+  const Status s = db_->Get(rocksdb::ReadOptions(), cf, key, &value);
+  if (s.IsNotFound()) return DbStatus::kNotFound;
+  if (!s.ok()) return Fail("read", key, s);
+  if (!DecodeFields(value, fields, result)) {
+    return Fail("read", key, Status::Corruption("truncated record"));
+  }
+  return DbStatus::kOk;
+}
+
+DbStatus RocksDbBinding::Scan(const std::string& table, const std::string& start_key,
+                              int64_t count, const std::vector<std::string>* fields,
+                              std::vector<Fields>* result) {
+  rocksdb::ColumnFamilyHandle* cf = Family(table);
+  if (cf == nullptr) return DbStatus::kError;
+  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions(), cf));
+  int64_t n = 0;
+  for (it->Seek(start_key); it->Valid() && n < count; it->Next(), ++n) {
+    result->emplace_back();
+    if (!DecodeFields(it->value(), fields, &result->back())) {
+      return Fail("scan", it->key().ToString(), Status::Corruption("truncated record"));
+    }
+  }
+  if (!it->status().ok()) return Fail("scan", start_key, it->status());
+  return DbStatus::kOk;
+}
+
+DbStatus RocksDbBinding::Update(const std::string& table, const std::string& key,
+                                const Fields& values) {
+  rocksdb::ColumnFamilyHandle* cf = Family(table);
+  if (cf == nullptr) return DbStatus::kError;
+  rocksdb::PinnableSlice current;
+  Status s = db_->Get(rocksdb::ReadOptions(), cf, key, &current);
+  if (s.IsNotFound()) return DbStatus::kNotFound;
+  if (!s.ok()) return Fail("update", key, s);
+  Fields record;
+  if (!DecodeFields(current, nullptr, &record)) {
+    return Fail("update", key, Status::Corruption("truncated record"));
+  }
+  MergeFields(values, &record);
+  std::string encoded;
+  EncodeFields(record, &encoded);
+  s = db_->Put(rocksdb::WriteOptions(), cf, key, encoded);
+  return s.ok() ? DbStatus::kOk : Fail("update", key, s);
+}
+
+DbStatus RocksDbBinding::Insert(const std::string& table, const std::string& key,
+                                const Fields& values) {
+  rocksdb::ColumnFamilyHandle* cf = Family(table);
+  if (cf == nullptr) return DbStatus::kError;
+  std::string encoded;
+  EncodeFields(values, &encoded);
+  const Status s = db_->Put(rocksdb::WriteOptions(), cf, key, encoded);
+  return s.ok() ? DbStatus::kOk : Fail("insert", key, s);
+}
+
+}  // namespace ycsb
+}  // namespace tierfs

@@ -1,0 +1,69 @@
+// YCSB's RocksDB binding (site.ycsb.db.rocksdb.RocksDBClient) in C++: each
+// YCSB table is a column family, each record one value in the layout of
+// record_codec.h, an update is get + merge fields + put. The database may
+// live on any registered FileSystem (rocksdb.fs_uri, e.g. tierfs://...).
+#pragma once
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <rocksdb/db.h>
+#include <rocksdb/env.h>
+#include <rocksdb/file_system.h>
+
+#include "tools/ycsb/db.h"
+#include "tools/ycsb/rocksdb_options.h"
+
+namespace tierfs {
+namespace ycsb {
+
+class RocksDbBinding : public DB {
+ public:
+  // Opens (creating if missing) the database `config` describes, with its
+  // existing column families and one for `table`. Errors name what failed:
+  // the file system URI, the OPTIONS file, the open.
+  static rocksdb::Status Open(const RocksDbConfig& config, const std::string& table,
+                              std::unique_ptr<RocksDbBinding>* result);
+  ~RocksDbBinding() override;
+
+  // Per client thread, as YCSB's: the last Cleanup closes the database.
+  DbStatus Init() override;
+  DbStatus Cleanup() override;
+
+  DbStatus Read(const std::string& table, const std::string& key,
+                const std::vector<std::string>* fields, Fields* result) override;
+  DbStatus Scan(const std::string& table, const std::string& start_key, int64_t count,
+                const std::vector<std::string>* fields, std::vector<Fields>* result) override;
+  DbStatus Update(const std::string& table, const std::string& key, const Fields& values) override;
+  DbStatus Insert(const std::string& table, const std::string& key, const Fields& values) override;
+
+  // Closes the database (flushing nothing more than RocksDB's Close does).
+  // Idempotent. REQUIRES: no operation running.
+  rocksdb::Status Close();
+
+ private:
+  RocksDbBinding() = default;
+
+  // The column family of `table`, or null (an error, logged).
+  rocksdb::ColumnFamilyHandle* Family(const std::string& table);
+  // Logs a failed RocksDB call (the first few) and returns kError.
+  DbStatus Fail(const char* op, const std::string& key, const rocksdb::Status& s);
+
+  // Constant after Open; destroyed in reverse: the database before the Env
+  // and FileSystem it runs on.
+  std::shared_ptr<rocksdb::FileSystem> fs_;
+  std::unique_ptr<rocksdb::Env> env_;
+  std::unique_ptr<rocksdb::DB> db_;
+  std::map<std::string, rocksdb::ColumnFamilyHandle*> families_;
+
+  std::mutex clients_mu_;
+  int clients_ = 0;  // guarded by clients_mu_: Init calls not yet matched by Cleanup
+  std::atomic<int> errors_logged_{0};
+};
+
+}  // namespace ycsb
+}  // namespace tierfs

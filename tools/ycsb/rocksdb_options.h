@@ -1,0 +1,83 @@
+// The RocksDB binding's properties (rocksdb.*) and how they shape the
+// RocksDB options. Every rocksdb.* key not listed here is an error naming it.
+//
+//   rocksdb.dir                     database path (required); with
+//                                   rocksdb.fs_uri, a path inside that file system
+//   rocksdb.fs_uri                  a registered FileSystem, e.g. tierfs://...
+//                                   (FileSystem::CreateFromString); default: the host's
+//   rocksdb.options_file            a RocksDB OPTIONS file to start from (YCSB's
+//                                   name rocksdb.optionsfile works too); read from
+//                                   the host; the properties below override it
+//   rocksdb.db_paths                "PATH:SIZE,PATH:SIZE" -> Options::db_paths
+//   rocksdb.last_level_temperature  kUnknown | kHot | kWarm | kCold
+//   rocksdb.block_cache_size        LRU block cache bytes (K, M, G, T), 0 for none
+//   rocksdb.compression             none | snappy | lz4 | lz4hc | zstd | zlib | bzip2;
+//                                   every level; an error if librocksdb lacks it
+//   rocksdb.write_buffer_size       memtable bytes
+//   rocksdb.use_direct_io           true | false: direct reads and direct
+//                                   flush/compaction I/O
+//   rocksdb.num_levels              LSM levels
+//   rocksdb.max_bytes_for_level_base  bytes of level 1
+//
+// Unset, the options are RocksDB's defaults (or the OPTIONS file's), with
+// create_if_missing and create_missing_column_families on and TierFS's event
+// listener added (it leaves databases not on TierFS alone). YCSB's Java
+// binding instead calls optimizeLevelStyleCompaction() and
+// increaseParallelism(); use an OPTIONS file for that.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <rocksdb/cache.h>
+#include <rocksdb/options.h>
+#include <rocksdb/status.h>
+
+#include "tools/ycsb/properties.h"
+
+namespace tierfs {
+namespace ycsb {
+
+struct RocksDbConfig {
+  std::string dir;
+  std::string fs_uri;        // "" for the default file system
+  std::string options_file;  // "" for none
+
+  // Overrides; has_* false leaves the option as it is.
+  std::vector<rocksdb::DbPath> db_paths;
+  bool has_last_level_temperature = false;
+  rocksdb::Temperature last_level_temperature = rocksdb::Temperature::kUnknown;
+  bool has_block_cache_size = false;
+  uint64_t block_cache_size = 0;
+  bool has_compression = false;
+  rocksdb::CompressionType compression = rocksdb::kNoCompression;
+  bool has_write_buffer_size = false;
+  uint64_t write_buffer_size = 0;
+  bool has_use_direct_io = false;
+  bool use_direct_io = false;
+  bool has_num_levels = false;
+  int num_levels = 0;
+  bool has_max_bytes_for_level_base = false;
+  uint64_t max_bytes_for_level_base = 0;
+};
+
+// Reads the rocksdb.* properties. InvalidArgument names an unknown key, a
+// missing rocksdb.dir or a bad value (with the values that are allowed).
+rocksdb::Status ParseRocksDbConfig(const Properties& props, RocksDbConfig* config);
+
+// Applies the database-wide overrides (db_paths, direct I/O) and the
+// binding's fixed settings to *options.
+void ApplyDbOverrides(const RocksDbConfig& config, rocksdb::DBOptions* options);
+
+// Applies the per-column-family overrides to *options; `block_cache` is the
+// cache shared by all column families (null unless block_cache_size > 0).
+// InvalidArgument if a block cache is asked of a table format that is not
+// block-based.
+rocksdb::Status ApplyCfOverrides(const RocksDbConfig& config,
+                                 const std::shared_ptr<rocksdb::Cache>& block_cache,
+                                 rocksdb::ColumnFamilyOptions* options);
+
+}  // namespace ycsb
+}  // namespace tierfs

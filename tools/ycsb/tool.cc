@@ -1,0 +1,155 @@
+#include "tools/ycsb/tool.h"
+
+#include <fstream>
+#include <memory>
+
+#include "tools/ycsb/client.h"
+#include "tools/ycsb/command_line.h"
+#include "tools/ycsb/core_workload.h"
+#include "tools/ycsb/measured_db.h"
+#include "tools/ycsb/measurements.h"
+#include "tools/ycsb/report.h"
+#include "tools/ycsb/rocksdb_binding.h"
+#include "tools/ycsb/rocksdb_options.h"
+
+namespace tierfs {
+namespace ycsb {
+
+namespace {
+
+constexpr int kFailed = 1;
+constexpr int kBadUsage = 2;
+
+// The report formats YCSB's `exporter` property names.
+enum class Format { kText, kJsonArray, kJsonObjects };
+
+rocksdb::Status ExporterFormat(const Properties& props, Format* format) {
+  const std::string exporter =
+      props.Get("exporter", "site.ycsb.measurements.exporter.TextMeasurementsExporter");
+  const std::string name = exporter.substr(exporter.rfind('.') + 1);  // com.yahoo.ycsb... too
+  if (name == "TextMeasurementsExporter") {
+    *format = Format::kText;
+  } else if (name == "JSONArrayMeasurementsExporter") {
+    *format = Format::kJsonArray;
+  } else if (name == "JSONMeasurementsExporter") {
+    *format = Format::kJsonObjects;
+  } else {
+    return rocksdb::Status::InvalidArgument(
+        "property 'exporter': '" + exporter +
+        "' is not TextMeasurementsExporter, JSONArrayMeasurementsExporter or JSONMeasurementsExporter");
+  }
+  return rocksdb::Status::OK();
+}
+
+// Properties that change what YCSB would do in ways this runner does not:
+// refused rather than silently measured differently.
+rocksdb::Status CheckSupported(const Properties& props) {
+  const std::string workload = props.Get("workload", "site.ycsb.workloads.CoreWorkload");
+  if (workload != "site.ycsb.workloads.CoreWorkload" &&
+      workload != "com.yahoo.ycsb.workloads.CoreWorkload") {
+    return rocksdb::Status::InvalidArgument("property 'workload': '" + workload +
+                                            "' is not supported (only CoreWorkload)");
+  }
+  const std::string type = props.Get("measurementtype", "hdrhistogram");
+  if (type != "hdrhistogram") {
+    return rocksdb::Status::InvalidArgument("property 'measurementtype': '" + type +
+                                            "' is not supported (only hdrhistogram)");
+  }
+  const std::string interval = props.Get("measurement.interval", "op");
+  if (interval != "op") {
+    return rocksdb::Status::InvalidArgument("property 'measurement.interval': '" + interval +
+                                            "' is not supported (only op)");
+  }
+  return rocksdb::Status::OK();
+}
+
+bool WriteFile(const std::string& path, const std::string& text, std::ostream* err) {
+  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  file << text;
+  file.close();
+  if (!file) *err << "tierfs-ycsb: cannot write '" << path << "'\n";
+  return bool(file);
+}
+
+}  // namespace
+
+int RunTool(const std::vector<std::string>& args, std::ostream* out, std::ostream* err) {
+  std::string command_line = "Command line:";
+  for (const std::string& a : args) command_line += " " + a;
+  *err << command_line << "\n";
+
+  CommandLine cl;
+  rocksdb::Status s = ParseCommandLine(args, &cl);
+  if (!s.ok()) {
+    *err << "tierfs-ycsb: " << s.ToString() << "\nRun tierfs-ycsb -h for usage.\n";
+    return kBadUsage;
+  }
+  if (cl.help) {
+    *out << Usage();
+    return 0;
+  }
+  const Properties& props = cl.props;
+
+  ClientOptions client;
+  std::vector<double> percentiles;
+  RocksDbConfig rocksdb_config;
+  Format format = Format::kText;
+  Measurements measurements;
+  std::unique_ptr<CoreWorkload> workload;
+  s = CheckSupported(props);
+  if (s.ok()) s = ClientOptionsFromProperties(props, &client);
+  if (s.ok()) s = PercentilesFromProperties(props, &percentiles);
+  if (s.ok()) s = ExporterFormat(props, &format);
+  if (s.ok()) s = ParseRocksDbConfig(props, &rocksdb_config);
+  if (s.ok()) {
+    *err << "Loading workload...\n";
+    s = CoreWorkload::Create(props, &measurements, &workload);
+  }
+  if (s.ok() && client.do_transactions && !workload->has_operations()) {
+    s = rocksdb::Status::InvalidArgument(
+        "every operation proportion (readproportion, updateproportion, insertproportion, "
+        "scanproportion, readmodifywriteproportion) is 0");
+  }
+  if (!s.ok()) {
+    *err << "tierfs-ycsb: " << s.ToString() << "\n";
+    return kBadUsage;
+  }
+
+  std::unique_ptr<RocksDbBinding> rocksdb;
+  s = RocksDbBinding::Open(rocksdb_config, workload->table(), &rocksdb);
+  std::unique_ptr<MeasuredDB> db;
+  if (s.ok()) s = MeasuredDB::Create(rocksdb.get(), &measurements, props, &db);
+  if (!s.ok()) {
+    *err << "tierfs-ycsb: " << s.ToString() << "\n";
+    return s.IsInvalidArgument() ? kBadUsage : kFailed;
+  }
+
+  *err << "Starting test.\n";
+  const ClientResult result = RunClient(client, workload.get(), db.get(), &measurements, err);
+  // Normally the last client's cleanup closed it; a close error counts as a failure.
+  s = rocksdb->Close();
+  int exit_status = result.errors.empty() && s.ok() ? 0 : kFailed;
+  for (const std::string& e : result.errors) *err << "tierfs-ycsb: " << e << "\n";
+  if (!s.ok()) *err << "tierfs-ycsb: closing the database: " << s.ToString() << "\n";
+
+  const std::vector<ReportRow> rows =
+      BuildReport(result.operations, result.runtime_ms, measurements, percentiles);
+  std::string report;
+  switch (format) {
+    case Format::kText: report = RenderText(rows); break;
+    case Format::kJsonArray: report = RenderJsonArray(rows); break;
+    case Format::kJsonObjects: report = RenderJsonObjects(rows); break;
+  }
+  if (props.Has("exportfile")) {
+    if (!WriteFile(props.Get("exportfile"), report, err)) exit_status = kFailed;
+  } else {
+    *out << report << std::flush;
+  }
+  if (!cl.json_path.empty() && !WriteFile(cl.json_path, RenderJsonArray(rows), err)) {
+    exit_status = kFailed;
+  }
+  return exit_status;
+}
+
+}  // namespace ycsb
+}  // namespace tierfs
