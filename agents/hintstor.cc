@@ -9,7 +9,8 @@
 // small files on the fastest device); the rest of a large file to the slowest
 // tier with room. Migration, every interval requests: segments are ranked by
 // heat (user reads, decayed, SegmentStats::HeatAt) and the hottest
-// that fit tier 0 below its reserve make the top-k; each top-k segment not on
+// that fit tier 0 below its reserve, counted as whole segments, make the
+// top-k; each top-k segment not on
 // tier 0 is migrated up, hottest first, and when tier 0 has no room for it the
 // coldest tier-0 segments outside the top-k (and colder than it) go down to
 // the slowest tier with room first (an extra copy there is dropped instead).
@@ -18,6 +19,7 @@
 // that migration leaves free for new placements).
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 
 #include "agents/policies.h"
 
@@ -70,25 +72,36 @@ class HintStor : public Policy {
       }
       segments_.push_back({s.stats.HeatAt(now), s.ref, s.bytes, s.tier, s.copy_tier, false});
     });
-    // Hottest first; among equals, those already fast first (no move).
-    std::sort(segments_.begin(), segments_.end(), [](const Segment& a, const Segment& b) {
-      if (a.heat != b.heat) return a.heat > b.heat;
-      if (a.OnFast() != b.OnFast()) return a.OnFast();
-      if (a.ref.file_id != b.ref.file_id) return a.ref.file_id < b.ref.file_id;
-      return a.ref.segment < b.ref.segment;
-    });
-
-    // The top-k: the hottest that fit what tier 0 may hold for segments.
+    // The top-k: the hottest that fit what tier 0 may hold for segments,
+    // counted as whole segments. Selected, not sorted: a plan runs every
+    // interval requests over every segment, and only its few moves need an
+    // order (the simulator replays millions of requests a second).
     const int64_t limit = int64_t(double(view.Capacity(0)) * (1 - reserve_));
     const int64_t other = std::max<int64_t>(0, int64_t(view.Used(0)) - resident);
-    int64_t budget = limit - other - fixed;
-    for (Segment& s : segments_) {
-      if (s.heat <= 0) break;
-      if (int64_t(s.bytes) <= budget) {
-        s.top = true;
-        budget -= int64_t(s.bytes);
-      }
+    const int64_t budget = limit - other - fixed;
+    MakeKeys();
+    auto hot_end = std::partition(keys_.begin(), keys_.end(),
+                                  [&](const Key& k) { return segments_[k.index].heat > 0; });
+    const size_t top_count = std::min<size_t>(
+        size_t(hot_end - keys_.begin()),
+        budget > 0 ? size_t(uint64_t(budget) / std::max<uint64_t>(1, view.SegmentSize())) : 0);
+    std::nth_element(keys_.begin(), keys_.begin() + long(top_count), hot_end, HotterOrder());
+    for (size_t i = 0; i < top_count; ++i) segments_[keys_[i].index].top = true;
+
+    // Promotion candidates, hottest first; victims, coldest first: the
+    // first `max` of each are all a plan can use.
+    ups_.clear();
+    downs_.clear();
+    for (size_t i = 0; i < keys_.size(); ++i) {
+      const Segment& seg = segments_[keys_[i].index];
+      if (seg.top && !seg.OnFast()) ups_.push_back(keys_[i]);
+      if (!seg.top && seg.OnFast()) downs_.push_back(keys_[i]);
     }
+    const size_t n_up = std::min(max, ups_.size());
+    std::partial_sort(ups_.begin(), ups_.begin() + long(n_up), ups_.end(), HotterOrder());
+    const size_t n_down = std::min(max, downs_.size());
+    std::partial_sort(downs_.begin(), downs_.begin() + long(n_down), downs_.end(),
+                      [&](const Key& a, const Key& b) { return HotterOrder()(b, a); });
 
     // Promotions, hottest first, each after the demotions that make its room.
     int64_t room = limit - int64_t(view.Used(0));
@@ -96,16 +109,14 @@ class HintStor : public Policy {
     for (int t = 1; t < tiers; ++t) free_[size_t(t)] = int64_t(view.Free(t));
     demotions_.clear();
     promotions_.clear();
-    size_t victim = segments_.size();  // victims are taken from the cold end
-    for (const Segment& up : segments_) {
-      if (!up.top) continue;
-      if (up.OnFast()) continue;
+    size_t victim = 0;  // into downs_
+    for (size_t u = 0; u < n_up; ++u) {
+      const Segment& up = segments_[ups_[u].index];
       size_t demoted = demotions_.size();
-      while (room < int64_t(up.bytes) && victim > 0) {
-        const Segment& down = segments_[victim - 1];
+      while (room < int64_t(up.bytes) && victim < n_down) {
+        const Segment& down = segments_[downs_[victim].index];
         if (down.heat >= up.heat) break;  // nothing colder left
-        --victim;
-        if (down.top || !down.OnFast()) continue;
+        ++victim;
         Move m;
         m.ref = down.ref;
         if (down.copy_tier == 0) {
@@ -145,6 +156,39 @@ class HintStor : public Policy {
     bool top;  // in the top-k
     bool OnFast() const { return tier == 0 || copy_tier == 0; }
   };
+  struct Key {
+    uint64_t heat;  // inverted bits of the heat
+    bool slow;      // not on tier 0
+    uint32_t index; // into segments_
+  };
+
+  // One small key per segment, to select on instead of the segments.
+  void MakeKeys() {
+    keys_.clear();
+    for (uint32_t i = 0; i < uint32_t(segments_.size()); ++i) {
+      const Segment& s = segments_[i];
+      // A non-negative double's bits order as the double does; inverted,
+      // the hottest comes first.
+      uint64_t bits;
+      static_assert(sizeof(bits) == sizeof(s.heat), "heat is a double");
+      std::memcpy(&bits, &s.heat, sizeof(bits));
+      keys_.push_back({~bits, !s.OnFast(), i});
+    }
+  }
+  // Hottest first; among equals, those already fast first (no move), then by
+  // segment, so that the choice does not depend on the enumeration order.
+  struct Hotter {
+    const std::vector<Segment>* segments;
+    bool operator()(const Key& a, const Key& b) const {
+      if (a.heat != b.heat) return a.heat < b.heat;
+      if (a.slow != b.slow) return a.slow < b.slow;
+      const SegmentRef& x = (*segments)[a.index].ref;
+      const SegmentRef& y = (*segments)[b.index].ref;
+      if (x.file_id != y.file_id) return x.file_id < y.file_id;
+      return x.segment < y.segment;
+    }
+  };
+  Hotter HotterOrder() const { return Hotter{&segments_}; }
 
   // The slowest tier below 0 that still has room for `bytes` after the moves
   // planned so far; -1 if none.
@@ -161,6 +205,7 @@ class HintStor : public Policy {
 
   // Plan's scratch, kept to avoid reallocating (Plan runs one at a time).
   std::vector<Segment> segments_;
+  std::vector<Key> keys_, ups_, downs_;
   std::vector<int64_t> free_;
   std::vector<Move> demotions_;
   std::vector<Move> promotions_;

@@ -27,6 +27,14 @@ const Preset kPresets[] = {
     {"tri", {"optane", "sata-ssd", "hdd"}},
 };
 
+// A trace file is named by its base name without extension in reports.
+std::string WorkloadLabel(const std::string& name) {
+  struct stat st;
+  if (stat(name.c_str(), &st) != 0) return name;
+  std::string base = name.substr(name.rfind('/') + 1);
+  return base.substr(0, base.rfind('.'));
+}
+
 uint64_t RoundToSegments(double bytes, uint64_t segment_size) {
   uint64_t n = uint64_t(std::ceil(bytes / double(segment_size)));
   return std::max<uint64_t>(1, n) * segment_size;
@@ -145,7 +153,7 @@ bool Compare(const CompareOptions& options, std::vector<Cell>* cells, std::strin
         }
         config.replay = options.replay;
         configs.push_back(config);
-        runs.push_back(Cell{c, workload, SimResult()});
+        runs.push_back(Cell{c, WorkloadLabel(workload), SimResult()});
       }
     }
     std::atomic<size_t> next{0};

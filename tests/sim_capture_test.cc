@@ -1,0 +1,151 @@
+// Trace capture (env/trace_capture.h) from a RocksDB on TierFS, and its
+// replay in the simulator.
+#include <gtest/gtest.h>
+
+#include <rocksdb/db.h>
+
+#include <set>
+
+#include "db/open.h"
+#include "env/trace_format.h"
+#include "tests/test_util.h"
+#include "tools/sim/compare.h"
+#include "tools/sim/simulator.h"
+
+namespace tierfs {
+namespace {
+
+std::string Key(int i) {
+  char buf[16];
+  snprintf(buf, sizeof(buf), "key%08d", i);
+  return buf;
+}
+
+rocksdb::Options SmallLsm() {
+  rocksdb::Options o;
+  o.create_if_missing = true;
+  o.compression = rocksdb::kNoCompression;
+  o.write_buffer_size = 128 << 10;
+  o.target_file_size_base = 128 << 10;
+  o.max_bytes_for_level_base = 512 << 10;
+  o.level0_file_num_compaction_trigger = 2;
+  o.listeners.push_back(NewTierFSListener());
+  return o;
+}
+
+// Loads and reads a small database; the trace runs from open to close.
+void LoadAndRead(const std::string& uri) {
+  std::unique_ptr<TierDB> tdb;
+  rocksdb::Status s = OpenDB(uri, SmallLsm(), "/db", &tdb);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  const std::string value(400, 'v');
+  for (int i = 0; i < 6000; ++i) ASSERT_TRUE(tdb->db->Put({}, Key(i * 7919 % 6000), value).ok());
+  ASSERT_TRUE(tdb->db->Flush({}).ok());
+  ASSERT_TRUE(tdb->db->CompactRange({}, nullptr, nullptr).ok());
+  rocksdb::ReadOptions ro;
+  ro.fill_cache = false;
+  std::string got;
+  for (int i = 0; i < 2000; ++i) ASSERT_TRUE(tdb->db->Get(ro, Key(i * 3), &got).ok());
+}
+
+TEST(TraceCaptureTest, RecordsWhatTheStoreServedAndReplaysInTheSimulator) {
+  test::ScratchDir dir("capture");
+  const std::string trace = dir.path() + "/db.trace";
+  LoadAndRead(test::MakeUri(dir, {"1M", "64M"}, ";segment_size:64K;trace:" + trace));
+
+  TraceHeader header;
+  std::vector<TraceRecord> records;
+  std::string error;
+  bool truncated = true;
+  ASSERT_TRUE(ReadTrace(trace, &header, &records, &error, &truncated)) << error;
+  EXPECT_FALSE(truncated);  // closed cleanly
+  EXPECT_EQ("tierfs", header.source);
+  EXPECT_EQ(64u << 10, header.segment_size);
+  ASSERT_EQ(2u, header.tiers.size());
+  EXPECT_EQ(1u << 20, header.tiers[0].capacity);
+  EXPECT_NE(0u, header.start_unix_ns);
+
+  uint64_t user_reads = 0, writes = 0, background = 0, leveled = 0, with_latency = 0;
+  std::set<FileKind> kinds;
+  std::set<int> tiers;
+  uint64_t last = 0;
+  for (const TraceRecord& r : records) {
+    EXPECT_LE(last, r.time_ns);
+    last = r.time_ns;
+    kinds.insert(r.kind);
+    tiers.insert(r.tier);
+    user_reads += r.type == IoType::kUserRead;
+    background += r.type == IoType::kBackgroundRead;
+    writes += r.is_write();
+    if (r.kind == FileKind::kSst && r.level >= 0) leveled++;
+    if (!r.is_write() && r.latency_ns > 0) with_latency++;  // a buffered write may take < 1 us
+    if (r.type == IoType::kUserRead) {
+      // Reads carry RocksDB's IOPriority: IO_USER or IO_TOTAL for Gets.
+      EXPECT_TRUE(r.priority == TracePriority::kUser || r.priority == TracePriority::kTotal)
+          << int(r.priority);
+    }
+  }
+  EXPECT_GE(user_reads, 2000u);  // every Get read at least one block (no block cache fill)
+  EXPECT_GT(writes, 100u);
+  EXPECT_GT(background, 0u);  // compaction input
+  EXPECT_GT(leveled, 0u);     // the listener's levels
+  EXPECT_EQ(user_reads + background, with_latency);
+  EXPECT_TRUE(kinds.count(FileKind::kWal));
+  EXPECT_TRUE(kinds.count(FileKind::kSst));
+  EXPECT_TRUE(tiers.count(0) && tiers.count(1));  // the 1 MiB tier 0 spilled
+
+  // The simulator replays it on the tiers it was captured with.
+  sim::SimConfig config;
+  ASSERT_TRUE(sim::ParseSimConfig(test::MakeUri(dir, {"1M", "64M"}, ";segment_size:64K"), &config,
+                                  &error))
+      << error;
+  sim::SimResult result;
+  ASSERT_TRUE(sim::RunPolicy(records, config, &result, &error)) << error;
+  EXPECT_EQ(records.size(), result.requests);
+  EXPECT_GT(result.tiers[0].hit_ratio, 0.0);
+  EXPECT_GT(result.tiers[1].hit_ratio, 0.0);
+}
+
+TEST(TraceCaptureTest, StartAndStopThroughTheApiAndErrorsNameTheProblem) {
+  test::ScratchDir dir("capture");
+  std::shared_ptr<rocksdb::FileSystem> fs;
+  ASSERT_TRUE(NewTierFileSystem(test::MakeUri(dir, {"1M", "64M"}), &fs).ok());
+  const std::string trace = dir.path() + "/api.trace";
+
+  // Inside a tier, in a missing directory: refused, naming it.
+  rocksdb::Status s = StartTrace(fs.get(), dir.path() + "/tier1/x.trace");
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(std::string::npos, s.ToString().find("inside tier 1")) << s.ToString();
+  s = StartTrace(fs.get(), dir.path() + "/no/such/dir/x.trace");
+  EXPECT_NE(std::string::npos, s.ToString().find("does not exist")) << s.ToString();
+  uint64_t n = 0;
+  EXPECT_FALSE(StopTrace(fs.get(), &n).ok());  // none running
+
+  ASSERT_TRUE(StartTrace(fs.get(), trace).ok());
+  s = StartTrace(fs.get(), trace + "2");
+  EXPECT_TRUE(s.IsBusy()) << s.ToString();
+  {
+    std::unique_ptr<rocksdb::FSWritableFile> f;
+    ASSERT_TRUE(fs->NewWritableFile("/db/000001.log", {}, &f, nullptr).ok());
+    for (int i = 0; i < 10; ++i) ASSERT_TRUE(f->Append(std::string(1000, 'x'), {}, nullptr).ok());
+    ASSERT_TRUE(f->Close({}, nullptr).ok());
+  }
+  ASSERT_TRUE(StopTrace(fs.get(), &n).ok());
+  EXPECT_EQ(10u, n);
+  TraceHeader header;
+  std::vector<TraceRecord> records;
+  std::string error;
+  ASSERT_TRUE(ReadTrace(trace, &header, &records, &error)) << error;
+  ASSERT_EQ(10u, records.size());
+  EXPECT_EQ(FileKind::kWal, records[0].kind);
+  EXPECT_EQ(9000u, records[9].offset);
+  EXPECT_EQ(1000u, records[9].size);
+
+  // A bad trace key in the URI is refused at parse time.
+  Options options;
+  s = ParseUri(test::MakeUri(dir, {"1M"}, ";trace:relative.trace"), &options);
+  EXPECT_NE(std::string::npos, s.ToString().find("relative.trace")) << s.ToString();
+}
+
+}  // namespace
+}  // namespace tierfs
