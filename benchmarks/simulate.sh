@@ -15,7 +15,8 @@
 #   REQUESTS (100000) records per synthetic workload, FAST_PCT (10),
 #   SEGMENT (64K), JOBS (2) simulations at once.
 #   --quick: 10000 requests, configurations perf and cost, four workloads.
-# Writes benchmarks/results/sim.md, sim.csv and sim.png (sim-quick.* with --quick).
+# Writes benchmarks/results/sim.md, sim.csv and sim.png (sim-quick.* with --quick),
+# and keeps the captured traces in benchmarks/results/traces/ (not committed).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -54,7 +55,10 @@ if ((!QUICK)); then
   "$YCSB" -load "${ycsb_props[@]}" -p "rocksdb.fs_uri=$(capture_uri ycsb-tier)" >"$WORK/ycsb-load.log"
   "$YCSB" -run "${ycsb_props[@]}" -p "rocksdb.fs_uri=$(capture_uri ycsb-tier "$WORK/ycsb-b.trace")" \
     >"$WORK/ycsb-run.log"
-  TRACES=("$WORK/dbbench.trace" "$WORK/ycsb-b.trace")
+  # Kept (not committed) so that a surprising figure can be looked into.
+  mkdir -p "$RESULTS/traces"
+  cp "$WORK/dbbench.trace" "$WORK/ycsb-b.trace" "$RESULTS/traces/"
+  TRACES=("$RESULTS/traces/dbbench.trace" "$RESULTS/traces/ycsb-b.trace")
 fi
 
 workloads="$WORKLOADS"

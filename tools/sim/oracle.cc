@@ -93,6 +93,7 @@ class Oracle : public Policy {
     m.to = victim_to_;
     moves->push_back(m);
     far_.pop_back();  // it leaves tier 0
+    if (far_.empty()) far_built_ = false;
   }
 
   uint64_t PlanIntervalRequests() const override { return interval_; }
@@ -137,6 +138,7 @@ class Oracle : public Policy {
     for (const Segment& seg : segments_) {
       if (seg.tier == 0) far_.push_back(Victim{seg.next, seg.ref, seg.bytes});
     }
+    far_built_ = true;
 
     // Victims per tier, needed latest first (the back of the sorted list).
     victims_.assign(size_t(tiers), {});
@@ -200,6 +202,21 @@ class Oracle : public Policy {
   // than the result except segments placed since the plan.
   bool FurthestOnFast(const StorageView& view, uint64_t now, Victim* out) {
     SegmentInfo info;
+    if (far_.empty() && !far_built_) {
+      // Used up since the last plan (segments placed since are not in it):
+      // list tier 0 again, once per plan.
+      view.ForEachSegment([&](const SegmentInfo& s) {
+        if (s.tier == 0 && !s.busy && s.hints.pinned_tier < 0) {
+          far_.push_back(Victim{future_->NextAccess(s.ref, now), s.ref, s.bytes});
+        }
+      });
+      std::sort(far_.begin(), far_.end(), [](const Victim& a, const Victim& b) {
+        if (a.next != b.next) return a.next < b.next;
+        if (a.ref.file_id != b.ref.file_id) return a.ref.file_id < b.ref.file_id;
+        return a.ref.segment < b.ref.segment;
+      });
+      far_built_ = true;
+    }
     while (!far_.empty()) {
       Victim& v = far_.back();
       if (!view.Lookup(v.ref, &info) || info.tier != 0) {
@@ -372,6 +389,7 @@ class Oracle : public Policy {
   std::vector<size_t> cursor_;
   std::vector<FutureIndex::Use> uses_;
   std::vector<Victim> far_;  // tier 0 by next access, ascending (Place's victims)
+  bool far_built_ = false;   // far_ was listed and has not been used up by evictions
   std::vector<Victim> promotions_;  // to tier 0, planned and not yet run
   // Place chose to evict: Evict names this victim.
   bool evict_ = false;

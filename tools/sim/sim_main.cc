@@ -26,7 +26,8 @@ DEFINE_string(config, "perf",
               "trace, --fast_pct)");
 DEFINE_string(configs, "perf,cost,tri", "compare: the configurations");
 DEFINE_string(workload, "", "run: a synthetic workload name or a trace file");
-DEFINE_string(workloads, "all", "compare: synthetic workload names or trace files, or all");
+DEFINE_string(workloads, "all",
+              "compare: synthetic workload names or trace files; `all` stands for every synthetic one");
 DEFINE_string(policy, "", "run: the policy (default: the URI's, else fast-first)");
 DEFINE_string(policies, "all", "compare: policies, or all (every heuristic and oracle)");
 DEFINE_uint64(requests, 100000, "records per synthetic workload");
@@ -124,7 +125,13 @@ int CompareCommand() {
     return 1;
   }
   options.configs = SplitList(FLAGS_configs);
-  options.workloads = FLAGS_workloads == "all" ? WorkloadNames() : SplitList(FLAGS_workloads);
+  for (const std::string& w : SplitList(FLAGS_workloads)) {
+    if (w != "all") {
+      options.workloads.push_back(w);
+      continue;
+    }
+    for (const std::string& name : WorkloadNames()) options.workloads.push_back(name);
+  }
   if (FLAGS_policies == "all") {
     options.policies = PolicyNames();
     options.policies.push_back(kOracleName);

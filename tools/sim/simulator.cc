@@ -8,6 +8,7 @@
 
 #include "env/config.h"
 #include "env/segment_table.h"
+#include "env/tier.h"
 #include "tools/sim/oracle.h"
 
 namespace tierfs {
@@ -250,7 +251,16 @@ bool Simulation::ServePiece(const TraceRecord& r, File& file, uint64_t seg, uint
   }
   const int tier = !write && s.copy >= 0 ? s.copy : s.home;
   TierState& ts = *tiers_[size_t(tier)];
-  const int64_t done = ts.device.Schedule(write, file.id, offset, size, start);
+  int64_t done;
+  if (write && file.kind != FileKind::kVolume) {
+    // A RocksDB file's write, buffered as in the file system (Tier::ModelWrite):
+    // the file's appends are written back together, and the writer waits
+    // only while the device is more than kWriteBackNanos behind.
+    const int64_t written = ts.device.ScheduleWriteBack(file.id, offset, size, start);
+    done = std::max(start, written - Tier::kWriteBackNanos);
+  } else {
+    done = ts.device.Schedule(write, file.id, offset, size, start);
+  }
   *completion = std::max(*completion, done);
   if (r.type != IoType::kBackgroundRead) ts.result.served++;
   (write ? ts.result.write_bytes : ts.result.read_bytes) += size;

@@ -32,9 +32,12 @@
 // A request is split into pieces at segment boundaries; each piece is
 // scheduled on the device of the tier that holds its segment (a read goes to
 // the segment's extra copy when it has one), pieces of one request
-// concurrently, and the request completes with its last piece. Writes wait
-// for their device (block-trace semantics: no page cache). A segment's first
-// access, read or write, places it; a write drops its extra copy.
+// concurrently, and the request completes with its last piece. Writes to a
+// volume (a block trace) wait for their device; writes to a RocksDB file are
+// buffered as in the file system (its appends written back together, the
+// writer waiting only when the device is more than 100 ms behind). A
+// segment's first access, read or write, places it; a write drops its extra
+// copy.
 #pragma once
 
 #include <cstdint>
