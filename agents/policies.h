@@ -17,5 +17,7 @@ std::unique_ptr<Policy> NewCdePolicy(ParamReader& params);
 std::unique_ptr<Policy> NewHintStorPolicy(ParamReader& params);
 std::unique_ptr<Policy> NewMutantPolicy(ParamReader& params);
 std::unique_ptr<Policy> NewRocksDBLevelsPolicy(ParamReader& params);
+// Follows RocksDB's temperatures (emulation-only mode); not in PolicyNames().
+std::unique_ptr<Policy> NewRocksDBTemperaturePolicy(ParamReader& params);
 
 }  // namespace tierfs

@@ -26,6 +26,12 @@ const Entry kPolicies[] = {
     {"rocksdb-levels", NewRocksDBLevelsPolicy},
 };
 
+// Policies that follow RocksDB's decisions instead of making their own:
+// accepted by NewPolicy, left out of PolicyNames() (the policies comparisons run).
+const Entry kFollowers[] = {
+    {"rocksdb-temperature", NewRocksDBTemperaturePolicy},
+};
+
 const char* const kAccessHintNames[] = {"none", "hot", "cold", "write-intensive",
                                         "read-intensive", "archival"};
 
@@ -116,15 +122,18 @@ bool ParamReader::Finish(const std::string& policy, std::string* error) const {
 
 std::unique_ptr<Policy> NewPolicy(const std::string& name, const PolicyParams& params,
                                   std::string* error) {
-  for (const Entry& e : kPolicies) {
-    if (name != e.name) continue;
+  const Entry* entry = nullptr;
+  for (const Entry& e : kPolicies) entry = name == e.name ? &e : entry;
+  for (const Entry& e : kFollowers) entry = name == e.name ? &e : entry;
+  if (entry) {
     ParamReader reader(params);
-    std::unique_ptr<Policy> policy = e.make(reader);
+    std::unique_ptr<Policy> policy = entry->make(reader);
     if (!reader.Finish(name, error)) return nullptr;
     return policy;
   }
   std::string known;
   for (const Entry& e : kPolicies) known += known.empty() ? e.name : std::string(", ") + e.name;
+  for (const Entry& e : kFollowers) known += std::string(", ") + e.name;
   *error = "unknown policy '" + name + "' (known: " + known + ")";
   return nullptr;
 }

@@ -231,7 +231,9 @@ class ParamReader {
 std::unique_ptr<Policy> NewPolicy(const std::string& name, const PolicyParams& params,
                                   std::string* error);
 
-// Names accepted by NewPolicy, in the order the docs list them.
+// Names of the policies that decide placement, in the order the docs list
+// them: what comparisons run. NewPolicy also accepts rocksdb-temperature,
+// which follows RocksDB's temperatures (agents/rocksdb_temperature.cc).
 std::vector<std::string> PolicyNames();
 
 }  // namespace tierfs

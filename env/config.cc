@@ -20,6 +20,9 @@ using rocksdb::Status;
 
 namespace {
 
+// The policy of the emulation-only mode (placement:rocksdb).
+constexpr char kFollowerPolicy[] = "rocksdb-temperature";
+
 std::vector<std::string> Split(const std::string& s, char sep) {
   std::vector<std::string> parts;
   std::string cur;
@@ -66,7 +69,35 @@ Status ApplyKey(const std::string& key, const std::string& value,
     return Status::OK();
   }
   if (key == "policy") {
+    if (options->placement == "rocksdb" && value != kFollowerPolicy) {
+      return Status::InvalidArgument(where + ": policy '" + value +
+                                     "' with placement:rocksdb, which follows RocksDB's placement "
+                                     "(its policy is " + kFollowerPolicy + "); drop one of them");
+    }
     options->policy = value;
+    return Status::OK();
+  }
+  if (key == "placement") {
+    // placement:rocksdb is the emulation-only mode (Options::placement): it
+    // brings its policy and turns migration off, and refuses settings that
+    // contradict it whichever order they come in.
+    if (value == "tierfs") {
+      options->placement = value;
+      return Status::OK();
+    }
+    if (value != "rocksdb") {
+      return Status::InvalidArgument(where + ": bad placement '" + value +
+                                     "' (expected tierfs, or rocksdb to follow RocksDB's db_paths "
+                                     "and temperatures)");
+    }
+    if (options->policy != Options().policy && options->policy != kFollowerPolicy) {
+      return Status::InvalidArgument(where + ": placement:rocksdb with policy '" + options->policy +
+                                     "': in this mode RocksDB decides placement (the policy is " +
+                                     kFollowerPolicy + "); drop one of them");
+    }
+    options->placement = value;
+    options->policy = kFollowerPolicy;
+    options->migration = false;
     return Status::OK();
   }
   if (key == "trace") {
@@ -80,6 +111,10 @@ Status ApplyKey(const std::string& key, const std::string& value,
   if (key == "migration") {
     if (value != "on" && value != "off") {
       return Status::InvalidArgument(where + ": bad migration '" + value + "' (expected on or off)");
+    }
+    if (value == "on" && options->placement == "rocksdb") {
+      return Status::InvalidArgument(where + ": migration:on with placement:rocksdb, which never "
+                                     "moves data (RocksDB decides placement)");
     }
     options->migration = value == "on";
     return Status::OK();
@@ -121,7 +156,7 @@ Status ApplyKey(const std::string& key, const std::string& value,
     return Status::OK();
   }
   return Status::InvalidArgument(where + ": unknown key '" + key +
-                                 "' (known: segment_size, policy, POLICY.PARAM, migration, "
+                                 "' (known: segment_size, policy, placement, POLICY.PARAM, migration, "
                                  "migration_queue, migration_rate, migration_idle_ops, migration_busy_share, "
                                  "migration_plan_ms, trace" +
                                  (where.rfind("line", 0) == 0 ? ", tier" : "") + ")");
@@ -246,6 +281,16 @@ Status ValidateOptions(const Options& options) {
   if (options.segment_size % kBlockSize != 0) {
     return Status::InvalidArgument("segment_size " + std::to_string(options.segment_size) +
                                    " is not a multiple of 4096");
+  }
+  if (options.placement != "tierfs" && options.placement != "rocksdb") {
+    return Status::InvalidArgument("bad placement '" + options.placement +
+                                   "' (expected tierfs or rocksdb)");
+  }
+  if (options.placement == "rocksdb" && (options.policy != kFollowerPolicy || options.migration)) {
+    return Status::InvalidArgument(
+        std::string("placement rocksdb follows RocksDB's placement: it needs policy ") +
+        kFollowerPolicy + " (got '" + options.policy + "') and migration off" +
+        (options.migration ? " (got on)" : ""));
   }
   std::string error;
   PolicyParams params;

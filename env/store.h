@@ -186,6 +186,7 @@ class Store : public StorageView {
   rocksdb::IOStatus StartTrace(const std::string& path);
   // Stops the capture; *records (if given) says how many it wrote.
   rocksdb::IOStatus StopTrace(uint64_t* records);
+
   // Drops every extra copy of `entry` (before it is written again).
   rocksdb::IOStatus DropCopies(FileEntry* entry);
   // Runs the policy's evictions until tier `t` has room for `bytes` (or the
@@ -206,6 +207,12 @@ class Store : public StorageView {
   // Gives a new file what the listener said of it (level, column family)
   // and its family's hints. Lock order: ns_mu_ -> hints_mu_ -> entry->mu.
   void ApplyHints(const std::string& path, FileEntry* entry);
+  // The emulation-only mode's path hook (Options::placement "rocksdb"): pins
+  // a file whose path lies under tier t's root directory to t, so it lives
+  // where RocksDB's db_paths put it, unless it is pinned already. Called at
+  // create and open (pins live in memory). A no-op in the default mode.
+  // REQUIRES: ns_mu_ held (lock order ns_mu_ -> entry->mu).
+  void PinByPath(const std::string& path, FileEntry* entry);
   void NoteTemperature(FileEntry* entry, Temperature temperature);
   // The moves of kind `op` that segments [first, last] of `path` need to
   // have their home (kMigrate) or a copy (kReplicate, kPrefetch) on `tier`,
@@ -282,6 +289,9 @@ class Store : public StorageView {
   std::map<uint32_t, AccessHint> cf_access_;
   std::map<uint32_t, int> cf_pins_;
   uint32_t CfId(const std::string& name);  // REQUIRES: hints_mu_
+  // Tier roots, normalized, whose files PinByPath pins; empty unless
+  // placement is "rocksdb". Constant after construction.
+  std::vector<std::string> path_roots_;
   std::string meta_dir_;
   rocksdb::FileLock* meta_lock_ = nullptr;
 

@@ -17,6 +17,7 @@
 //           | custom-READUS-WRITEUS-MBPS   (e.g. custom-100-50-500)
 //   KEY   := segment_size (size, or "whole") | policy (fast-first, fast-only,
 //            slow-only, lru, cde, hintstor, mutant, rocksdb-levels)
+//            | placement (tierfs, rocksdb: see Options::placement)
 //            | POLICY.PARAM (a policy's tunable) | migration (on, off)
 //            | migration_queue (moves) | migration_rate (bytes/s, e.g. 64M)
 //            | migration_idle_ops (reads per ms)
@@ -63,6 +64,24 @@ struct Options {
   // Policy name: fast-first, fast-only, slow-only, lru, cde, hintstor,
   // mutant, rocksdb-levels. Default: "fast-first".
   std::string policy = "fast-first";
+  // Who decides where a file lives. "tierfs": the policy. "rocksdb": the
+  // emulation-only mode, in which TierFS follows RocksDB's own tiering so
+  // that it runs on the same tiers and device models as TierFS's policies:
+  //   - a file created under a tier's root directory (its logical path lies
+  //     under TierOptions::path, as written) is pinned to that tier, metadata
+  //     included: give RocksDB db_paths such as <tier 0 path>/db:SIZE,
+  //     <tier 1 path>/db:SIZE, and each table file lands on the tier of the
+  //     db_path RocksDB chose for it, and the WAL, MANIFEST etc. on the tier
+  //     of the main database directory;
+  //   - any other file is placed by the policy rocksdb-temperature: written
+  //     kWarm or kCold (last_level_temperature) to the slowest tier, else to
+  //     tier 0 (metadata always to tier 0);
+  //   - nothing migrates: `migration` is off.
+  // A full tier spills, as always; a rename or link keeps the data where it
+  // is. Requires policy "rocksdb-temperature" and migration off, which the
+  // URI key `placement:rocksdb` sets (a different policy or migration:on
+  // with it is an error). Default: "tierfs".
+  std::string placement = "tierfs";
   // The policy's tunables, keyed "POLICY.PARAM" (URI: `mutant.min_age:50000`).
   // A parameter the policy does not have is an error.
   std::map<std::string, std::string> policy_params;

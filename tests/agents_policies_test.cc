@@ -625,5 +625,38 @@ TEST(RocksDBLevelsParamsTest, LevelBaseAndMultiplierSetTheTargets) {
   EXPECT_EQ(2, tier_of(5));
 }
 
+// --- rocksdb-temperature ----------------------------------------------------------
+
+TEST(RocksDBTemperaturePolicyTest, WarmAndColdGoToTheSlowestTierTheRestToTier0) {
+  auto policy = Make("rocksdb-temperature");
+  FakeView view({kSeg, 100 * kSeg, 100 * kSeg});
+  view.Add(1, 0, 0);  // tier 0 is full: still asked for (the file system spills)
+  auto tier_of = [&](Temperature t, FileKind kind) {
+    PlacementRequest r = NewSegment(2, 0, kind);
+    r.hints.temperature = t;
+    return policy->Place(r, view);
+  };
+  EXPECT_EQ(0, tier_of(Temperature::kUnknown, FileKind::kSst));
+  EXPECT_EQ(0, tier_of(Temperature::kHot, FileKind::kSst));
+  EXPECT_EQ(2, tier_of(Temperature::kWarm, FileKind::kSst));
+  EXPECT_EQ(2, tier_of(Temperature::kCold, FileKind::kSst));
+  EXPECT_EQ(0, tier_of(Temperature::kUnknown, FileKind::kWal));
+  // It follows RocksDB: it never moves or evicts anything.
+  EXPECT_EQ(0u, policy->PlanIntervalRequests());
+  EXPECT_FALSE(policy->EvictsOnPlacement());
+}
+
+TEST(RocksDBTemperaturePolicyTest, ByNameButNotAmongThePoliciesThatDecide) {
+  auto names = PolicyNames();
+  EXPECT_EQ(names.end(), std::find(names.begin(), names.end(), "rocksdb-temperature"));
+  EXPECT_STREQ("rocksdb-temperature", Make("rocksdb-temperature")->Name());
+  std::string error;
+  EXPECT_EQ(nullptr, NewPolicy("rocksdb-temperature", {{"interval", "5"}}, &error));
+  EXPECT_NE(error.find("interval"), std::string::npos) << error;
+  error.clear();
+  EXPECT_EQ(nullptr, NewPolicy("lfu", {}, &error));
+  EXPECT_NE(error.find("rocksdb-temperature"), std::string::npos) << error;  // listed as known
+}
+
 }  // namespace
 }  // namespace tierfs

@@ -189,6 +189,7 @@ TEST(RocksDbConfigTest, ReadsTheBindingProperties) {
   p.Set("rocksdb.use_direct_io", "true");
   p.Set("rocksdb.num_levels", "4");
   p.Set("rocksdb.max_bytes_for_level_base", "16M");
+  p.Set("rocksdb.wait_for_compaction", "true");
   p.Set("recordcount", "10");  // not the binding's: ignored here
   RocksDbConfig c;
   rocksdb::Status s = ParseRocksDbConfig(p, &c);
@@ -206,6 +207,7 @@ TEST(RocksDbConfigTest, ReadsTheBindingProperties) {
   EXPECT_TRUE(c.use_direct_io);
   EXPECT_EQ(4, c.num_levels);
   EXPECT_EQ(16u << 20, c.max_bytes_for_level_base);
+  EXPECT_TRUE(c.wait_for_compaction);
 
   rocksdb::ColumnFamilyOptions cf;
   cf.compression_per_level = {rocksdb::kSnappyCompression};
@@ -231,6 +233,7 @@ TEST(RocksDbConfigTest, BadBindingPropertiesAreNamed) {
       {{"rocksdb.write_buffer_size", "big"}, "rocksdb.write_buffer_size"},
       {{"rocksdb.use_direct_io", "sometimes"}, "rocksdb.use_direct_io"},
       {{"rocksdb.num_levels", "0"}, "rocksdb.num_levels"},
+      {{"rocksdb.wait_for_compaction", "soon"}, "rocksdb.wait_for_compaction"},
   };
   for (const auto& c : cases) {
     Properties p;

@@ -153,7 +153,7 @@ std::string Usage() {
       "and the binding's: rocksdb.dir (required), rocksdb.fs_uri, rocksdb.options_file,\n"
       "rocksdb.db_paths, rocksdb.last_level_temperature, rocksdb.block_cache_size,\n"
       "rocksdb.compression, rocksdb.write_buffer_size, rocksdb.use_direct_io,\n"
-      "rocksdb.num_levels, rocksdb.max_bytes_for_level_base.\n\n"
+      "rocksdb.num_levels, rocksdb.max_bytes_for_level_base, rocksdb.wait_for_compaction.\n\n"
       "Exit status: 0 done; 1 the phase failed or stopped early; 2 bad options or properties.\n\n"
       "Example:\n"
       "  tierfs-ycsb -load -P benchmarks/ycsb/workloads/workloada -p recordcount=10000 \\\n"

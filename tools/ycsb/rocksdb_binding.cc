@@ -1,7 +1,9 @@
 #include "tools/ycsb/rocksdb_binding.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <thread>
 
 #include <rocksdb/convenience.h>
 #include <rocksdb/utilities/options_util.h>
@@ -107,15 +109,43 @@ Status RocksDbBinding::Open(const RocksDbConfig& config, const std::string& tabl
   if (!s.ok()) return Status::IOError("cannot open RocksDB at '" + config.dir + "'", s.ToString());
   b->db_.reset(db);
   for (rocksdb::ColumnFamilyHandle* h : handles) b->families_[h->GetName()] = h;
+  b->wait_for_compaction_ = config.wait_for_compaction;
   *result = std::move(b);
   return Status::OK();
 }
 
 RocksDbBinding::~RocksDbBinding() { Close(); }
 
+Status RocksDbBinding::WaitForCompaction() {
+  rocksdb::FlushOptions flush;
+  flush.allow_write_stall = true;
+  for (auto& family : families_) {
+    Status s = db_->Flush(flush, family.second);
+    if (!s.ok()) return Status::IOError("flush before waiting for compactions", s.ToString());
+  }
+  // RocksDB 7.8 has no call that waits for compactions: poll, as db_bench's
+  // waitforcompaction does.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::hours(1);
+  for (;;) {
+    uint64_t busy = 0, v = 0;
+    for (auto& family : families_) {
+      if (db_->GetIntProperty(family.second, "rocksdb.compaction-pending", &v)) busy += v;
+      if (db_->GetIntProperty(family.second, "rocksdb.mem-table-flush-pending", &v)) busy += v;
+    }
+    if (db_->GetIntProperty("rocksdb.num-running-compactions", &v)) busy += v;
+    if (db_->GetIntProperty("rocksdb.num-running-flushes", &v)) busy += v;
+    if (busy == 0) return Status::OK();
+    if (std::chrono::steady_clock::now() > deadline) {
+      return Status::TimedOut("rocksdb.wait_for_compaction: compactions still running after an hour");
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
+
 Status RocksDbBinding::Close() {
   if (!db_) return Status::OK();
   Status result;
+  if (wait_for_compaction_) result = WaitForCompaction();
   for (auto& family : families_) {
     Status s = db_->DestroyColumnFamilyHandle(family.second);
     if (result.ok()) result = s;

@@ -41,8 +41,9 @@ class RocksDbBinding : public DB {
   DbStatus Update(const std::string& table, const std::string& key, const Fields& values) override;
   DbStatus Insert(const std::string& table, const std::string& key, const Fields& values) override;
 
-  // Closes the database (flushing nothing more than RocksDB's Close does).
-  // Idempotent. REQUIRES: no operation running.
+  // Closes the database (flushing nothing more than RocksDB's Close does,
+  // unless rocksdb.wait_for_compaction: then it first flushes and waits for
+  // the LSM to settle). Idempotent. REQUIRES: no operation running.
   rocksdb::Status Close();
 
  private:
@@ -52,6 +53,9 @@ class RocksDbBinding : public DB {
   rocksdb::ColumnFamilyHandle* Family(const std::string& table);
   // Logs a failed RocksDB call (the first few) and returns kError.
   DbStatus Fail(const char* op, const std::string& key, const rocksdb::Status& s);
+  // Flushes every column family and waits until no flush or compaction is
+  // pending or running. TimedOut after an hour.
+  rocksdb::Status WaitForCompaction();
 
   // Constant after Open; destroyed in reverse: the database before the Env
   // and FileSystem it runs on.
@@ -59,6 +63,7 @@ class RocksDbBinding : public DB {
   std::unique_ptr<rocksdb::Env> env_;
   std::unique_ptr<rocksdb::DB> db_;
   std::map<std::string, rocksdb::ColumnFamilyHandle*> families_;
+  bool wait_for_compaction_ = false;
 
   std::mutex clients_mu_;
   int clients_ = 0;  // guarded by clients_mu_: Init calls not yet matched by Cleanup

@@ -132,6 +132,10 @@ Status ParseRocksDbConfig(const Properties& props, RocksDbConfig* c) {
          c->num_levels = int(n);
          return s;
        }},
+      {"rocksdb.wait_for_compaction",
+       [&](const std::string& k, const std::string&) {
+         return props.GetBool(k, false, &c->wait_for_compaction);
+       }},
       {"rocksdb.max_bytes_for_level_base",
        [&](const std::string& k, const std::string& v) {
          c->has_max_bytes_for_level_base = true;

@@ -18,6 +18,12 @@
 //                                   flush/compaction I/O
 //   rocksdb.num_levels              LSM levels
 //   rocksdb.max_bytes_for_level_base  bytes of level 1
+//   rocksdb.wait_for_compaction     true | false (default): at close, flush the
+//                                   memtables and wait until no flush or compaction
+//                                   is pending or running (db_bench's
+//                                   waitforcompaction), so that the next phase
+//                                   starts on a settled LSM; the wait counts in the
+//                                   phase's runtime (the CLEANUP operation)
 //
 // Unset, the options are RocksDB's defaults (or the OPTIONS file's), with
 // create_if_missing and create_missing_column_families on and TierFS's event
@@ -61,6 +67,7 @@ struct RocksDbConfig {
   int num_levels = 0;
   bool has_max_bytes_for_level_base = false;
   uint64_t max_bytes_for_level_base = 0;
+  bool wait_for_compaction = false;
 };
 
 // Reads the rocksdb.* properties. InvalidArgument names an unknown key, a

@@ -1,0 +1,333 @@
+#!/usr/bin/env bash
+# ycsb_compare.sh: YCSB A-F and a hotspot workload on TierFS's policies and on
+# RocksDB's own tiering, all on the same emulated devices.
+#
+# Two configurations, each an emulated fast tier 0 (optane) and an emulated
+# slow tier 1:
+#   cost   tier 1 hdd        (cost-optimized)
+#   perf   tier 1 sata-ssd   (performance-optimized)
+# Tier 0 holds FAST_PCT (10) % of the database: its size is measured after the
+# first fast-only load (the SST bytes `tierfs ls` reports), not computed. The
+# reference, fast-only, gets a tier 0 big enough for everything.
+#
+# Systems, each on a fresh store with the same two tiers:
+#   fast-only slow-only fast-first lru cde hintstor mutant rocksdb-levels
+#                     TierFS's policies (PolicyNames()), TierFS deciding
+#   db_paths          RocksDB's db_paths: <tier0>/db:FAST,<tier1>/db:BIG, TierFS in
+#                     its emulation-only mode (placement:rocksdb) so each file lives
+#                     on the tier whose root holds the path RocksDB chose
+#   last_level_temp   RocksDB's last_level_temperature=kWarm, same mode: warm files
+#                     on tier 1, the rest on tier 0 (spilling down when full)
+#
+# For each configuration and system, tierfs-ycsb (tools/ycsb) loads RECORDS
+# records (workloada's record layout: 10 fields of 100 bytes), waits for the
+# compactions (rocksdb.wait_for_compaction), then runs each workload of
+# WORKLOADS in this order, each a separate process on the same database, for
+# at most OPS operations or DURATION seconds, whichever comes first:
+#   a b c f hotspot   no inserts: the database does not change size
+#   d e               5% inserts each, last (YCSB runs D after A, B, C, F too)
+# D is YCSB's workloadd, whose request distribution is already `latest` (the
+# script sets it again); hotspot is workloadb (95% reads, 5% updates) with
+# requestdistribution=hotspot, hotspotdatafraction=0.1, hotspotopnfraction=0.9:
+# 90% of the operations on 10% of the records, as much data as tier 0 holds.
+# After each process, `tierfs --json stats`: the report takes from the
+# differences tier 0's share of the user reads and the bytes migrated.
+#
+# The LSM shape is policies.sh's, given as an OPTIONS file (rocksdb.options_file):
+# TFS_LSM_FLAGS (lib.sh: 4 MiB memtables and files, 2 MiB compaction readahead,
+# bloom filters, no compression), NUM_LEVELS (3) levels, LEVEL_BASE (16M) for L1,
+# a CACHE_SIZE (4M) block cache. One client thread (THREADS).
+#
+# Usage: benchmarks/ycsb_compare.sh [--quick]; knobs in the environment (--help).
+# Writes benchmarks/results/ycsb.md, ycsb.csv, ycsb-throughput.png, ycsb-p99.png
+# (ycsb-quick.* with --quick).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=benchmarks/lib.sh
+source "$ROOT/benchmarks/lib.sh"
+
+usage() {
+  cat <<EOF
+usage: $0 [--quick]
+  --quick   smoke test, ~1.5 minutes (2.5 on a busy machine): RECORDS=10000 OPS=1000
+            DURATION=1 WORKLOADS=a,hotspot,e (the full run: ~18 minutes here)
+environment:
+  RECORDS      records loaded (default 100000: ~112 MiB of SSTs)
+  OPS          most operations per workload run (default 100000)
+  DURATION     most seconds per workload run (default 6)
+  WORKLOADS    comma-separated, run in this order: a, b, c, f, hotspot, d, e
+               (default all seven)
+  CONFIGS      comma-separated: cost (tier 1 hdd), perf (tier 1 sata-ssd), or a
+               device name (default cost,perf)
+  SYSTEMS      comma-separated, after the fast-only reference: TierFS policies and
+               db_paths, last_level_temp (default slow-only,fast-first,lru,cde,
+               hintstor,mutant,rocksdb-levels,db_paths,last_level_temp)
+  FAST_PCT     tier 0 capacity, % of the loaded database (default 10)
+  FAST_DEVICE  tier 0's device model (default optane)
+  SEGMENT      TierFS segment size (default 64K)
+  THREADS      YCSB client threads (default 1)
+  CACHE_SIZE   block cache (default 4M); LEVEL_BASE (16M); NUM_LEVELS (3)
+  BUILD_DIR    where tools/dev/build.sh builds (default build/)
+  KEEP_WORK    if set, keep the work directory (logs, reports, stats snapshots)
+EOF
+}
+
+QUICK=0
+while (($#)); do
+  case "$1" in
+    --quick) QUICK=1 ;;
+    -h|--help) usage; exit 0 ;;
+    *) usage >&2; exit 2 ;;
+  esac
+  shift
+done
+if ((QUICK)); then
+  : "${RECORDS:=10000}" "${OPS:=1000}" "${DURATION:=1}" "${WORKLOADS:=a,hotspot,e}"
+fi
+: "${RECORDS:=100000}" "${OPS:=100000}" "${DURATION:=6}" "${WORKLOADS:=a,b,c,f,hotspot,d,e}"
+: "${CONFIGS:=cost,perf}" "${FAST_PCT:=10}" "${FAST_DEVICE:=optane}" "${SEGMENT:=64K}"
+: "${SYSTEMS:=slow-only,fast-first,lru,cde,hintstor,mutant,rocksdb-levels,db_paths,last_level_temp}"
+: "${THREADS:=1}" "${CACHE_SIZE:=4M}" "${LEVEL_BASE:=16M}" "${NUM_LEVELS:=3}"
+COMMAND="$0 $*"
+ENV_USED="RECORDS=$RECORDS OPS=$OPS DURATION=$DURATION WORKLOADS=$WORKLOADS CONFIGS=$CONFIGS"
+ENV_USED+=" SYSTEMS=$SYSTEMS FAST_PCT=$FAST_PCT FAST_DEVICE=$FAST_DEVICE SEGMENT=$SEGMENT"
+ENV_USED+=" THREADS=$THREADS CACHE_SIZE=$CACHE_SIZE LEVEL_BASE=$LEVEL_BASE NUM_LEVELS=$NUM_LEVELS"
+
+IFS=, read -r -a CONFIG_LIST <<<"$CONFIGS"
+IFS=, read -r -a OTHERS <<<"$SYSTEMS"
+IFS=, read -r -a WORKLOAD_LIST <<<"$WORKLOADS"
+SYSTEM_LIST=(fast-only)
+for s in "${OTHERS[@]}"; do
+  [ "$s" = fast-only ] || SYSTEM_LIST+=("$s")
+done
+for w in "${WORKLOAD_LIST[@]}"; do
+  case "$w" in a|b|c|d|e|f|hotspot) ;; *)
+    echo "ycsb_compare.sh: unknown workload '$w' in WORKLOADS (known: a, b, c, d, e, f, hotspot)" >&2
+    exit 2 ;;
+  esac
+done
+
+tfs_setup ycsb  # libtierfs.so and the tierfs tool, with "$ROOT/tools/dev/build.sh"
+if ! "$ROOT/tools/dev/build.sh" --target tierfs_ycsb_tool >"$WORK/build-ycsb.out" 2>"$WORK/build-ycsb.log"; then
+  tail -n 30 "$WORK/build-ycsb.log" >&2
+  echo "ycsb_compare.sh: building tierfs-ycsb failed" >&2
+  exit 1
+fi
+YCSB="$BUILD/tools/ycsb/tierfs-ycsb"
+[ -x "$YCSB" ] || { echo "ycsb_compare.sh: missing $YCSB" >&2; exit 1; }
+if [ -n "${KEEP_WORK:-}" ]; then
+  trap - EXIT
+  tfs_progress "keeping the logs and snapshots in $WORK"
+fi
+NAME=ycsb
+if ((QUICK)); then NAME+="-quick"; fi
+OUT_MD="$RESULTS/$NAME.md" OUT_CSV="$RESULTS/$NAME.csv"
+OUT_TPUT="$RESULTS/$NAME-throughput.png" OUT_P99="$RESULTS/$NAME-p99.png"
+PY=/usr/bin/python3
+WL="$ROOT/benchmarks/ycsb/workloads"
+
+# device CONFIG: the slow tier's device model.
+device() {
+  case "$1" in
+    cost) echo hdd ;;
+    perf) echo sata-ssd ;;
+    *) echo "$1" ;;
+  esac
+}
+for config in "${CONFIG_LIST[@]}"; do
+  dev="$(device "$config")"
+  case "$dev" in none|optane|nvme|sata-ssd|hdd|custom-*) ;; *)
+    echo "ycsb_compare.sh: unknown configuration '$config' in CONFIGS" \
+      "(known: cost, perf, or a device: none, optane, nvme, sata-ssd, hdd, custom-R-W-MBPS)" >&2
+    exit 2 ;;
+  esac
+done
+
+# bytes SIZE: 16M -> 16777216 (K, M, G suffixes).
+bytes() {
+  local v="$1"
+  case "$v" in
+    *K) echo $((${v%K} << 10)) ;;
+    *M) echo $((${v%M} << 20)) ;;
+    *G) echo $((${v%G} << 30)) ;;
+    *) echo "$v" ;;
+  esac
+}
+
+# The OPTIONS file: policies.sh's LSM shape (TFS_LSM_FLAGS) for every system.
+options_file() {
+  local flag name value db=() table=("block_cache=$(bytes "$CACHE_SIZE")")
+  local cf=("num_levels=$NUM_LEVELS" "max_bytes_for_level_base=$(bytes "$LEVEL_BASE")")
+  for flag in "${TFS_LSM_FLAGS[@]}"; do
+    name="${flag%%=*}" name="${name#--}" value="${flag#*=}"
+    case "$name" in
+      write_buffer_size|target_file_size_base) cf+=("$name=$value") ;;
+      max_bytes_for_level_base) ;;  # LEVEL_BASE
+      compaction_readahead_size) db+=("$name=$value") ;;
+      bloom_bits) table+=("filter_policy=bloomfilter:$value:false") ;;
+      compression_type)
+        [ "$value" = none ] || { echo "ycsb_compare.sh: map --compression_type=$value" >&2; exit 1; }
+        cf+=("compression=kNoCompression") ;;
+      *) echo "ycsb_compare.sh: no OPTIONS-file name for $flag (lib.sh)" >&2; exit 1 ;;
+    esac
+  done
+  printf '[Version]\n  rocksdb_version=7.8.3\n  options_file_version=1.1\n'
+  printf '[DBOptions]\n  create_if_missing=true\n'
+  printf '  %s\n' "${db[@]}"
+  printf '[CFOptions "default"]\n'
+  printf '  %s\n' "${cf[@]}"
+  printf '[TableOptions/BlockBasedTable "default"]\n'
+  printf '  %s\n' "${table[@]}"
+}
+options_file >"$WORK/options.ini"
+
+DATA_MIB_EST=$(((RECORDS * 1100 + (1 << 20) - 1) >> 20))  # ~1.1 KB a record on disk
+BIG_MIB=$((DATA_MIB_EST * 8 > 1024 ? DATA_MIB_EST * 8 : 1024))
+
+# tool URI OUT ARG...: the admin tool's JSON into OUT; exits on failure.
+tool() {
+  local uri="$1" out="$2"
+  shift 2
+  if ! "$TIERFS_TOOL" --fs_uri="$uri" --json "$@" >"$out" 2>"$out.err"; then
+    echo "tierfs --fs_uri='$uri' --json $* failed:" >&2
+    cat "$out.err" >&2
+    exit 1
+  fi
+}
+
+# setup CONFIG SYSTEM FAST: prints "URI DBDIR" and the extra properties (one
+# per line) of a fresh store for SYSTEM, and makes its tier directories.
+setup() {
+  local config="$1" system="$2" fast="$3" dir dev base
+  dir="$WORK/$config/$system" dev="$(device "$config")"
+  mkdir -p "$dir/tier0" "$dir/tier1"
+  base="tierfs://$dir/tier0:$fast:$FAST_DEVICE,$dir/tier1:${BIG_MIB}M:$dev;segment_size:$SEGMENT"
+  case "$system" in
+    db_paths)
+      echo "$base;placement:rocksdb $dir/tier0/db"
+      echo "rocksdb.db_paths=$dir/tier0/db:$fast,$dir/tier1/db:${BIG_MIB}M" ;;
+    last_level_temp)
+      echo "$base;placement:rocksdb /db"
+      echo "rocksdb.last_level_temperature=kWarm" ;;
+    rocksdb-levels) echo "$base;policy:$system;rocksdb-levels.level_base:$LEVEL_BASE /db" ;;
+    *) echo "$base;policy:$system /db" ;;
+  esac
+}
+
+# ycsb DIR LOG ARG...: one tierfs-ycsb phase; its report as JSON in LOG.json.
+ycsb() {
+  local dir="$1" log="$2"
+  shift 2
+  if ! "$YCSB" "$@" -threads "$THREADS" -json "$dir/$log.json" >"$dir/$log.txt" 2>"$dir/$log.err"; then
+    echo "tierfs-ycsb failed: $YCSB $* -threads $THREADS" >&2
+    tail -n 20 "$dir/$log.err" >&2
+    exit 1
+  fi
+}
+
+# workload_args W: the property file and overrides of workload W.
+workload_args() {
+  case "$1" in
+    hotspot) echo -P "$WL/workloadb" -p requestdistribution=hotspot \
+               -p hotspotdatafraction=0.1 -p hotspotopnfraction=0.9 ;;
+    d) echo -P "$WL/workloadd" -p requestdistribution=latest ;;
+    *) echo -P "$WL/workload$1" ;;
+  esac
+}
+
+# run_system CONFIG SYSTEM FAST: load, then every workload, on a fresh store.
+run_system() {
+  local config="$1" system="$2" fast="$3" dir lines uri db w props=()
+  dir="$WORK/$config/$system"
+  mapfile -t lines < <(setup "$config" "$system" "$fast")
+  uri="${lines[0]% *}" db="${lines[0]##* }"
+  for p in "${lines[@]:1}"; do props+=(-p "$p"); done
+  props+=(-p "rocksdb.dir=$db" -p "rocksdb.fs_uri=$uri" -p "rocksdb.options_file=$WORK/options.ini"
+          -p "recordcount=$RECORDS")
+  STEP=$((STEP + 1))
+  tfs_progress "[$STEP/$TOTAL_STEPS] $config: $system: load ($RECORDS records) + wait for compactions"
+  ycsb "$dir" load -load -P "$WL/workloada" "${props[@]}" -p rocksdb.wait_for_compaction=true
+  tool "$uri" "$dir/load.stats.json" stats
+  if [ "$system" = fast-only ]; then tool "$uri" "$dir/load.ls.json" --db=/ ls; fi
+  for w in "${WORKLOAD_LIST[@]}"; do
+    STEP=$((STEP + 1))
+    tfs_progress "[$STEP/$TOTAL_STEPS] $config: $system: workload $w" \
+      "(at most $OPS operations or ${DURATION}s)"
+    # shellcheck disable=SC2046  # workload_args is a word list
+    ycsb "$dir" "$w" -run $(workload_args "$w") "${props[@]}" -p operationcount="$OPS" \
+      -p maxexecutiontime="$DURATION"
+    tool "$uri" "$dir/$w.stats.json" stats
+  done
+  echo "$config $(device "$config") $system $dir" >>"$RUNS"
+  rm -rf "${dir:?}/tier0" "$dir/tier1"
+}
+
+ORDERED=()
+for w in a b c f hotspot d e; do
+  for x in "${WORKLOAD_LIST[@]}"; do [ "$x" = "$w" ] && ORDERED+=("$w"); done
+done
+WORKLOAD_LIST=("${ORDERED[@]}")
+RUNS="$WORK/runs.txt"
+: >"$RUNS"
+STEP=0 TOTAL_STEPS=$((${#CONFIG_LIST[@]} * ${#SYSTEM_LIST[@]} * (1 + ${#WORKLOAD_LIST[@]})))
+tfs_progress "ycsb: ${#CONFIG_LIST[@]} configurations x ${#SYSTEM_LIST[@]} systems:" \
+  "load $RECORDS records, then ${#WORKLOAD_LIST[@]} workloads of at most ${DURATION}s;" \
+  "about $(((${#CONFIG_LIST[@]} * ${#SYSTEM_LIST[@]} * (${#WORKLOAD_LIST[@]} * (DURATION + 1) + 1 + RECORDS / 10000) + 59) / 60)) min"
+
+FAST="" DB_BYTES=""  # tier 0 capacity, set after the first fast-only load
+for config in "${CONFIG_LIST[@]}"; do
+  for system in "${SYSTEM_LIST[@]}"; do
+    sync  # write back the previous run's dirty pages before timing this one
+    if [ "$system" = fast-only ]; then
+      run_system "$config" fast-only "${BIG_MIB}M"
+      if [ -z "$DB_BYTES" ]; then
+        DB_BYTES="$("$PY" -c 'import json, sys
+print(sum(f["size"] for f in json.load(open(sys.argv[1])) if f["kind"] == "sst"))' \
+          "$WORK/$config/fast-only/load.ls.json")"
+        FAST="$(((DB_BYTES * FAST_PCT / 100 + 1023) / 1024))K"
+        tfs_progress "database after the fast-only load: $(tfs_bytes "$DB_BYTES") of SSTs;" \
+          "tier 0 gets ${FAST_PCT}%: $(tfs_bytes $((${FAST%K} * 1024)))"
+      fi
+    else
+      run_system "$config" "$system" "$FAST"
+    fi
+  done
+done
+
+tfs_progress "report: ${OUT_MD#"$ROOT"/}, ${OUT_CSV#"$ROOT"/}, ${OUT_TPUT#"$ROOT"/}, ${OUT_P99#"$ROOT"/}"
+REPORT="$WORK/report.md"
+{
+  echo "## YCSB on TierFS's policies and on RocksDB's own tiering, on emulated hybrid storage"
+  echo
+  echo "$(date -u '+%Y-%m-%d %H:%M UTC'), revision $(tfs_revision), $(nproc) cores," \
+       "wall time $(((SECONDS - TFS_START) / 60)) min $(((SECONDS - TFS_START) % 60)) s." \
+       "Command: \`$ENV_USED $COMMAND\`."
+  echo
+  echo "Load $RECORDS records (10 fields of 100 bytes), then wait for compactions; the" \
+       "database then holds $(tfs_bytes "$DB_BYTES") of SSTs (fast-only, measured) and tier 0" \
+       "gets ${FAST_PCT}% of it, $(tfs_bytes $((${FAST%K} * 1024))) ($FAST_DEVICE); tier 1" \
+       "${BIG_MIB} MiB; fast-only gets ${BIG_MIB} MiB of tier 0. Each workload then runs for at" \
+       "most $OPS operations or ${DURATION} s, $THREADS client thread(s), in the order" \
+       "${WORKLOAD_LIST[*]}, each a new process on the same database. D is workloadd" \
+       "(requestdistribution=latest); hotspot is workloadb with requestdistribution=hotspot," \
+       "hotspotdatafraction=0.1, hotspotopnfraction=0.9. Segment $SEGMENT."
+  echo
+  echo "db_paths and last_level_temp are RocksDB's own tiering on the same devices, TierFS" \
+       "following it (\`placement:rocksdb\`): db_paths \`<tier0>/db:FAST,<tier1>/db:BIG\`" \
+       "with the database in \`<tier0>/db\`; last_level_temp" \
+       "\`last_level_temperature=kWarm\`, warm files on tier 1."
+  echo
+  echo "Every system takes this OPTIONS file (rocksdb.options_file):"
+  echo
+  echo '```'
+  cat "$WORK/options.ini"
+  echo '```'
+} >"$REPORT"
+"$PY" "$ROOT/benchmarks/ycsb_report.py" --runs "$RUNS" --workloads "$(IFS=,; echo "${WORKLOAD_LIST[*]}")" \
+  --csv "$OUT_CSV" --throughput-png "$OUT_TPUT" --p99-png "$OUT_P99" \
+  --title "YCSB, tier 0 = ${FAST_PCT}% of the data; $RECORDS records, runs of ${DURATION}s" \
+  >>"$REPORT"
+cp "$REPORT" "$OUT_MD"
+cat "$REPORT"
+tfs_progress "done; wrote ${OUT_MD#"$ROOT"/}, ${OUT_CSV#"$ROOT"/}, ${OUT_TPUT#"$ROOT"/}, ${OUT_P99#"$ROOT"/}"
