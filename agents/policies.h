@@ -17,6 +17,11 @@ std::unique_ptr<Policy> NewCdePolicy(ParamReader& params);
 std::unique_ptr<Policy> NewHintStorPolicy(ParamReader& params);
 std::unique_ptr<Policy> NewMutantPolicy(ParamReader& params);
 std::unique_ptr<Policy> NewRocksDBLevelsPolicy(ParamReader& params);
+std::unique_ptr<Policy> NewHarmoniaPolicy(ParamReader& params);
+std::unique_ptr<Policy> NewHarmoniaNoCoordPolicy(ParamReader& params);
+std::unique_ptr<Policy> NewSapmPolicy(ParamReader& params);
+std::unique_ptr<Policy> NewCdeRlMigrPolicy(ParamReader& params);
+std::unique_ptr<Policy> NewSibylPolicy(ParamReader& params);
 // Follows RocksDB's temperatures (emulation-only mode); not in PolicyNames().
 std::unique_ptr<Policy> NewRocksDBTemperaturePolicy(ParamReader& params);
 

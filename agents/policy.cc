@@ -24,6 +24,11 @@ const Entry kPolicies[] = {
     {"hintstor", NewHintStorPolicy},
     {"mutant", NewMutantPolicy},
     {"rocksdb-levels", NewRocksDBLevelsPolicy},
+    {"harmonia", NewHarmoniaPolicy},
+    {"harmonia-nocoord", NewHarmoniaNoCoordPolicy},
+    {"sibyl", NewSibylPolicy},
+    {"sapm", NewSapmPolicy},
+    {"cde+rl-migr", NewCdeRlMigrPolicy},
 };
 
 // Policies that follow RocksDB's decisions instead of making their own:
@@ -73,6 +78,11 @@ const char* MoveOpName(Move::Op op) {
     case Move::kDropCopy: return "drop-copy";
   }
   return "?";
+}
+
+bool PolicyLearns(const std::string& name) {
+  return name == "harmonia" || name == "harmonia-nocoord" || name == "sibyl" || name == "sapm" ||
+         name == "cde+rl-migr";
 }
 
 std::vector<std::string> PolicyNames() {

@@ -193,6 +193,27 @@ class Policy {
   // Eviction on the critical path: when the tier Place() chose has no room
   // for `bytes`, the moves that make room there (executed at once by the
   // writer that needs the space). Default: none, the segment spills.
+  // What a policy learned, kept with the database so that a restart warm-
+  // starts (the learning policies' weights; the store writes it at close and
+  // hands it back at open). "" if nothing. LoadState gets the tier count of
+  // the store it runs on and refuses, with *error naming the mismatch, state
+  // it cannot use; the policy then starts cold.
+  virtual std::string SaveState() const { return ""; }
+  virtual bool LoadState(const std::string& state, int tiers, std::string* error) {
+    (void)state;
+    (void)tiers;
+    (void)error;
+    return true;
+  }
+
+  // A learning policy's training loss so far, per agent: (transitions the
+  // agent had seen, loss after that training step). Empty for heuristics.
+  struct LossCurve {
+    std::string agent;
+    std::vector<std::pair<uint64_t, float>> points;
+  };
+  virtual std::vector<LossCurve> LossCurves() const { return {}; }
+
   virtual bool EvictsOnPlacement() const { return false; }
   virtual void Evict(int tier, uint64_t bytes, const StorageView& view, std::vector<Move>* moves) {
     (void)tier;
@@ -235,5 +256,9 @@ std::unique_ptr<Policy> NewPolicy(const std::string& name, const PolicyParams& p
 // them: what comparisons run. NewPolicy also accepts rocksdb-temperature,
 // which follows RocksDB's temperatures (agents/rocksdb_temperature.cc).
 std::vector<std::string> PolicyNames();
+
+// True for the learning policies (agents/rl/): they train a network while
+// they run, on a thread of their own unless given `inline:1`.
+bool PolicyLearns(const std::string& name);
 
 }  // namespace tierfs

@@ -64,7 +64,9 @@ fi
 workloads="$WORKLOADS"
 for t in "${TRACES[@]}"; do workloads+=",$t"; done
 tfs_progress "simulating every policy (configurations $CONFIGS, $REQUESTS requests per synthetic workload)"
-"$SIM" compare --configs="$CONFIGS" --workloads="$workloads" --policies=all \
+# The heuristics and the oracle; the learning agents: benchmarks/learning.sh.
+"$SIM" compare --configs="$CONFIGS" --workloads="$workloads" \
+  --policies=fast-first,fast-only,slow-only,lru,cde,hintstor,mutant,rocksdb-levels,oracle \
   --requests="$REQUESTS" --fast_pct="$FAST_PCT" --segment_size="$SEGMENT" --jobs="$JOBS" \
   --out="$WORK" 2> >(awk '{ printf "\r%-100s", $0 } END { print "" }' >&2) >/dev/null
 mv "$WORK/sim.csv" "$RESULTS/$NAME.csv"

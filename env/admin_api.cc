@@ -146,6 +146,7 @@ Status GetMigrationInfo(const rocksdb::FileSystem* fs, MigrationInfo* info) {
 
 void MigrationInfoOf(Store* store, MigrationInfo* info) {
   *info = MigrationInfo();
+  info->policy_state = store->policy_state();
   Migrator* m = store->migrator();
   if (!m) return;
   Migrator::Info i = m->GetInfo();

@@ -187,6 +187,7 @@ class Store : public StorageView {
   // Stops the capture; *records (if given) says how many it wrote.
   rocksdb::IOStatus StopTrace(uint64_t* records);
 
+  const std::string& policy_state() const { return policy_state_; }
   // Drops every extra copy of `entry` (before it is written again).
   rocksdb::IOStatus DropCopies(FileEntry* entry);
   // Runs the policy's evictions until tier `t` has room for `bytes` (or the
@@ -226,6 +227,9 @@ class Store : public StorageView {
   void ListSegments(const std::string& dir, std::vector<SegmentReport>* segments);
   // Writes the counters to <tier0>/meta/STATS (done at close).
   rocksdb::IOStatus SaveStats();
+  // The policy's learned state (env/store_policy_state.cc).
+  void LoadPolicyState();
+  rocksdb::IOStatus SavePolicyState();
 
  private:
   explicit Store(const Options& options);
@@ -275,6 +279,9 @@ class Store : public StorageView {
   // loaded the pointer just before the stop still records into valid memory
   // (its record is dropped).
   std::atomic<TraceCapture*> trace_{nullptr};
+  // What became of the saved policy state at open ("loaded from ...",
+  // "none saved", "refused ...: why"). Constant after open.
+  std::string policy_state_;
   std::mutex trace_mu_;
   std::vector<std::unique_ptr<TraceCapture>> traces_;  // guarded by trace_mu_
 

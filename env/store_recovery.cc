@@ -72,6 +72,7 @@ IOStatus Store::Open(const Options& options, std::shared_ptr<Store>* result) {
   } catch (const std::exception&) {
     // A damaged STATS file costs the saved counters, never the open.
   }
+  if (!options.read_only) store->LoadPolicyState();
   if (!options.trace.empty() && !options.read_only) {
     s = store->StartTrace(options.trace);
     if (!s.ok()) return s;
@@ -298,6 +299,7 @@ Store::~Store() {
   if (trace_.load()) StopTrace(nullptr).PermitUncheckedError();
   if (read_only()) return;
   SaveStats().PermitUncheckedError();
+  SavePolicyState().PermitUncheckedError();
   if (journal_) journal_->SyncAll().PermitUncheckedError();
   if (meta_lock_) base_->UnlockFile(meta_lock_, IOOptions(), nullptr).PermitUncheckedError();
 }

@@ -270,6 +270,10 @@ struct MigrationInfo {
   uint64_t skipped = 0;              // nothing to do, file busy, or no room
   uint64_t given_up = 0;             // devices never idle, or an error
   uint64_t waits = 0;                // chunks that waited for foreground I/O
+  // The policy's learned state saved at the last clean close: "loaded from
+  // PATH", "none saved", or "refused PATH: why" (another policy's, another
+  // tier count, damage; the policy then starts untrained).
+  std::string policy_state;
 };
 rocksdb::Status GetMigrationInfo(const rocksdb::FileSystem* fs, MigrationInfo* info);
 

@@ -29,7 +29,8 @@ DEFINE_string(workload, "", "run: a synthetic workload name or a trace file");
 DEFINE_string(workloads, "all",
               "compare: synthetic workload names or trace files; `all` stands for every synthetic one");
 DEFINE_string(policy, "", "run: the policy (default: the URI's, else fast-first)");
-DEFINE_string(policies, "all", "compare: policies, or all (every heuristic and oracle)");
+DEFINE_string(policies, "all",
+              "compare: policies, or all (every heuristic and learning policy, and oracle)");
 DEFINE_uint64(requests, 100000, "records per synthetic workload");
 DEFINE_uint64(seed, 1, "seed of the synthetic workloads");
 DEFINE_string(segment_size, "64K", "segment size for the presets (a URI sets its own)");
@@ -38,6 +39,7 @@ DEFINE_string(replay, "closed", "closed (each stream waits for its I/O) or open 
 DEFINE_int32(jobs, 1, "compare: simulations run at once");
 DEFINE_string(out, "", "compare: directory for sim.md and sim.csv");
 DEFINE_bool(json, false, "run: print JSON");
+DEFINE_string(losses, "", "run: write a learning policy's training loss to this CSV (agent,transitions,loss)");
 
 namespace tierfs {
 namespace sim {
@@ -111,6 +113,17 @@ int Run() {
   }
   printf("%s", FLAGS_json ? (ResultJson(result, config) + "\n").c_str()
                           : FormatResult(result, config).c_str());
+  if (!FLAGS_losses.empty()) {
+    std::ofstream out(FLAGS_losses);
+    out << "agent,transitions,loss\n";
+    for (const Policy::LossCurve& c : result.losses) {
+      for (const auto& [x, loss] : c.points) out << c.agent << "," << x << "," << loss << "\n";
+    }
+    if (!out) {
+      fprintf(stderr, "tierfs-sim: cannot write %s\n", FLAGS_losses.c_str());
+      return 1;
+    }
+  }
   // Wall time on stderr: stdout is the same for the same run.
   fprintf(stderr, "simulated in %.3f s: %.2f M requests/s\n", result.wall_seconds,
           result.wall_seconds > 0 ? double(result.requests) / result.wall_seconds / 1e6 : 0);

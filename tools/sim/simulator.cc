@@ -507,6 +507,7 @@ bool Simulation::Run(const std::vector<TraceRecord>& trace, SimResult* result,
   stats_.device_write_bytes = device_writes;
   stats_.write_amplification =
       stats_.user_write_bytes ? double(device_writes) / double(stats_.user_write_bytes) : 0;
+  stats_.losses = policy_->LossCurves();
   stats_.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   *result = stats_;
@@ -525,7 +526,11 @@ std::unique_ptr<Policy> MakeSimPolicy(const SimConfig& config, const FutureIndex
     if (!params.Finish(kOracleName, error)) return nullptr;
     return oracle;
   }
-  return NewPolicy(config.policy, config.policy_params, error);
+  // A learning policy trains in the replay's own thread, on the replay's
+  // schedule: the same inputs give the same output.
+  PolicyParams params = config.policy_params;
+  if (PolicyLearns(config.policy)) params.emplace("inline", "1");
+  return NewPolicy(config.policy, params, error);
 }
 
 bool Simulate(const std::vector<TraceRecord>& trace, const SimConfig& config, Policy* policy,

@@ -107,6 +107,9 @@ struct SimResult {
   uint64_t moves = 0, moves_skipped = 0, plans = 0, forced_chunks = 0;
   std::vector<TierResult> tiers;
   double wall_seconds = 0;          // what the simulation itself took
+  // A learning policy's training loss (Policy::LossCurves); x is the number
+  // of transitions its agent had seen.
+  std::vector<Policy::LossCurve> losses;
 };
 
 // Makes the policy `config.policy` names: a policy of the live registry, or

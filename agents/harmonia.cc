@@ -1,0 +1,217 @@
+// harmonia: Harmonia's two coordinating C51 agents (Kanellopoulos et al.,
+// harmonia.txt, sections 4.2-4.5): a placement agent for every new segment
+// (agents/rl/placement_agent.h) and a migration agent that scans placed
+// segments every plan_interval requests and fills the migration queue
+// (agents/rl/migration_agent.h), rewarded by the latency of the requests
+// that follow its moves (Equation 3). The variants the paper measures
+// (section 3.4):
+//   harmonia-nocoord  the ablation whose migration agent is rewarded only for
+//                     its own moves' cost;
+//   sapm              one agent for both placement and migration (in the
+//                     migration thread's idle time), with both rewards;
+//   cde+rl-migr       CDE's placement and eviction (agents/cde.cc) with
+//                     Harmonia's migration agent.
+// Defaults are Table 3's: placement gamma 0.9, lr 1e-3, batch 128, buffer
+// 1000; migration gamma 0.1, lr 1e-2, batch 256, buffer 1000; epsilon 0.001;
+// one hidden layer of 10 swish neurons; 51 atoms; weights swapped into
+// inference every 1000 requests; x = 10 moves, n = 50 requests.
+// Parameters: see agents/rl/agent_params.h (placement_*, migration_*),
+// reward_moves, reward_requests, latency_unit_us, penalty, min_age,
+// candidates, plan_interval (1024).
+#include <memory>
+#include <mutex>
+
+#include "agents/policies.h"
+#include "agents/rl/agent_params.h"
+#include "agents/rl/features.h"
+#include "agents/rl/migration_agent.h"
+#include "agents/rl/placement_agent.h"
+#include "agents/rl/weights_io.h"
+
+namespace tierfs {
+namespace {
+
+rl::AgentOptions PlacementDefaults() {
+  rl::AgentOptions o;
+  o.learner.gamma = 0.9;
+  o.learner.learning_rate = 1e-3;
+  o.learner.batch = 128;
+  o.learner.buffer = 1000;
+  return o;
+}
+
+rl::AgentOptions MigrationDefaults() {
+  rl::AgentOptions o;
+  o.learner.gamma = 0.1;
+  o.learner.learning_rate = 1e-2;
+  o.learner.batch = 256;
+  o.learner.buffer = 1000;
+  o.learner.seed = 2;
+  return o;
+}
+
+enum class Variant { kHarmonia, kNoCoord, kSapm, kCdeRlMigr };
+
+const char* NameOf(Variant v) {
+  switch (v) {
+    case Variant::kHarmonia: return "harmonia";
+    case Variant::kNoCoord: return "harmonia-nocoord";
+    case Variant::kSapm: return "sapm";
+    case Variant::kCdeRlMigr: return "cde+rl-migr";
+  }
+  return "?";
+}
+
+class Harmonia : public Policy {
+ public:
+  Harmonia(ParamReader& params, Variant variant)
+      : variant_(variant),
+        name_(NameOf(variant)),
+        placement_options_(rl::ReadAgentOptions(params, "placement_", PlacementDefaults())),
+        migration_options_(rl::ReadAgentOptions(params, "migration_", MigrationDefaults())),
+        latency_unit_us_(params.Number("latency_unit_us", 10)),
+        plan_interval_(uint64_t(std::max(1.0, params.Number("plan_interval", 1024)))) {
+    reward_.coordinated = variant != Variant::kNoCoord;
+    if (variant == Variant::kCdeRlMigr) {
+      PolicyParams none;
+      ParamReader cde_params(none);
+      cde_ = NewCdePolicy(cde_params);
+    }
+    reward_.latency_unit_us = latency_unit_us_;
+    reward_.reward_moves = uint64_t(std::max(1.0, params.Number("reward_moves", 10)));
+    reward_.reward_requests = uint64_t(std::max(1.0, params.Number("reward_requests", 50)));
+    reward_.penalty = params.Number("penalty", reward_.penalty);
+    reward_.min_age = uint64_t(std::max(0.0, params.Number("min_age", double(reward_.min_age))));
+    reward_.candidates = size_t(std::max(1.0, params.Number("candidates", double(reward_.candidates))));
+  }
+
+  const char* Name() const override { return name_; }
+
+  int Place(const PlacementRequest& request, const StorageView& view) override {
+    Init(view.NumTiers());
+    if (cde_) return cde_->Place(request, view);
+    return placement_->Place(request, view);
+  }
+
+  void OnRequest(const Request& request, uint64_t latency_ns) override {
+    if (cde_) cde_->OnRequest(request, latency_ns);
+    if (!ready_.load(std::memory_order_acquire)) return;
+    if (placement_) placement_->OnRequest(request, latency_ns);  // ticks the placement agent
+    if (migration_agent_ != placement_agent_) migration_agent_->Tick();  // SAPM's one agent ticked once
+    migration_->OnRequest(request, latency_ns);
+  }
+
+  bool EvictsOnPlacement() const override { return cde_ && cde_->EvictsOnPlacement(); }
+  void Evict(int tier, uint64_t bytes, const StorageView& view, std::vector<Move>* moves) override {
+    if (cde_) cde_->Evict(tier, bytes, view, moves);
+  }
+
+  // State: the trained weights of each agent, by role.
+  std::string SaveState() const override {
+    if (!ready_.load(std::memory_order_acquire)) return "";
+    rl::NamedWeights sets;
+    if (placement_agent_) sets.push_back({"placement", *placement_agent_->learner().Snapshot()});
+    if (migration_agent_ != placement_agent_) {
+      sets.push_back({"migration", *migration_agent_->learner().Snapshot()});
+    }
+    return rl::EncodeWeights(name_, sets);
+  }
+
+  bool LoadState(const std::string& state, int tiers, std::string* error) override {
+    if (ready_.load(std::memory_order_acquire)) {
+      *error = std::string(name_) + ": state must be loaded before the first request";
+      return false;
+    }
+    rl::NamedWeights sets;
+    if (!rl::DecodeWeights(state, name_, &sets, error)) return false;
+    const int inputs = rl::ObservationEncoder(tiers).size();
+    rl::AgentOptions placement = placement_options_, migration = migration_options_;
+    rl::SetShape(&placement, inputs, tiers);
+    rl::SetShape(&migration, inputs, tiers);
+    for (const auto& [role, w] : sets) {
+      const rl::NetworkShape& want = role == "migration" ? migration.learner.shape
+                                                         : placement.learner.shape;
+      if (!(w.shape == want)) {
+        *error = std::string(name_) + ": the saved " + role + " agent has shape " +
+                 w.shape.Describe() + ", this store needs " + want.Describe() + " (" +
+                 std::to_string(tiers) + " tiers)";
+        return false;
+      }
+      (role == "migration" ? saved_migration_ : saved_placement_) = std::make_unique<rl::Weights>(w);
+    }
+    return true;
+  }
+
+  std::vector<LossCurve> LossCurves() const override {
+    std::vector<LossCurve> curves;
+    if (!ready_.load(std::memory_order_acquire)) return curves;
+    if (placement_agent_) {
+      curves.push_back({migration_agent_ == placement_agent_ ? "agent" : "placement",
+                        placement_agent_->learner().GetStats().losses});
+    }
+    if (migration_agent_ != placement_agent_) {
+      curves.push_back({"migration", migration_agent_->learner().GetStats().losses});
+    }
+    return curves;
+  }
+
+  uint64_t PlanIntervalRequests() const override { return plan_interval_; }
+  void Plan(const StorageView& view, size_t max, std::vector<Move>* moves) override {
+    Init(view.NumTiers());
+    migration_->Plan(view, max, moves);
+  }
+
+ private:
+  // The agents' shapes need the tier count, which the first call tells.
+  void Init(int tiers) {
+    std::call_once(once_, [&] {
+      const int inputs = rl::ObservationEncoder(tiers).size();
+      rl::SetShape(&placement_options_, inputs, tiers);
+      rl::SetShape(&migration_options_, inputs, tiers);
+      // SAPM's one agent learns both tasks with the placement agent's settings.
+      if (variant_ != Variant::kCdeRlMigr) {
+        placement_agent_ = std::make_shared<rl::Agent>(placement_options_, saved_placement_.get());
+        rl::PlacementAgentOptions po;
+        po.latency_unit_us = latency_unit_us_;
+        placement_ = std::make_unique<rl::PlacementAgent>(placement_agent_.get(), tiers, po);
+      }
+      migration_agent_ = variant_ == Variant::kSapm
+                             ? placement_agent_
+                             : std::make_shared<rl::Agent>(migration_options_,
+                                                           saved_migration_.get());
+      migration_ = std::make_unique<rl::MigrationAgent>(migration_agent_.get(), tiers, reward_);
+      ready_.store(true, std::memory_order_release);
+    });
+  }
+
+  const Variant variant_;
+  const char* const name_;
+  std::unique_ptr<Policy> cde_;  // cde+rl-migr's placement
+  rl::AgentOptions placement_options_, migration_options_;
+  rl::MigrationAgentOptions reward_;
+  const double latency_unit_us_;
+  const uint64_t plan_interval_;
+  std::once_flag once_;
+  std::atomic<bool> ready_{false};
+  std::shared_ptr<rl::Agent> placement_agent_, migration_agent_;  // one for SAPM
+  std::unique_ptr<rl::Weights> saved_placement_, saved_migration_;  // from LoadState
+  std::unique_ptr<rl::PlacementAgent> placement_;
+  std::unique_ptr<rl::MigrationAgent> migration_;
+};
+
+}  // namespace
+
+std::unique_ptr<Policy> NewHarmoniaPolicy(ParamReader& params) {
+  return std::make_unique<Harmonia>(params, Variant::kHarmonia);
+}
+std::unique_ptr<Policy> NewHarmoniaNoCoordPolicy(ParamReader& params) {
+  return std::make_unique<Harmonia>(params, Variant::kNoCoord);
+}
+std::unique_ptr<Policy> NewSapmPolicy(ParamReader& params) {
+  return std::make_unique<Harmonia>(params, Variant::kSapm);
+}
+std::unique_ptr<Policy> NewCdeRlMigrPolicy(ParamReader& params) {
+  return std::make_unique<Harmonia>(params, Variant::kCdeRlMigr);
+}
+
+}  // namespace tierfs

@@ -1,0 +1,85 @@
+#include "agents/rl/agent.h"
+
+namespace tierfs {
+namespace rl {
+
+namespace {
+
+// splitmix64: a random stream shared by the threads without a lock (a lost
+// update only repeats a number).
+uint64_t Next(std::atomic<uint64_t>& state) {
+  uint64_t z = state.fetch_add(0x9E3779B97F4A7C15ull, std::memory_order_relaxed) +
+               0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+}  // namespace
+
+Agent::Agent(const AgentOptions& options, const Weights* initial)
+    : options_(options), learner_(options.learner, initial), rng_state_(options.learner.seed) {
+  for (Slot& s : slots_) s.net = std::make_unique<Network>(options_.learner.shape);
+  owned_.push_back(learner_.Snapshot());
+  current_.store(owned_.back().get(), std::memory_order_release);
+}
+
+Agent::~Agent() = default;
+
+template <class Fn>
+void Agent::WithWeights(Fn&& fn) {
+  readers_.fetch_add(1, std::memory_order_seq_cst);
+  const Weights* w = current_.load(std::memory_order_seq_cst);
+  // Borrow a free scratch network; if every one is in use, make one.
+  for (Slot& s : slots_) {
+    if (!s.busy.exchange(true, std::memory_order_acquire)) {
+      fn(*w, *s.net);
+      s.busy.store(false, std::memory_order_release);
+      readers_.fetch_sub(1, std::memory_order_release);
+      return;
+    }
+  }
+  Network spare(w->shape);
+  fn(*w, spare);
+  readers_.fetch_sub(1, std::memory_order_release);
+}
+
+int Agent::Act(const float* state) {
+  const uint64_t r = Next(rng_state_);
+  // epsilon as a fraction of 2^32, compared with the low bits.
+  if (double(r & 0xffffffffu) < options_.epsilon * 4294967296.0) {
+    return int((r >> 32) % uint64_t(shape().actions));
+  }
+  int action = 0;
+  WithWeights([&](const Weights& w, Network& net) { action = net.BestAction(w, state); });
+  return action;
+}
+
+void Agent::QValues(const float* state, float* q) {
+  WithWeights([&](const Weights& w, Network& net) { net.QValues(w, state, q); });
+}
+
+void Agent::Tick() {
+  const uint64_t t = ticks_.fetch_add(1, std::memory_order_relaxed) + 1;
+  if (t % options_.swap_every == 0) Swap();
+}
+
+void Agent::Swap() {
+  if (swapping_.exchange(true, std::memory_order_acquire)) return;  // another thread is at it
+  // Weights retired at an earlier swap can go once no reader is inside: any
+  // reader that loaded them incremented readers_ before the exchange that
+  // retired them, and decrements it when done.
+  if (owned_.size() > 1 && readers_.load(std::memory_order_seq_cst) == 0) {
+    owned_.erase(owned_.begin(), owned_.end() - 1);
+  }
+  std::shared_ptr<const Weights> newest = learner_.Snapshot();
+  if (newest.get() != current_.load(std::memory_order_relaxed)) {
+    owned_.push_back(newest);
+    current_.store(newest.get(), std::memory_order_seq_cst);
+    swaps_.fetch_add(1, std::memory_order_relaxed);
+  }
+  swapping_.store(false, std::memory_order_release);
+}
+
+}  // namespace rl
+}  // namespace tierfs

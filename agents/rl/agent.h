@@ -1,0 +1,80 @@
+// One learning agent as a policy uses it: decisions from the plain-C++
+// network over the newest trained weights, experience for the learner.
+//
+// Act() runs on the I/O path, from many threads at once, without locks: it
+// reads the inference weights through an atomic pointer (bracketed by a
+// reader count) and borrows one of a few scratch networks with an atomic
+// flag. Every `swap_every` ticks (requests) the thread whose tick crosses the
+// mark installs the learner's newest snapshot; the old weights are retired
+// and freed at a later swap once the reader count has been seen at zero
+// (no reader can still hold them). Nothing waits.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <memory>
+#include <random>
+#include <vector>
+
+#include "agents/rl/learner.h"
+#include "agents/rl/network.h"
+
+namespace tierfs {
+namespace rl {
+
+struct AgentOptions {
+  LearnerOptions learner;
+  double epsilon = 0.001;      // exploration: a random action with this probability
+  uint64_t swap_every = 1000;  // requests between inference-weight swaps
+};
+
+class Agent {
+ public:
+  explicit Agent(const AgentOptions& options, const Weights* initial = nullptr);
+  ~Agent();
+  Agent(const Agent&) = delete;
+  Agent& operator=(const Agent&) = delete;
+
+  const NetworkShape& shape() const { return options_.learner.shape; }
+
+  // The action for `state` (shape().inputs values): the best by Q-value, or
+  // with probability epsilon a random one. Thread-safe, lock-free.
+  int Act(const float* state);
+  // The Q-values of every action (shape().actions of them), for tests and
+  // tools. Thread-safe.
+  void QValues(const float* state, float* q);
+
+  // Counts one request; installs the newest trained weights every
+  // swap_every. Thread-safe, lock-free.
+  void Tick();
+  // Installs the newest trained weights now (tests, end of a run).
+  void Swap();
+
+  void Learn(Transition t) { learner_.Add(std::move(t)); }
+  Learner& learner() { return learner_; }
+  uint64_t swaps() const { return swaps_.load(std::memory_order_relaxed); }
+
+ private:
+  // A scratch network for one caller at a time.
+  struct Slot {
+    std::atomic<bool> busy{false};
+    std::unique_ptr<Network> net;
+  };
+  template <class Fn>
+  void WithWeights(Fn&& fn);
+
+  const AgentOptions options_;
+  Learner learner_;
+  std::atomic<const Weights*> current_{nullptr};
+  std::atomic<int> readers_{0};
+  std::atomic<uint64_t> ticks_{0}, swaps_{0};
+  std::atomic<bool> swapping_{false};
+  // Owned weights: the current version and retired ones not yet freed.
+  // Touched only by the thread holding swapping_.
+  std::vector<std::shared_ptr<const Weights>> owned_;
+  std::array<Slot, 8> slots_;
+  std::atomic<uint64_t> rng_state_;
+};
+
+}  // namespace rl
+}  // namespace tierfs

@@ -1,0 +1,74 @@
+// Harmonia's data-migration agent (harmonia.txt, sections 4.2-4.5). Every
+// plan it scans the placed segments, takes as candidates those with the
+// highest access and migration intervals — ignoring segments placed or moved
+// within the last `min_age` requests — and asks its C51 agent for each
+// candidate's tier; a tier other than the segment's own is a move. After
+// every `reward_moves` (x = 10) moves it measures the latency of the next
+// `reward_requests` (n = 50) user requests, and gives every decision since
+// the last reward Equation 3's delayed reward, n / sum(L) (in units of
+// `latency_unit_us`) minus a penalty inversely proportional to the moved
+// segments' mean access and migration intervals (against ping-pong).
+//
+// Uncoordinated (Harmonia's ablation, harmonia-nocoord): the reward counts
+// only the moves' own cost — minus the share of decisions that moved, minus
+// the same penalty — blind to what the moves do to the requests that follow.
+#pragma once
+
+#include <atomic>
+#include <mutex>
+#include <vector>
+
+#include "agents/policy.h"
+#include "agents/rl/agent.h"
+#include "agents/rl/features.h"
+
+namespace tierfs {
+namespace rl {
+
+struct MigrationAgentOptions {
+  uint64_t reward_moves = 10;      // x
+  uint64_t reward_requests = 50;   // n
+  double latency_unit_us = 10;
+  double penalty = 0.1;            // P at intervals of 0
+  double penalty_interval = 1024;  // requests at which P has halved
+  uint64_t min_age = 1024;         // requests since placement or a move
+  size_t candidates = 64;          // segments judged per plan
+  bool coordinated = true;
+};
+
+class MigrationAgent {
+ public:
+  MigrationAgent(Agent* agent, int tiers, const MigrationAgentOptions& options);
+
+  void Plan(const StorageView& view, size_t max, std::vector<Move>* moves);
+  void OnRequest(const Request& request, uint64_t latency_ns);
+
+ private:
+  struct Decision {
+    std::vector<float> state;
+    int action = 0;
+    bool moved = false;
+    double intervals = 0;  // mean of its access and migration intervals
+  };
+  struct Candidate {
+    double priority;
+    SegmentInfo info;
+  };
+  void Reward(double reward);  // REQUIRES: mu_
+
+  Agent* const agent_;
+  const ObservationEncoder encoder_;
+  const MigrationAgentOptions options_;
+  std::vector<Candidate> candidates_;  // Plan's scratch (Plan runs one at a time)
+
+  std::atomic<bool> measuring_{false};  // lets OnRequest skip the lock
+  std::mutex mu_;                       // guards everything below
+  std::vector<Decision> window_;        // decisions since the last reward
+  uint64_t moves_ = 0;                  // moves in the window
+  uint64_t measured_ = 0;               // requests measured so far
+  double latency_sum_ns_ = 0;
+  std::vector<Transition> rewarded_;    // rewarded, waiting for the next state
+};
+
+}  // namespace rl
+}  // namespace tierfs

@@ -1,0 +1,88 @@
+// A placement agent: for each new segment, a tier chosen by a C51 agent.
+//   Harmonia's (harmonia.txt, sections 4.2-4.5): Harmonia's seven features;
+//     reward 1/latency of the request that placed it, in units of
+//     `latency_unit_us` (so the fastest device earns about 1).
+//   Sibyl's (Singh et al., ISCA 2022, as its public code has it): request
+//     size, read/write, access count, access interval, size in pages,
+//     current placement, fast-tier fill, slow-tier fill; reward
+//     0.1 / latency_ms - evictions^0.09 (the evictions the placement caused);
+//     2-step returns.
+//
+// TierFS places a segment once, on its first write, so the segment's own
+// history (access interval and frequency, migration interval) is empty at
+// that moment; the request's type and size and the tiers' free space carry
+// the decision. Transitions chain placement decisions: the state after
+// placement t is the state of placement t + 1.
+#pragma once
+
+#include <atomic>
+#include <mutex>
+#include <unordered_map>
+
+#include "agents/policy.h"
+#include "agents/rl/agent.h"
+#include "agents/rl/features.h"
+
+namespace tierfs {
+namespace rl {
+
+struct PlacementAgentOptions {
+  enum class Kind { kHarmonia, kSibyl } kind = Kind::kHarmonia;
+  double latency_unit_us = 10;  // Harmonia's reward unit
+  int n_step = 1;               // Sibyl: 2
+  double gamma = 0.9;           // for n-step returns
+};
+
+class PlacementAgent {
+ public:
+  // `agent` is shared with the caller (SAPM uses one agent for both roles).
+  PlacementAgent(Agent* agent, int tiers, const PlacementAgentOptions& options);
+
+  // Inputs of the agent's network for `tiers` tiers.
+  static int Inputs(PlacementAgentOptions::Kind kind, int tiers);
+
+  int Place(const PlacementRequest& request, const StorageView& view);
+  // Every completed request: the reward of a pending placement, and a tick
+  // of the agent's clock.
+  void OnRequest(const Request& request, uint64_t latency_ns);
+  // The placement of `segment` of `file` made room by evicting `moves`
+  // segments (Sibyl's reward counts them).
+  void NoteEvictions(uint64_t file, uint64_t segment, size_t moves);
+
+  // Features of a request on a segment, as both of Harmonia's agents see
+  // them (migration scans use a segment's statistics).
+  static void FreeShares(const StorageView& view, std::vector<double>* out);
+
+ private:
+  struct Key {
+    uint64_t file, segment;
+    bool operator==(const Key& o) const { return file == o.file && segment == o.segment; }
+  };
+  struct KeyHash {
+    size_t operator()(const Key& k) const { return k.file * 0x9E3779B97F4A7C15ull ^ k.segment; }
+  };
+  struct Decision {
+    std::vector<float> state;
+    int action = 0;
+    size_t evictions = 0;
+  };
+  void Encode(const PlacementRequest& request, const StorageView& view, float* out) const;
+  float Reward(uint64_t latency_ns, size_t evictions) const;
+  void Emit(Transition t);  // REQUIRES: mu_; n-step accumulation, then Learn
+
+  static constexpr size_t kMaxPending = 4096;
+
+  Agent* const agent_;
+  const ObservationEncoder encoder_;
+  const PlacementAgentOptions options_;
+  const int inputs_;
+  std::atomic<int> pending_count_{0};  // lets OnRequest skip the lock
+  std::mutex mu_;
+  std::unordered_map<Key, Decision, KeyHash> pending_;  // placed, reward not seen yet
+  bool have_last_ = false;  // a rewarded decision waiting for the next state
+  Transition last_;
+  std::vector<Transition> steps_;  // one-step transitions not yet n steps old
+};
+
+}  // namespace rl
+}  // namespace tierfs

@@ -1,0 +1,235 @@
+// Microbenchmarks of the learning agents' I/O-path code (agents/rl/):
+//   - inference per decision, Network::BestAction and QValues, for Harmonia's
+//     7-10-2x51 (two tiers) and 8-10-3x51 (three tiers) and Sibyl's
+//     8-20-30-2x51; harmonia.txt (section 4.6.2) reports 240 ns per
+//     inference, TierFS's target is 100 ns;
+//   - Distributions (std::exp softmax, for training targets), for comparison;
+//   - ObservationEncoder::Encode, two and three tiers;
+//   - one C51 projection of 51 atoms (the learner does `batch` per step);
+//   - one training step of the LibTorch learner (a batch of 128, Harmonia's
+//     placement agent; 256 for its migration agent), off the I/O path;
+//   - the memory both of Harmonia's agents hold (counters, computed from the
+//     structures: weights as inference sees them and as LibTorch trains them
+//     with Adam's two moments and the target network, and the experience
+//     buffers of 1000 transitions). harmonia.txt (4.6.1) reports 206 KiB;
+//     the target is 100 KiB.
+// Inputs cycle through 256 different observations, so no run repeats one
+// input back to back. The *Chained variants feed each decision into the next
+// input: latency rather than throughput.
+//
+//   agents_bench [--benchmark_filter=BestAction] [--benchmark_repetitions=5]
+#include <cstdint>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+
+#include "agents/rl/c51.h"
+#include "agents/rl/learner.h"
+#include "agents/rl/features.h"
+#include "agents/rl/network.h"
+
+namespace tierfs {
+namespace rl {
+namespace {
+
+constexpr size_t kInputs = 256;  // distinct observations per run, a power of two
+
+NetworkShape Shape(int inputs, std::vector<int> hidden, int actions) {
+  NetworkShape s;
+  s.inputs = inputs;
+  s.hidden = std::move(hidden);
+  s.actions = actions;
+  s.atoms = 51;
+  s.v_min = -10;
+  s.v_max = 10;
+  return s;
+}
+NetworkShape Harmonia2() { return Shape(7, {10}, 2); }
+NetworkShape Harmonia3() { return Shape(8, {10}, 3); }
+NetworkShape Sibyl() { return Shape(8, {20, 30}, 2); }
+
+uint64_t Lcg(uint64_t* state) {
+  *state = *state * 6364136223846793005ull + 1442695040888963407ull;
+  return *state >> 33;
+}
+
+// kInputs observations of a `tiers`-tier store, with every field varied.
+std::vector<Observation> Observations(int tiers) {
+  std::vector<Observation> obs(kInputs);
+  uint64_t state = 42;
+  for (Observation& o : obs) {
+    o.write = Lcg(&state) & 1;
+    o.bytes = Lcg(&state) % (1 << 20);
+    o.access_interval = Lcg(&state) % 100000;
+    o.access_count = Lcg(&state) % 5000;
+    o.migration_interval = Lcg(&state) % 100000;
+    o.tier = int(Lcg(&state) % uint64_t(tiers + 1)) - 1;
+    for (int t = 0; t < tiers; ++t) o.free_share.push_back(double(Lcg(&state) % 1000) / 1000);
+  }
+  return obs;
+}
+
+// The encoded observations, kInputs x inputs floats.
+std::vector<float> EncodedInputs(int inputs) {
+  const int tiers = inputs - 5;
+  ObservationEncoder enc(tiers);
+  std::vector<float> in(kInputs * size_t(inputs));
+  const std::vector<Observation> obs = Observations(tiers);
+  for (size_t i = 0; i < kInputs; ++i) enc.Encode(obs[i], in.data() + i * size_t(inputs));
+  return in;
+}
+
+void BM_BestAction(benchmark::State& state, NetworkShape shape) {
+  const Weights w = Weights::Random(shape, 1);
+  Network net(shape);
+  const std::vector<float> in = EncodedInputs(shape.inputs);
+  size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(net.BestAction(w, in.data() + i * size_t(shape.inputs)));
+    i = (i + 1) & (kInputs - 1);
+  }
+  state.SetLabel(shape.Describe());
+}
+
+// Each decision's action picks the next input: one decision must finish
+// before the next starts.
+void BM_BestActionChained(benchmark::State& state, NetworkShape shape) {
+  const Weights w = Weights::Random(shape, 1);
+  Network net(shape);
+  const std::vector<float> in = EncodedInputs(shape.inputs);
+  size_t i = 0;
+  for (auto _ : state) {
+    const int action = net.BestAction(w, in.data() + i * size_t(shape.inputs));
+    i = (i + 1 + size_t(action)) & (kInputs - 1);
+  }
+  benchmark::DoNotOptimize(i);
+  state.SetLabel(shape.Describe());
+}
+
+void BM_QValues(benchmark::State& state, NetworkShape shape) {
+  const Weights w = Weights::Random(shape, 1);
+  Network net(shape);
+  const std::vector<float> in = EncodedInputs(shape.inputs);
+  std::vector<float> q(size_t(shape.actions));
+  size_t i = 0;
+  for (auto _ : state) {
+    net.QValues(w, in.data() + i * size_t(shape.inputs), q.data());
+    benchmark::ClobberMemory();
+    i = (i + 1) & (kInputs - 1);
+  }
+  state.SetLabel(shape.Describe());
+}
+
+void BM_Distributions(benchmark::State& state, NetworkShape shape) {
+  const Weights w = Weights::Random(shape, 1);
+  Network net(shape);
+  const std::vector<float> in = EncodedInputs(shape.inputs);
+  std::vector<float> probs(size_t(shape.outputs()));
+  size_t i = 0;
+  for (auto _ : state) {
+    net.Distributions(w, in.data() + i * size_t(shape.inputs), probs.data());
+    benchmark::ClobberMemory();
+    i = (i + 1) & (kInputs - 1);
+  }
+  state.SetLabel(shape.Describe());
+}
+
+void BM_Encode(benchmark::State& state) {
+  const int tiers = int(state.range(0));
+  const ObservationEncoder enc(tiers);
+  const std::vector<Observation> obs = Observations(tiers);
+  std::vector<float> out(size_t(enc.size()));
+  size_t i = 0;
+  for (auto _ : state) {
+    enc.Encode(obs[i], out.data());
+    benchmark::ClobberMemory();
+    i = (i + 1) & (kInputs - 1);
+  }
+}
+
+void BM_Project(benchmark::State& state) {
+  constexpr int kAtoms = 51;
+  std::vector<float> next(kAtoms), target(kAtoms);
+  uint64_t seed = 7;
+  double sum = 0;
+  for (float& p : next) sum += (p = float(Lcg(&seed) % 1000 + 1));
+  for (float& p : next) p = float(p / sum);
+  std::vector<double> rewards(kInputs);
+  for (double& r : rewards) r = double(Lcg(&seed) % 4001) / 200 - 10;  // [-10, 10]
+  size_t i = 0;
+  for (auto _ : state) {
+    ProjectDistribution(kAtoms, -10, 10, rewards[i], 0.9, next.data(), false, target.data());
+    benchmark::ClobberMemory();
+    i = (i + 1) & (kInputs - 1);
+  }
+}
+
+// One gradient step on a batch: a learner trained inline, one step per Add.
+void BM_TrainStep(benchmark::State& state, int batch) {
+  LearnerOptions o;
+  o.shape = Harmonia2();
+  o.batch = size_t(batch);
+  o.buffer = 1000;
+  o.train_every = 1;
+  o.batches = 1;
+  o.mode = LearnerOptions::Mode::kInline;
+  Learner learner(o);
+  const std::vector<float> in = EncodedInputs(o.shape.inputs);
+  auto transition = [&](size_t i) {
+    Transition t;
+    t.state.assign(in.begin() + long(i * 7), in.begin() + long(i * 7 + 7));
+    t.next.assign(in.begin() + long(((i + 1) % kInputs) * 7),
+                  in.begin() + long(((i + 1) % kInputs) * 7 + 7));
+    t.action = int(i & 1);
+    t.reward = float(i % 10) / 10;
+    return t;
+  };
+  for (size_t i = 0; i < o.buffer; ++i) learner.Add(transition(i % kInputs));  // fill first
+  size_t i = 0;
+  for (auto _ : state) {
+    learner.Add(transition(i));  // one training step
+    i = (i + 1) & (kInputs - 1);
+  }
+}
+
+// Bytes one agent holds: the inference weights (plain floats); LibTorch's
+// online and target networks, the gradient and Adam's two moments (five
+// copies of the parameters); the experience buffer (state and next state of
+// `buffer` transitions, with each transition's bookkeeping).
+double AgentBytes(const NetworkShape& shape, size_t buffer) {
+  const double params = double(shape.ParameterCount()) * sizeof(float);
+  const double transition = 2.0 * shape.inputs * sizeof(float) + sizeof(Transition);
+  return params + 5 * params + double(buffer) * transition;
+}
+
+void BM_Memory(benchmark::State& state) {
+  for (auto _ : state) benchmark::DoNotOptimize(state.iterations());
+  const double placement = AgentBytes(Harmonia2(), 1000), migration = AgentBytes(Harmonia2(), 1000);
+  state.counters["harmonia_KiB"] = (placement + migration) / 1024;
+  state.counters["weights_per_network_KiB"] =
+      double(Harmonia2().ParameterCount()) * sizeof(float) / 1024;
+  state.counters["sibyl_KiB"] = AgentBytes(Sibyl(), 1000) / 1024;
+}
+
+BENCHMARK_CAPTURE(BM_TrainStep, batch128, 128)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_TrainStep, batch256, 256)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_Memory)->Iterations(1);
+BENCHMARK_CAPTURE(BM_BestAction, harmonia_2tiers, Harmonia2());
+BENCHMARK_CAPTURE(BM_BestAction, harmonia_3tiers, Harmonia3());
+BENCHMARK_CAPTURE(BM_BestAction, sibyl, Sibyl());
+BENCHMARK_CAPTURE(BM_BestActionChained, harmonia_2tiers, Harmonia2());
+BENCHMARK_CAPTURE(BM_BestActionChained, harmonia_3tiers, Harmonia3());
+BENCHMARK_CAPTURE(BM_BestActionChained, sibyl, Sibyl());
+BENCHMARK_CAPTURE(BM_QValues, harmonia_2tiers, Harmonia2());
+BENCHMARK_CAPTURE(BM_QValues, harmonia_3tiers, Harmonia3());
+BENCHMARK_CAPTURE(BM_QValues, sibyl, Sibyl());
+BENCHMARK_CAPTURE(BM_Distributions, harmonia_2tiers, Harmonia2());
+BENCHMARK_CAPTURE(BM_Distributions, sibyl, Sibyl());
+BENCHMARK(BM_Encode)->Arg(2)->Arg(3)->ArgName("tiers");
+BENCHMARK(BM_Project);
+
+}  // namespace
+}  // namespace rl
+}  // namespace tierfs
+
+BENCHMARK_MAIN();

@@ -1,0 +1,45 @@
+// Store: keeping what the policy learned across restarts (Policy::SaveState,
+// the learning policies' weights) in <tier 0>/meta/AGENTS, written at a
+// clean close (temporary file, then rename) and offered back at open.
+#include <cstdio>
+
+#include "env/store.h"
+
+namespace tierfs {
+
+using rocksdb::IOStatus;
+
+namespace {
+std::string AgentsPath(const std::string& meta_dir) { return meta_dir + "/AGENTS"; }
+}  // namespace
+
+void Store::LoadPolicyState() {
+  const std::string path = AgentsPath(meta_dir_);
+  if (!base_->FileExists(path, rocksdb::IOOptions(), nullptr).ok()) {
+    policy_state_ = "none saved";
+    return;
+  }
+  std::string bytes;
+  IOStatus s = rocksdb::ReadFileToString(base_.get(), path, &bytes);
+  std::string error;
+  if (s.ok() && policy_->LoadState(bytes, NumTiers(), &error)) {
+    policy_state_ = "loaded from " + path;
+    return;
+  }
+  // A state the policy cannot use (another policy's, another tier count,
+  // damage) costs the warm start, never the open: the policy starts cold.
+  policy_state_ = "refused " + path + ": " + (s.ok() ? error : s.ToString());
+  fprintf(stderr, "TierFS: %s; policy %s starts untrained\n", policy_state_.c_str(),
+          policy_->Name());
+}
+
+IOStatus Store::SavePolicyState() {
+  const std::string state = policy_->SaveState();
+  if (state.empty()) return IOStatus::OK();
+  const std::string path = AgentsPath(meta_dir_);
+  IOStatus s = rocksdb::WriteStringToFile(base_.get(), state, path + ".tmp", true);
+  if (s.ok()) s = base_->RenameFile(path + ".tmp", path, rocksdb::IOOptions(), nullptr);
+  return s;
+}
+
+}  // namespace tierfs
