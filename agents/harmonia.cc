@@ -17,7 +17,8 @@
 // inference every 1000 requests; x = 10 moves, n = 50 requests.
 // Parameters: see agents/rl/agent_params.h (placement_*, migration_*),
 // reward_moves, reward_requests, latency_unit_us, penalty, min_age,
-// candidates, plan_interval (1024).
+// candidates (64), cold_share (0.5), plan_interval (1024).
+#include <algorithm>
 #include <memory>
 #include <mutex>
 
@@ -83,6 +84,7 @@ class Harmonia : public Policy {
     reward_.penalty = params.Number("penalty", reward_.penalty);
     reward_.min_age = uint64_t(std::max(0.0, params.Number("min_age", double(reward_.min_age))));
     reward_.candidates = size_t(std::max(1.0, params.Number("candidates", double(reward_.candidates))));
+    reward_.cold_share = std::clamp(params.Number("cold_share", reward_.cold_share), 0.0, 1.0);
   }
 
   const char* Name() const override { return name_; }

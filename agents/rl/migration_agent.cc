@@ -13,25 +13,42 @@ MigrationAgent::MigrationAgent(Agent* agent, int tiers, const MigrationAgentOpti
 void MigrationAgent::Plan(const StorageView& view, size_t max, std::vector<Move>* moves) {
   if (max == 0) return;
   const uint64_t now = view.Now();
-  // Candidates: the highest access and migration intervals first; segments
-  // placed or moved within min_age requests are left alone.
+  // Candidates, among segments not placed or moved within min_age requests:
+  // the cold_share with the highest access and migration intervals (the
+  // paper's priority: room to make on fast tiers), the rest the hottest not
+  // on tier 0 (promotions; the paper's agent places every written page and
+  // sees hot data at once, ours places a segment once and would never be
+  // shown a hot segment on a slow tier).
   candidates_.clear();
+  hot_.clear();
   view.ForEachSegment([&](const SegmentInfo& s) {
     if (s.busy || s.hints.pinned_tier >= 0) return;
     const uint64_t since = now - std::min(now, std::max(s.stats.placed, s.stats.last_migration));
     if (since < options_.min_age) return;
     const uint64_t idle = s.stats.last_access ? now - std::min(now, s.stats.last_access) : since;
     candidates_.push_back({double(std::max(s.stats.access_interval, idle)) + double(since), s});
+    if (s.tier > 0 && s.stats.user_reads + s.stats.writes > 0) {
+      hot_.push_back({s.stats.HeatAt(now), s});
+    }
   });
-  const size_t n = std::min(options_.candidates, candidates_.size());
-  std::partial_sort(candidates_.begin(), candidates_.begin() + long(n), candidates_.end(),
-                    [](const Candidate& a, const Candidate& b) {
-                      if (a.priority != b.priority) return a.priority > b.priority;
-                      if (a.info.ref.file_id != b.info.ref.file_id) {
-                        return a.info.ref.file_id < b.info.ref.file_id;
-                      }
-                      return a.info.ref.segment < b.info.ref.segment;
-                    });
+  auto first = [](const Candidate& a, const Candidate& b) {
+    if (a.priority != b.priority) return a.priority > b.priority;
+    if (a.info.ref.file_id != b.info.ref.file_id) return a.info.ref.file_id < b.info.ref.file_id;
+    return a.info.ref.segment < b.info.ref.segment;
+  };
+  const size_t cold = std::min(candidates_.size(),
+                               size_t(double(options_.candidates) * options_.cold_share + 0.5));
+  std::partial_sort(candidates_.begin(), candidates_.begin() + long(cold), candidates_.end(), first);
+  candidates_.resize(cold);
+  const size_t hot = std::min(hot_.size(), options_.candidates - cold);
+  std::partial_sort(hot_.begin(), hot_.begin() + long(hot), hot_.end(), first);
+  for (size_t i = 0; i < hot; ++i) {
+    const bool listed = std::any_of(candidates_.begin(), candidates_.end(), [&](const Candidate& c) {
+      return c.info.ref == hot_[i].info.ref;
+    });
+    if (!listed) candidates_.push_back(hot_[i]);
+  }
+  const size_t n = candidates_.size();
 
   Observation o;
   PlacementAgent::FreeShares(view, &o.free_share);

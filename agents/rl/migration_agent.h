@@ -1,8 +1,8 @@
 // Harmonia's data-migration agent (harmonia.txt, sections 4.2-4.5). Every
 // plan it scans the placed segments, takes as candidates those with the
-// highest access and migration intervals — ignoring segments placed or moved
-// within the last `min_age` requests — and asks its C51 agent for each
-// candidate's tier; a tier other than the segment's own is a move. After
+// highest access and migration intervals and (our addition, see Plan) the
+// hottest not on tier 0 — ignoring segments placed or moved within the last
+// `min_age` requests — and asks its C51 agent for each candidate's tier; a tier other than the segment's own is a move. After
 // every `reward_moves` (x = 10) moves it measures the latency of the next
 // `reward_requests` (n = 50) user requests, and gives every decision since
 // the last reward Equation 3's delayed reward, n / sum(L) (in units of
@@ -33,6 +33,7 @@ struct MigrationAgentOptions {
   double penalty_interval = 1024;  // requests at which P has halved
   uint64_t min_age = 1024;         // requests since placement or a move
   size_t candidates = 64;          // segments judged per plan
+  double cold_share = 0.5;         // of them, chosen by long intervals; the rest by heat
   bool coordinated = true;
 };
 
@@ -59,7 +60,7 @@ class MigrationAgent {
   Agent* const agent_;
   const ObservationEncoder encoder_;
   const MigrationAgentOptions options_;
-  std::vector<Candidate> candidates_;  // Plan's scratch (Plan runs one at a time)
+  std::vector<Candidate> candidates_, hot_;  // Plan's scratch (Plan runs one at a time)
 
   std::atomic<bool> measuring_{false};  // lets OnRequest skip the lock
   std::mutex mu_;                       // guards everything below
