@@ -152,6 +152,31 @@ TEST(AgentTest, InferenceNeverSeesTornWeightsWhileTheyAreSwapped) {
   EXPECT_GT(reads, 1000u);
 }
 
+TEST(AgentTest, ExplorationFallsFromItsStartToItsFloor) {
+  AgentOptions o;
+  o.learner.shape = Bandit();
+  o.learner.mode = LearnerOptions::Mode::kInline;
+  o.epsilon = 0;
+  o.epsilon_start = 1;
+  o.epsilon_decay = 1000;
+  Agent agent(o);
+  const float state[2] = {1, 0};
+  // The untrained network prefers one action; random choices take the other
+  // about half the time while epsilon is near 1, and never once it is 0.
+  const int preferred = [&] {
+    AgentOptions g = o;
+    g.epsilon_start = 0;
+    Agent greedy(g);
+    return greedy.Act(state);
+  }();
+  int early = 0, late = 0;
+  for (int i = 0; i < 200; ++i) early += agent.Act(state) != preferred;
+  for (int i = 200; i < 1000; ++i) agent.Act(state);
+  for (int i = 0; i < 500; ++i) late += agent.Act(state) != preferred;
+  EXPECT_GT(early, 60);  // epsilon from 1 to 0.8: about 45 of 100 random, half the other way
+  EXPECT_EQ(0, late);
+}
+
 TEST(AgentTest, EpsilonOneExploresAndZeroExploits) {
   AgentOptions o;
   o.learner.shape = Bandit();
@@ -164,6 +189,7 @@ TEST(AgentTest, EpsilonOneExploresAndZeroExploits) {
   EXPECT_GT(ones, 800);
   EXPECT_LT(ones, 1200);
   o.epsilon = 0;
+  o.epsilon_start = 0;  // no exploring start
   Agent greedy(o);
   const int first = greedy.Act(state);
   for (int i = 0; i < 100; ++i) ASSERT_EQ(first, greedy.Act(state));

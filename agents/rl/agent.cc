@@ -46,8 +46,14 @@ void Agent::WithWeights(Fn&& fn) {
 
 int Agent::Act(const float* state) {
   const uint64_t r = Next(rng_state_);
+  const uint64_t n = decisions_.fetch_add(1, std::memory_order_relaxed);
+  double epsilon = options_.epsilon;
+  if (n < options_.epsilon_decay) {
+    const double f = double(n) / double(options_.epsilon_decay);
+    epsilon = options_.epsilon_start + (options_.epsilon - options_.epsilon_start) * f;
+  }
   // epsilon as a fraction of 2^32, compared with the low bits.
-  if (double(r & 0xffffffffu) < options_.epsilon * 4294967296.0) {
+  if (double(r & 0xffffffffu) < epsilon * 4294967296.0) {
     return int((r >> 32) % uint64_t(shape().actions));
   }
   int action = 0;

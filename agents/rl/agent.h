@@ -24,7 +24,16 @@ namespace rl {
 
 struct AgentOptions {
   LearnerOptions learner;
-  double epsilon = 0.001;      // exploration: a random action with this probability
+  // Exploration, epsilon-greedy: a random action with probability epsilon,
+  // which falls linearly from epsilon_start to epsilon over the first
+  // epsilon_decay decisions. harmonia.txt: "agents start with no prior
+  // knowledge ... make random initial decisions (explore)". Without the
+  // decay an untrained network on a nearly constant state (a new segment
+  // has no history) takes the same action every time and never learns the
+  // other's worth.
+  double epsilon = 0.001;
+  double epsilon_start = 1.0;
+  uint64_t epsilon_decay = 2000;
   uint64_t swap_every = 1000;  // requests between inference-weight swaps
 };
 
@@ -67,7 +76,7 @@ class Agent {
   Learner learner_;
   std::atomic<const Weights*> current_{nullptr};
   std::atomic<int> readers_{0};
-  std::atomic<uint64_t> ticks_{0}, swaps_{0};
+  std::atomic<uint64_t> ticks_{0}, swaps_{0}, decisions_{0};
   std::atomic<bool> swapping_{false};
   // Owned weights: the current version and retired ones not yet freed.
   // Touched only by the thread holding swapping_.

@@ -14,6 +14,9 @@ AgentOptions ReadAgentOptions(ParamReader& params, const std::string& prefix,
   l.batch = std::max<size_t>(1, size_t(params.Number(prefix + "batch", double(l.batch))));
   l.buffer = std::max(l.batch, size_t(params.Number(prefix + "buffer", double(l.buffer))));
   o.epsilon = std::clamp(params.Number("epsilon", o.epsilon), 0.0, 1.0);
+  o.epsilon_start = std::clamp(params.Number("epsilon_start", std::max(o.epsilon, o.epsilon_start)),
+                               o.epsilon, 1.0);
+  o.epsilon_decay = uint64_t(std::max(0.0, params.Number("epsilon_decay", double(o.epsilon_decay))));
   o.swap_every = std::max<uint64_t>(1, uint64_t(params.Number("swap_every", double(o.swap_every))));
   l.shape.atoms = std::max(2, int(params.Number("atoms", l.shape.atoms)));
   l.shape.v_min = params.Number(prefix + "v_min", l.shape.v_min);

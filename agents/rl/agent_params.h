@@ -1,6 +1,7 @@
 // The learning policies' tunables, read the same way for every agent: a
 // prefix ("placement_", "migration_", "" for a single agent) then gamma, lr,
-// batch, buffer; and shared ones: epsilon, swap_every, atoms, v_min, v_max,
+// batch, buffer; and shared ones: epsilon (final), epsilon_start, epsilon_decay
+// (decisions over which epsilon falls), swap_every, atoms, v_min, v_max,
 // hidden (neurons of one hidden layer), train_every, batches, target_sync, inline
 // (1: train in the caller's thread, as the simulator does), seed.
 #pragma once
