@@ -111,6 +111,9 @@ struct SegmentRef {
   uint64_t segment = 0;
   bool operator==(const SegmentRef& o) const { return file_id == o.file_id && segment == o.segment; }
 };
+struct SegmentRefHash {
+  size_t operator()(const SegmentRef& r) const { return r.file_id * 0x9E3779B97F4A7C15ull ^ r.segment; }
+};
 
 // One placed segment, for Plan() and Evict().
 struct SegmentInfo {

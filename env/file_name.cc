@@ -1,6 +1,8 @@
 #include "env/file_name.h"
 
+#include <algorithm>
 #include <cctype>
+#include <vector>
 
 namespace tierfs {
 namespace {
@@ -42,6 +44,23 @@ FileKind ClassifyFileName(const std::string& path) {
     if (ext == "blob") return FileKind::kBlob;
   }
   return FileKind::kOther;
+}
+
+std::string LexicalPath(const std::string& path) {
+  std::vector<std::string> parts;
+  for (size_t i = 0; i <= path.size();) {
+    size_t j = std::min(path.find('/', i), path.size());
+    std::string part = path.substr(i, j - i);
+    if (part == "..") {
+      if (!parts.empty()) parts.pop_back();
+    } else if (!part.empty() && part != ".") {
+      parts.push_back(part);
+    }
+    i = j + 1;
+  }
+  std::string out;
+  for (const std::string& p : parts) out += "/" + p;
+  return out.empty() ? "/" : out;
 }
 
 }  // namespace tierfs

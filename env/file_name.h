@@ -11,4 +11,8 @@ namespace tierfs {
 // Classifies the last component of `path`.
 FileKind ClassifyFileName(const std::string& path);
 
+// An absolute path with '.', '..' and repeated or trailing slashes resolved
+// lexically (no symlinks followed): the form of every logical path.
+std::string LexicalPath(const std::string& absolute);
+
 }  // namespace tierfs

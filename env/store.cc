@@ -25,24 +25,6 @@ IOStatus ReadOnlyError(const std::string& op) {
   return IOStatus::NotSupported(op + " on a TierFS store opened read-only");
 }
 
-// `path` as the file system facade normalizes logical paths: '.', '..' and
-// repeated or trailing slashes resolved lexically, no symlinks followed.
-std::string LexicalPath(const std::string& path) {
-  std::vector<std::string> parts;
-  for (size_t i = 0; i <= path.size();) {
-    size_t j = std::min(path.find('/', i), path.size());
-    std::string part = path.substr(i, j - i);
-    if (part == "..") {
-      if (!parts.empty()) parts.pop_back();
-    } else if (!part.empty() && part != ".") {
-      parts.push_back(part);
-    }
-    i = j + 1;
-  }
-  std::string out;
-  for (const std::string& p : parts) out += "/" + p;
-  return out.empty() ? "/" : out;
-}
 
 }  // namespace
 

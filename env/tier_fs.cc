@@ -4,6 +4,7 @@
 
 #include <exception>
 
+#include "env/file_name.h"
 #include "env/guard.h"
 #include "env/logger.h"
 #include "env/tier_files.h"
@@ -65,22 +66,7 @@ std::string TierFileSystem::Normalize(const std::string& path) {
     char cwd[4096];
     full = std::string(getcwd(cwd, sizeof(cwd)) ? cwd : "/") + "/" + full;
   }
-  std::vector<std::string> parts;
-  size_t i = 0;
-  while (i < full.size()) {
-    size_t j = full.find('/', i);
-    if (j == std::string::npos) j = full.size();
-    std::string part = full.substr(i, j - i);
-    if (part == "..") {
-      if (!parts.empty()) parts.pop_back();
-    } else if (!part.empty() && part != ".") {
-      parts.push_back(part);
-    }
-    i = j + 1;
-  }
-  std::string out;
-  for (const std::string& p : parts) out += "/" + p;
-  return out.empty() ? "/" : out;
+  return LexicalPath(full);
 }
 
 bool TierFileSystem::IsTierDir(const std::string& dir) {

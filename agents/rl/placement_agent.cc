@@ -75,7 +75,7 @@ void PlacementAgent::Emit(Transition t) {
 
 void PlacementAgent::NoteEvictions(uint64_t file, uint64_t segment, size_t moves) {
   std::lock_guard<std::mutex> lock(mu_);
-  auto it = pending_.find(Key{file, segment});
+  auto it = pending_.find(SegmentRef{file, segment});
   if (it != pending_.end()) it->second.evictions += moves;
 }
 
@@ -104,7 +104,7 @@ int PlacementAgent::Place(const PlacementRequest& request, const StorageView& vi
     pending_.clear();
     pending_count_.store(0, std::memory_order_relaxed);
   }
-  if (pending_.emplace(Key{request.file_id, request.segment}, std::move(d)).second) {
+  if (pending_.emplace(SegmentRef{request.file_id, request.segment}, std::move(d)).second) {
     pending_count_.fetch_add(1, std::memory_order_relaxed);
   }
   return tier;
@@ -114,7 +114,7 @@ void PlacementAgent::OnRequest(const Request& request, uint64_t latency_ns) {
   agent_->Tick();
   if (pending_count_.load(std::memory_order_relaxed) == 0) return;
   std::lock_guard<std::mutex> lock(mu_);
-  auto it = pending_.find(Key{request.file_id, request.segment});
+  auto it = pending_.find(SegmentRef{request.file_id, request.segment});
   if (it == pending_.end()) return;
   if (have_last_) {
     // Two placements rewarded in a row (concurrent writers): the first's

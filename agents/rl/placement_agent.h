@@ -54,13 +54,6 @@ class PlacementAgent {
   static void FreeShares(const StorageView& view, std::vector<double>* out);
 
  private:
-  struct Key {
-    uint64_t file, segment;
-    bool operator==(const Key& o) const { return file == o.file && segment == o.segment; }
-  };
-  struct KeyHash {
-    size_t operator()(const Key& k) const { return k.file * 0x9E3779B97F4A7C15ull ^ k.segment; }
-  };
   struct Decision {
     std::vector<float> state;
     int action = 0;
@@ -78,7 +71,7 @@ class PlacementAgent {
   const int inputs_;
   std::atomic<int> pending_count_{0};  // lets OnRequest skip the lock
   std::mutex mu_;
-  std::unordered_map<Key, Decision, KeyHash> pending_;  // placed, reward not seen yet
+  std::unordered_map<SegmentRef, Decision, SegmentRefHash> pending_;  // placed, reward not seen yet
   bool have_last_ = false;  // a rewarded decision waiting for the next state
   Transition last_;
   std::vector<Transition> steps_;  // one-step transitions not yet n steps old

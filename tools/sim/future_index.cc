@@ -22,7 +22,7 @@ FutureIndex::FutureIndex(const std::vector<TraceRecord>& trace, uint64_t segment
     for (uint64_t seg = r.offset / segment_size; seg * segment_size < end; ++seg) {
       const uint64_t piece = std::min(end, (seg + 1) * segment_size) -
                              std::max(r.offset, seg * segment_size);
-      std::vector<Use>& uses = uses_[Key{r.file_id, seg}];
+      std::vector<Use>& uses = uses_[SegmentRef{r.file_id, seg}];
       if (uses.empty() || uses.back().index != i) {
         const bool continued = (seg + 1) * segment_size < end;
         uses.push_back(Use{i, uint32_t(piece), sequential, r.is_write(), continued});
@@ -33,7 +33,7 @@ FutureIndex::FutureIndex(const std::vector<TraceRecord>& trace, uint64_t segment
 }
 
 const std::vector<FutureIndex::Use>* FutureIndex::Find(const SegmentRef& ref) const {
-  auto it = uses_.find(Key{ref.file_id, ref.segment});
+  auto it = uses_.find(ref);
   return it == uses_.end() ? nullptr : &it->second;
 }
 

@@ -42,16 +42,9 @@ class FutureIndex {
   void set_now(uint64_t now) { now_ = now; }
 
  private:
-  struct Key {
-    uint64_t file, segment;
-    bool operator==(const Key& o) const { return file == o.file && segment == o.segment; }
-  };
-  struct KeyHash {
-    size_t operator()(const Key& k) const { return k.file * 0x9E3779B97F4A7C15ull ^ k.segment; }
-  };
   // Per segment, its uses by ascending index.
   const std::vector<Use>* Find(const SegmentRef& ref) const;
-  std::unordered_map<Key, std::vector<Use>, KeyHash> uses_;
+  std::unordered_map<SegmentRef, std::vector<Use>, SegmentRefHash> uses_;
   uint64_t now_ = 0;
 };
 
