@@ -28,7 +28,9 @@ def converged_at(points):
     window = 20
     smooth = [sum(losses[max(0, i - window + 1):i + 1]) / len(losses[max(0, i - window + 1):i + 1])
               for i in range(len(losses))]
-    band = 0.1 * abs(final) + 1e-9
+    # 10% of the final level, and at least 2% of the starting loss: a loss
+    # that settles near zero would otherwise never count as settled.
+    band = max(0.1 * abs(final), 0.02 * abs(losses[0]), 1e-9)
     at = None
     for i in range(len(smooth) - 1, -1, -1):
         if abs(smooth[i] - final) > band:
