@@ -9,6 +9,8 @@ own log colour scale: an HDD puts cost-optimized values two orders of magnitude
 below performance-optimized ones.
 
   sim_plot.py SIM.csv OUT.png
+Also writes OUT-bars.png: a bar chart of each policy's geometric mean over
+the workloads, per configuration (log scale).
 Standard library and matplotlib only.
 """
 import csv
@@ -56,6 +58,26 @@ def main():
         fig.colorbar(image, ax=ax, shrink=0.8, label="performance / fast-only")
     fig.suptitle("Simulated policies, normalized to fast-only (higher is better)")
     fig.savefig(sys.argv[2], dpi=110, bbox_inches="tight")
+    bars(value, configs, workloads, policies, sys.argv[2].rsplit(".", 1)[0] + "-bars.png")
+
+
+def bars(value, configs, workloads, policies, out):
+    """Geometric mean over the workloads of each policy, grouped by configuration."""
+    fig, ax = plt.subplots(figsize=(2 + 1.1 * len(policies) * len(configs) / 2, 4))
+    width = 0.8 / len(configs)
+    for c, config in enumerate(configs):
+        means = []
+        for p in policies:
+            vals = [value[(config, w, p)] for w in workloads if value.get((config, w, p), 0) > 0]
+            means.append(math.exp(sum(math.log(v) for v in vals) / len(vals)) if vals else 0)
+        ax.bar([i + c * width for i in range(len(policies))], means, width, label=config)
+    ax.set_xticks([i + width * (len(configs) - 1) / 2 for i in range(len(policies))])
+    ax.set_xticklabels(policies, rotation=45, ha="right")
+    ax.set_yscale("log")
+    ax.set_ylabel("geomean performance / fast-only")
+    ax.set_title("Policies over the whole suite (higher is better)")
+    ax.legend()
+    fig.savefig(out, dpi=110, bbox_inches="tight")
 
 
 if __name__ == "__main__":

@@ -15,7 +15,8 @@
 #   REQUESTS (100000) records per synthetic workload, FAST_PCT (10),
 #   SEGMENT (64K), JOBS (2) simulations at once.
 #   --quick: 10000 requests, configurations perf and cost, four workloads.
-# Writes benchmarks/results/sim.md, sim.csv and sim.png (sim-quick.* with --quick),
+# Writes benchmarks/results/sim.md, sim.csv, sim.png (heat map) and sim-bars.png
+# (geometric means) (sim-quick.* with --quick),
 # and keeps the captured traces in benchmarks/results/traces/ (not committed).
 set -euo pipefail
 
