@@ -99,7 +99,7 @@ class Harmonia : public Policy {
     if (cde_) cde_->OnRequest(request, latency_ns);
     if (!ready_.load(std::memory_order_acquire)) return;
     if (placement_) placement_->OnRequest(request, latency_ns);  // ticks the placement agent
-    if (migration_agent_ != placement_agent_) migration_agent_->Tick();  // SAPM's one agent ticked once
+    if (migration_agent_ != placement_agent_) migration_agent_->Tick(request.seq);  // SAPM's one agent ticked once
     migration_->OnRequest(request, latency_ns);
   }
 

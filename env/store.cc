@@ -25,7 +25,6 @@ IOStatus ReadOnlyError(const std::string& op) {
   return IOStatus::NotSupported(op + " on a TierFS store opened read-only");
 }
 
-
 }  // namespace
 
 Store::Store(const Options& options)

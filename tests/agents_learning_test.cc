@@ -137,7 +137,7 @@ TEST(AgentTest, InferenceNeverSeesTornWeightsWhileTheyAreSwapped) {
   for (int i = 0; i < 600; ++i) {
     agent.Learn(Pull(i % 2, (i / 2) % 2));
     publish();       // the snapshot this step produced...
-    agent.Tick();    // ...installed (swap_every = 1)
+    agent.Tick(uint64_t(i) + 1);  // ...installed (swap_every = 1: a new span each request)
   }
   stop = true;
   for (auto& t : readers) t.join();

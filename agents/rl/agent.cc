@@ -65,9 +65,10 @@ void Agent::QValues(const float* state, float* q) {
   WithWeights([&](const Weights& w, Network& net) { net.QValues(w, state, q); });
 }
 
-void Agent::Tick() {
-  const uint64_t t = ticks_.fetch_add(1, std::memory_order_relaxed) + 1;
-  if (t % options_.swap_every == 0) Swap();
+void Agent::Tick(uint64_t seq) {
+  const uint64_t span = seq / options_.swap_every;
+  if (span == span_.load(std::memory_order_relaxed)) return;  // the common case: no write
+  if (span_.exchange(span, std::memory_order_relaxed) != span) Swap();
 }
 
 void Agent::Swap() {

@@ -4,8 +4,8 @@
 // Act() runs on the I/O path, from many threads at once, without locks: it
 // reads the inference weights through an atomic pointer (bracketed by a
 // reader count) and borrows one of a few scratch networks with an atomic
-// flag. Every `swap_every` ticks (requests) the thread whose tick crosses the
-// mark installs the learner's newest snapshot; the old weights are retired
+// flag. Every `swap_every` requests (by the store's request clock) the thread
+// whose request enters the new span installs the learner's newest snapshot; the old weights are retired
 // and freed at a later swap once the reader count has been seen at zero
 // (no reader can still hold them). Nothing waits.
 #pragma once
@@ -53,9 +53,11 @@ class Agent {
   // tools. Thread-safe.
   void QValues(const float* state, float* q);
 
-  // Counts one request; installs the newest trained weights every
-  // swap_every. Thread-safe, lock-free.
-  void Tick();
+  // At request `seq` (the store's request clock): installs the newest
+  // trained weights when seq enters a new span of swap_every requests.
+  // Called on every I/O, so it only reads a shared word, except once per
+  // span. Thread-safe, lock-free.
+  void Tick(uint64_t seq);
   // Installs the newest trained weights now (tests, end of a run).
   void Swap();
 
@@ -76,7 +78,7 @@ class Agent {
   Learner learner_;
   std::atomic<const Weights*> current_{nullptr};
   std::atomic<int> readers_{0};
-  std::atomic<uint64_t> ticks_{0}, swaps_{0}, decisions_{0};
+  std::atomic<uint64_t> span_{0}, swaps_{0}, decisions_{0};  // span_: seq / swap_every last seen
   std::atomic<bool> swapping_{false};
   // Owned weights: the current version and retired ones not yet freed.
   // Touched only by the thread holding swapping_.

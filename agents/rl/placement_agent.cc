@@ -111,7 +111,7 @@ int PlacementAgent::Place(const PlacementRequest& request, const StorageView& vi
 }
 
 void PlacementAgent::OnRequest(const Request& request, uint64_t latency_ns) {
-  agent_->Tick();
+  agent_->Tick(request.seq);
   if (pending_count_.load(std::memory_order_relaxed) == 0) return;
   std::lock_guard<std::mutex> lock(mu_);
   auto it = pending_.find(SegmentRef{request.file_id, request.segment});
