@@ -8,6 +8,7 @@
 
 #include "db/open.h"
 #include "env/trace_format.h"
+#include "tests/crash_keys.h"
 #include "tests/test_util.h"
 #include "tools/sim/compare.h"
 #include "tools/sim/simulator.h"
@@ -21,14 +22,10 @@ std::string Key(int i) {
   return buf;
 }
 
+// crash_test's small LSM (flushes and compactions within a second), with
+// TierFS's listener so table files carry their levels.
 rocksdb::Options SmallLsm() {
-  rocksdb::Options o;
-  o.create_if_missing = true;
-  o.compression = rocksdb::kNoCompression;
-  o.write_buffer_size = 128 << 10;
-  o.target_file_size_base = 128 << 10;
-  o.max_bytes_for_level_base = 512 << 10;
-  o.level0_file_num_compaction_trigger = 2;
+  rocksdb::Options o = test::CrashDBOptions();
   o.listeners.push_back(NewTierFSListener());
   return o;
 }
