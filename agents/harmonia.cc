@@ -24,6 +24,7 @@
 
 #include "agents/policies.h"
 #include "agents/rl/agent_params.h"
+#include "agents/rl/learner.h"
 #include "agents/rl/features.h"
 #include "agents/rl/migration_agent.h"
 #include "agents/rl/placement_agent.h"
@@ -72,6 +73,8 @@ class Harmonia : public Policy {
         migration_options_(rl::ReadAgentOptions(params, "migration_", MigrationDefaults())),
         latency_unit_us_(params.Number("latency_unit_us", 10)),
         plan_interval_(uint64_t(std::max(1.0, params.Number("plan_interval", 1024)))) {
+    std::string error;
+    if (!rl::LearnerAvailable(&error)) params.Fail(error);
     reward_.coordinated = variant != Variant::kNoCoord;
     if (variant == Variant::kCdeRlMigr) {
       PolicyParams none;

@@ -117,6 +117,10 @@ uint64_t ParamReader::Size(const std::string& key, uint64_t fallback) {
 }
 
 bool ParamReader::Finish(const std::string& policy, std::string* error) const {
+  if (!failed_.empty()) {
+    *error = "policy " + policy + ": " + failed_;
+    return false;
+  }
   if (!bad_.empty()) {
     *error = "policy " + policy + ": malformed parameter '" + policy + "." + bad_ + "'";
     return false;

@@ -242,11 +242,14 @@ class ParamReader {
   // True if every parameter was read and well formed; else sets *error,
   // naming the policy and the parameter.
   bool Finish(const std::string& policy, std::string* error) const;
+  // Makes Finish fail with `message` (a policy that cannot run here).
+  void Fail(const std::string& message) { failed_ = message; }
 
  private:
   const PolicyParams& params_;
   std::map<std::string, bool> used_;
   std::string bad_;  // first malformed "key:value"
+  std::string failed_;
 };
 
 // Creates the policy called `name` with `params`. On an unknown name or

@@ -19,6 +19,7 @@
 #include "agents/lru_eviction.h"
 #include "agents/policies.h"
 #include "agents/rl/agent_params.h"
+#include "agents/rl/learner.h"
 #include "agents/rl/placement_agent.h"
 #include "agents/rl/weights_io.h"
 
@@ -42,7 +43,10 @@ class Sibyl : public Policy {
   explicit Sibyl(ParamReader& params)
       : options_(rl::ReadAgentOptions(params, "", SibylDefaults())),
         fill_(std::clamp(params.Number("fill", 0.9), 0.1, 1.0)),
-        plan_interval_(uint64_t(std::max(1.0, params.Number("plan_interval", 256)))) {}
+        plan_interval_(uint64_t(std::max(1.0, params.Number("plan_interval", 256)))) {
+    std::string error;
+    if (!rl::LearnerAvailable(&error)) params.Fail(error);
+  }
 
   const char* Name() const override { return "sibyl"; }
 

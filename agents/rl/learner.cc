@@ -4,7 +4,11 @@
 #include <torch/torch.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <condition_variable>
+#include <mutex>
 #include <random>
+#include <thread>
 
 #include "agents/rl/c51.h"
 
@@ -20,8 +24,35 @@ torch::Tensor Swish(const torch::Tensor& x) { return x * torch::sigmoid(x); }
 
 }  // namespace
 
+class TorchLearner : public LearnerImpl {
+ public:
+  TorchLearner(const LearnerOptions& options, const Weights* initial);
+  ~TorchLearner() override;
+  void Add(Transition t) override;
+  std::shared_ptr<const Weights> Snapshot() const override;
+  LearnerStats GetStats() const override;
+
+ private:
+  struct Torch;  // the LibTorch networks
+  void Run();
+  bool TrainStep();  // one batch; false if the buffer holds too little
+
+  const LearnerOptions options_;
+  std::unique_ptr<Torch> torch_;
+
+  mutable std::mutex mu_;  // guards everything below
+  std::condition_variable cv_;
+  std::vector<Transition> ring_;
+  size_t next_ = 0;
+  uint64_t added_ = 0, trained_at_ = 0;
+  std::shared_ptr<const Weights> snapshot_;
+  LearnerStats stats_;
+  bool stop_ = false;
+  std::thread thread_;
+};
+
 // The online and target networks, as LibTorch modules mirroring network.h.
-struct Learner::Torch {
+struct TorchLearner::Torch {
   explicit Torch(const LearnerOptions& o) : shape(o.shape) {
     torch::manual_seed(o.seed);
     int in = shape.inputs;
@@ -94,7 +125,7 @@ struct Learner::Torch {
   std::mt19937_64 rng{1};
 };
 
-Learner::Learner(const LearnerOptions& options, const Weights* initial)
+TorchLearner::TorchLearner(const LearnerOptions& options, const Weights* initial)
     : options_(options) {
   // One intra-op thread: the batches are tiny, and more threads would take
   // the cores RocksDB is using (and make a simulation depend on timing).
@@ -112,7 +143,7 @@ Learner::Learner(const LearnerOptions& options, const Weights* initial)
   if (options_.mode == LearnerOptions::Mode::kBackground) thread_ = std::thread([this] { Run(); });
 }
 
-Learner::~Learner() {
+TorchLearner::~TorchLearner() {
   {
     std::lock_guard<std::mutex> lock(mu_);
     stop_ = true;
@@ -121,7 +152,7 @@ Learner::~Learner() {
   if (thread_.joinable()) thread_.join();
 }
 
-void Learner::Add(Transition t) {
+void TorchLearner::Add(Transition t) {
   bool due;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -143,17 +174,17 @@ void Learner::Add(Transition t) {
   }
 }
 
-std::shared_ptr<const Weights> Learner::Snapshot() const {
+std::shared_ptr<const Weights> TorchLearner::Snapshot() const {
   std::lock_guard<std::mutex> lock(mu_);
   return snapshot_;
 }
 
-Learner::Stats Learner::GetStats() const {
+LearnerStats TorchLearner::GetStats() const {
   std::lock_guard<std::mutex> lock(mu_);
   return stats_;
 }
 
-void Learner::Run() {
+void TorchLearner::Run() {
   for (;;) {
     {
       std::unique_lock<std::mutex> lock(mu_);
@@ -167,7 +198,7 @@ void Learner::Run() {
   }
 }
 
-bool Learner::TrainStep() {
+bool TorchLearner::TrainStep() {
   const NetworkShape& shape = options_.shape;
   const int64_t batch = int64_t(options_.batch);
   const int64_t inputs = shape.inputs, atoms = shape.atoms;
@@ -244,3 +275,14 @@ bool Learner::TrainStep() {
 
 }  // namespace rl
 }  // namespace tierfs
+
+// The entry point learner_loader.cc looks up after loading this library.
+extern "C" __attribute__((visibility("default"))) tierfs::rl::LearnerImpl* TierFSNewTorchLearner(const tierfs::rl::LearnerOptions* options,
+                                                          const tierfs::rl::Weights* initial) {
+  try {
+    return new tierfs::rl::TorchLearner(*options, initial);
+  } catch (const std::exception& e) {
+    fprintf(stderr, "TierFS: cannot create a LibTorch learner: %s\n", e.what());
+    return nullptr;
+  }
+}

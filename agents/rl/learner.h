@@ -2,6 +2,12 @@
 // LibTorch, off the I/O path. The only LibTorch user (learner.cc): nothing
 // here includes its headers, and the critical path never calls into it.
 //
+// LibTorch's libraries take 0.3 s to load, which every process linking
+// libtierfs (db_bench, ldb, the admin tool) would pay at start whether it
+// used a learning policy or not. So learner.cc lives in its own shared
+// library, libtierfs_learner.so, loaded (learner_loader.cc) the first time a
+// learning policy is created.
+//
 // The agent (agents/rl/agent.h) adds transitions as they complete; the
 // learner samples batches from its buffer of the most recent `buffer`
 // transitions, trains the online network against a target network (synced
@@ -13,11 +19,9 @@
 #pragma once
 
 #include <atomic>
-#include <condition_variable>
 #include <cstdint>
 #include <memory>
-#include <mutex>
-#include <thread>
+#include <string>
 #include <vector>
 
 #include "agents/rl/network.h"
@@ -49,10 +53,34 @@ struct Transition {
   bool terminal = false;
 };
 
+struct LearnerStats {
+  uint64_t transitions = 0;  // added so far
+  uint64_t steps = 0;        // training batches
+  double last_loss = 0;
+  // (transitions seen, loss) after every training step, for curves.
+  std::vector<std::pair<uint64_t, float>> losses;
+};
+
+// What LibTorch's half implements (learner.cc, built into
+// libtierfs_learner.so).
+class LearnerImpl {
+ public:
+  virtual ~LearnerImpl() = default;
+  virtual void Add(Transition t) = 0;
+  virtual std::shared_ptr<const Weights> Snapshot() const = 0;
+  virtual LearnerStats GetStats() const = 0;
+};
+
+// True if the learner's LibTorch half can be loaded; else *error says why.
+// The learning policies check it when they are created, so a store with one
+// fails to open with that message instead of failing later.
+bool LearnerAvailable(std::string* error);
+
 class Learner {
  public:
   // Starts the training thread (kBackground). `initial` (optional) seeds the
-  // networks, e.g. weights saved by an earlier run.
+  // networks, e.g. weights saved by an earlier run. REQUIRES:
+  // LearnerAvailable() (aborts with its message otherwise).
   Learner(const LearnerOptions& options, const Weights* initial = nullptr);
   ~Learner();  // stops and joins the thread
   Learner(const Learner&) = delete;
@@ -62,37 +90,17 @@ class Learner {
 
   // Adds a transition: a copy into the buffer under a mutex (kInline: and
   // trains when a batch is due). Never blocks on training.
-  void Add(Transition t);
+  void Add(Transition t) { impl_->Add(std::move(t)); }
 
   // The newest trained weights (the initial ones before the first step).
-  std::shared_ptr<const Weights> Snapshot() const;
+  std::shared_ptr<const Weights> Snapshot() const { return impl_->Snapshot(); }
 
-  struct Stats {
-    uint64_t transitions = 0;  // added so far
-    uint64_t steps = 0;        // training batches
-    double last_loss = 0;
-    // (transitions seen, loss) after every training step, for curves.
-    std::vector<std::pair<uint64_t, float>> losses;
-  };
-  Stats GetStats() const;
+  using Stats = LearnerStats;
+  Stats GetStats() const { return impl_->GetStats(); }
 
  private:
-  struct Torch;  // the LibTorch side, defined in learner.cc
-  void Run();
-  bool TrainStep();  // one batch; false if the buffer holds too little
-
   const LearnerOptions options_;
-  std::unique_ptr<Torch> torch_;
-
-  mutable std::mutex mu_;  // guards everything below
-  std::condition_variable cv_;
-  std::vector<Transition> ring_;
-  size_t next_ = 0;
-  uint64_t added_ = 0, trained_at_ = 0;
-  std::shared_ptr<const Weights> snapshot_;
-  Stats stats_;
-  bool stop_ = false;
-  std::thread thread_;
+  std::unique_ptr<LearnerImpl> impl_;
 };
 
 }  // namespace rl
