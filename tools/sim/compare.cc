@@ -58,14 +58,36 @@ uint64_t Footprint(const std::vector<TraceRecord>& trace, uint64_t segment_size)
   return seen.size() * segment_size;
 }
 
+bool ParsePolicySpec(const std::string& spec, std::string* name, PolicyParams* params,
+                     std::string* error) {
+  params->clear();
+  size_t colon = spec.find(':');
+  *name = spec.substr(0, colon);
+  while (colon != std::string::npos) {
+    const size_t next = spec.find(':', colon + 1);
+    const std::string item = spec.substr(colon + 1, next == std::string::npos ? next : next - colon - 1);
+    const size_t eq = item.find('=');
+    if (eq == 0 || eq == std::string::npos || eq + 1 == item.size()) {
+      *error = "bad policy parameter '" + item + "' in '" + spec + "' (expected NAME:PARAM=VALUE)";
+      return false;
+    }
+    (*params)[item.substr(0, eq)] = item.substr(eq + 1);
+    colon = next;
+  }
+  return true;
+}
+
 bool MakeConfig(const std::string& name, uint64_t footprint, double fast_pct,
                 uint64_t segment_size, const std::string& policy, SimConfig* config,
                 std::string* error) {
   SimConfig c;
+  std::string policy_name;
+  PolicyParams policy_params;
+  if (!ParsePolicySpec(policy, &policy_name, &policy_params, error)) return false;
   if (name.rfind("tierfs://", 0) == 0) {
     if (!ParseSimConfig(name, &c, error)) return false;
-    c.policy = policy;
-    c.policy_params.clear();
+    c.policy = policy_name;
+    c.policy_params = policy_params;
   } else {
     const Preset* preset = nullptr;
     for (const Preset& p : kPresets) {
@@ -90,9 +112,10 @@ bool MakeConfig(const std::string& name, uint64_t footprint, double fast_pct,
       c.tiers.push_back(t);
     }
     c.segment_size = segment_size;
-    c.policy = policy;
+    c.policy = policy_name;
+    c.policy_params = policy_params;
   }
-  if (policy == "fast-only") {
+  if (policy_name == "fast-only") {
     uint64_t all = 0;
     for (const SimTier& t : c.tiers) all += t.capacity;
     c.tiers[0].capacity = all;
@@ -122,7 +145,7 @@ bool Compare(const CompareOptions& options, std::vector<Cell>* cells, std::strin
   // Check every name before the long part.
   for (const std::string& p : policies) {
     SimConfig probe;
-    probe.policy = p;
+    if (!ParsePolicySpec(p, &probe.policy, &probe.policy_params, error)) return false;
     FutureIndex none({}, 4096);
     if (!MakeSimPolicy(probe, &none, error)) return false;
   }
@@ -145,6 +168,7 @@ bool Compare(const CompareOptions& options, std::vector<Cell>* cells, std::strin
     // The runs of this workload: (config, policy), in order.
     std::vector<Cell> runs;
     std::vector<SimConfig> configs;
+    std::vector<std::string> labels;  // the policy as spelled: variants of one policy differ
     for (const std::string& c : options.configs) {
       for (const std::string& p : policies) {
         SimConfig config;
@@ -153,6 +177,7 @@ bool Compare(const CompareOptions& options, std::vector<Cell>* cells, std::strin
         }
         config.replay = options.replay;
         configs.push_back(config);
+        labels.push_back(p);
         runs.push_back(Cell{c, WorkloadLabel(workload), SimResult()});
       }
     }
@@ -169,6 +194,7 @@ bool Compare(const CompareOptions& options, std::vector<Cell>* cells, std::strin
           continue;
         }
         runs[i].result = result;
+        runs[i].result.policy = labels[i];
         ++done;
         if (options.progress) options.progress(runs[i], done, total);
       }

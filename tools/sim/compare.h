@@ -21,10 +21,18 @@ namespace sim {
 // middle tier holds three times that; the slowest holds twice the footprint.
 // For fast-only, tier 0 holds everything (all tiers' capacity), which is what
 // fast-only means. `name` may also be a tierfs:// URI, used as it is (but for
-// fast-only's tier 0). False and *error on an unknown name.
+// fast-only's tier 0). `policy` is a spec (ParsePolicySpec). False and
+// *error on an unknown name.
 bool MakeConfig(const std::string& name, uint64_t footprint, double fast_pct,
                 uint64_t segment_size, const std::string& policy, SimConfig* config,
                 std::string* error);
+
+// A policy as the simulator's command line spells it: NAME, or
+// NAME:PARAM=VALUE[:PARAM=VALUE...] to set the policy's own parameters (the
+// URI's POLICY.PARAM keys), e.g. harmonia:plan_interval=4096. False and
+// *error on a malformed parameter.
+bool ParsePolicySpec(const std::string& spec, std::string* name, PolicyParams* params,
+                     std::string* error);
 
 // Bytes of the distinct segments a trace touches.
 uint64_t Footprint(const std::vector<TraceRecord>& trace, uint64_t segment_size);

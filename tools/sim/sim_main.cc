@@ -28,9 +28,12 @@ DEFINE_string(configs, "perf,cost,tri", "compare: the configurations");
 DEFINE_string(workload, "", "run: a synthetic workload name or a trace file");
 DEFINE_string(workloads, "all",
               "compare: synthetic workload names or trace files; `all` stands for every synthetic one");
-DEFINE_string(policy, "", "run: the policy (default: the URI's, else fast-first)");
+DEFINE_string(policy, "",
+              "run: the policy (default: the URI's, else fast-first); NAME:PARAM=VALUE:... sets "
+              "its parameters");
 DEFINE_string(policies, "all",
-              "compare: policies, or all (every heuristic and learning policy, and oracle)");
+              "compare: policies, or all (every heuristic and learning policy, and oracle); "
+              "NAME:PARAM=VALUE:... sets a policy's parameters");
 DEFINE_uint64(requests, 100000, "records per synthetic workload");
 DEFINE_uint64(seed, 1, "seed of the synthetic workloads");
 DEFINE_string(segment_size, "64K", "segment size for the presets (a URI sets its own)");
@@ -93,9 +96,10 @@ int Run() {
       fprintf(stderr, "tierfs-sim: %s\n", error.c_str());
       return 1;
     }
-    if (!FLAGS_policy.empty() && FLAGS_policy != config.policy) {
-      config.policy = FLAGS_policy;
-      config.policy_params.clear();
+    if (!FLAGS_policy.empty() &&
+        !ParsePolicySpec(FLAGS_policy, &config.policy, &config.policy_params, &error)) {
+      fprintf(stderr, "tierfs-sim: %s\n", error.c_str());
+      return 1;
     }
   } else {
     const std::string policy = FLAGS_policy.empty() ? "fast-first" : FLAGS_policy;
