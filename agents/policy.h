@@ -193,6 +193,15 @@ class Policy {
     (void)moves;
   }
 
+  // The migration engine is done with a move Plan() asked for: `made` if it
+  // moved, else it was skipped (no room, the file busy, nothing to do) or
+  // failed. Moves the queue did not take, or still held at close, are not
+  // reported. Called from the migration thread. Default: nothing.
+  virtual void OnMoveDone(const Move& move, bool made) {
+    (void)move;
+    (void)made;
+  }
+
   // Eviction on the critical path: when the tier Place() chose has no room
   // for `bytes`, the moves that make room there (executed at once by the
   // writer that needs the space). Default: none, the segment spills.

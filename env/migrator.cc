@@ -149,13 +149,14 @@ void Migrator::Run() {
     }
     MaybePlan();
     Move move;
+    bool manual = false;
     {
       std::lock_guard<std::mutex> lock(mu_);
       if (stop_) return;
       if (!manual_.empty()) {
         move = manual_.front();
         manual_.pop_front();
-        running_manual_ = true;
+        running_manual_ = manual = true;
       } else if (!planned_.empty()) {
         move = planned_.front();
         planned_.pop_front();
@@ -167,6 +168,7 @@ void Migrator::Run() {
     }
     uint64_t bytes = 0;
     rocksdb::IOStatus s = store_->ExecuteMove(move, this, &bytes);
+    if (!manual) store_->policy().OnMoveDone(move, s.ok() && bytes > 0);
     {
       std::lock_guard<std::mutex> lock(mu_);
       running_ = running_manual_ = false;

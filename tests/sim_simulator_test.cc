@@ -148,6 +148,45 @@ TEST(SimulatorTest, MigrationRunsInIdleGapsWithoutDelayingRequests) {
               r.avg_latency_us, 0.01);
 }
 
+// PromoteSegmentZero that also wants segment 1 moved to tier 0, which has
+// room for one segment only, and records what the engine reports back.
+class PromoteTwo : public PromoteSegmentZero {
+ public:
+  void Plan(const StorageView& view, size_t, std::vector<Move>* moves) override {
+    for (uint64_t seg : {0, 1}) {
+      SegmentInfo info;
+      if (planned_ < 2 && view.Lookup(SegmentRef{0, seg}, &info) && info.tier != 0) {
+        Move m;
+        m.ref = SegmentRef{0, seg};
+        m.to = 0;
+        moves->push_back(m);
+        planned_++;
+      }
+    }
+  }
+  void OnMoveDone(const Move& move, bool made) override { done.push_back({move.ref.segment, made}); }
+  std::vector<std::pair<uint64_t, bool>> done;
+
+ private:
+  int planned_ = 0;
+};
+
+TEST(SimulatorTest, ThePolicyHearsOfEveryPlannedMoveMadeOrSkipped) {
+  std::vector<TraceRecord> trace;
+  for (int i = 0; i < 6; ++i) trace.push_back(Read(uint64_t(i) * 1000000000, uint64_t(i % 2) * kSeg));
+  SimConfig c = Config("promote-two", kSeg);
+  PromoteTwo policy;
+  SimResult r;
+  std::string error;
+  ASSERT_TRUE(Simulate(trace, c, &policy, nullptr, &r, &error)) << error;
+  // Segment 0 moves up; segment 1 finds no room and is skipped.
+  ASSERT_EQ(2u, policy.done.size());
+  EXPECT_EQ((std::pair<uint64_t, bool>{0, true}), policy.done[0]);
+  EXPECT_EQ((std::pair<uint64_t, bool>{1, false}), policy.done[1]);
+  EXPECT_EQ(1u, r.moves);
+  EXPECT_EQ(1u, r.moves_skipped);
+}
+
 TEST(SimulatorTest, ABusyDeviceGetsForcedChunksOnlyAfterWaiting) {
   // Back-to-back HDD reads with no think time: the devices never idle, so
   // the chunk waits 10 ms of virtual time and then goes anyway.

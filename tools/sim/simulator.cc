@@ -92,7 +92,7 @@ class Simulation : public StorageView {
     uint32_t writes_seen = 0;
   };
   bool Start(const Move& move, Active* active);
-  void Commit(const Active& a);
+  bool Commit(const Active& a);  // false: the copy was thrown away
   // Critical-path eviction: the moves run now, back to back; returns when
   // the last completes.
   int64_t EvictNow(const std::vector<Move>& moves, int64_t t);
@@ -314,14 +314,14 @@ bool Simulation::Start(const Move& m, Active* a) {
   return true;
 }
 
-void Simulation::Commit(const Active& a) {
+bool Simulation::Commit(const Active& a) {
   Segment* s = Find(a.move.ref);
   if (!s || s->writes_seen != a.writes_seen || s->home != a.from || s->copy >= 0) {
     // A write came while copying (the live engine refuses a file opened for
     // writing) or a copy was made meanwhile: the copy is thrown away.
     Release(a.move.to, seg_size_);
     stats_.moves_skipped++;
-    return;
+    return false;
   }
   if (a.move.op == Move::kMigrate) {
     Release(s->home, seg_size_);
@@ -331,6 +331,7 @@ void Simulation::Commit(const Active& a) {
   }
   s->heat.Moved(seq_);
   stats_.moves++;
+  return true;
 }
 
 int64_t Simulation::EvictNow(const std::vector<Move>& moves, int64_t t) {
@@ -383,7 +384,10 @@ void Simulation::Migrate(int64_t t) {
       Move m = planned_.front();
       planned_.pop_front();
       active_valid_ = Start(m, &active_);
-      if (!active_valid_ && m.op != Move::kDropCopy) stats_.moves_skipped++;
+      if (!active_valid_) {
+        if (m.op != Move::kDropCopy) stats_.moves_skipped++;
+        policy_->OnMoveDone(m, m.op == Move::kDropCopy);
+      }
       continue;
     }
     // The next chunk: wanted from `want`; starts when both devices idle, or
@@ -418,7 +422,7 @@ void Simulation::Migrate(int64_t t) {
     stats_.migrated_bytes += n;
     active_.done += n;
     if (active_.done >= seg_size_) {
-      Commit(active_);
+      policy_->OnMoveDone(active_.move, Commit(active_));
       active_valid_ = false;
     }
   }
