@@ -21,6 +21,7 @@ Agent::Agent(const AgentOptions& options, const Weights* initial)
     : options_(options), learner_(options.learner, initial), rng_state_(options.learner.seed) {
   for (Slot& s : slots_) s.net = std::make_unique<Network>(options_.learner.shape);
   owned_.push_back(learner_.Snapshot());
+  owned_bytes_.store(owned_.back()->Bytes(), std::memory_order_relaxed);
   current_.store(owned_.back().get(), std::memory_order_release);
 }
 
@@ -85,7 +86,20 @@ void Agent::Swap() {
     current_.store(newest.get(), std::memory_order_seq_cst);
     swaps_.fetch_add(1, std::memory_order_relaxed);
   }
+  size_t owned_bytes = 0;
+  for (const auto& w : owned_) owned_bytes += w->Bytes();
+  owned_bytes_.store(owned_bytes, std::memory_order_relaxed);
   swapping_.store(false, std::memory_order_release);
+}
+
+size_t Agent::MemoryBytes() const {
+  // The learner's newest weights are counted in its bytes; if the agent
+  // decides with those same weights, they are not counted twice.
+  const std::shared_ptr<const Weights> newest = learner_.Snapshot();
+  size_t bytes = learner_.GetStats().bytes + owned_bytes_.load(std::memory_order_relaxed);
+  if (newest.get() == current_.load(std::memory_order_acquire)) bytes -= newest->Bytes();
+  for (const Slot& s : slots_) bytes += s.net->Bytes();
+  return bytes + sizeof(*this);
 }
 
 }  // namespace rl

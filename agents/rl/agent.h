@@ -65,6 +65,13 @@ class Agent {
   Learner& learner() { return learner_; }
   uint64_t swaps() const { return swaps_.load(std::memory_order_relaxed); }
 
+  // Memory the agent holds, in bytes: the learner's (LearnerStats::bytes)
+  // plus the inference side: the weights it decides with and those retired
+  // but not yet freed (one not shared with the learner's newest is counted
+  // once), the scratch networks, and this object. Thread-safe; read while
+  // a swap runs it may count one weights copy more or less.
+  size_t MemoryBytes() const;
+
  private:
   // A scratch network for one caller at a time.
   struct Slot {
@@ -81,8 +88,10 @@ class Agent {
   std::atomic<uint64_t> span_{0}, swaps_{0}, decisions_{0};  // span_: seq / swap_every last seen
   std::atomic<bool> swapping_{false};
   // Owned weights: the current version and retired ones not yet freed.
-  // Touched only by the thread holding swapping_.
+  // Touched only by the thread holding swapping_, which also keeps
+  // owned_bytes_, their Weights::Bytes(), for MemoryBytes.
   std::vector<std::shared_ptr<const Weights>> owned_;
+  std::atomic<size_t> owned_bytes_{0};
   std::array<Slot, 8> slots_;
   std::atomic<uint64_t> rng_state_;
 };

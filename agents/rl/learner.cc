@@ -8,6 +8,7 @@
 #include <condition_variable>
 #include <mutex>
 #include <random>
+#include <stdexcept>
 #include <thread>
 
 #include "agents/rl/c51.h"
@@ -31,22 +32,34 @@ class TorchLearner : public LearnerImpl {
   void Add(Transition t) override;
   std::shared_ptr<const Weights> Snapshot() const override;
   LearnerStats GetStats() const override;
+  bool Stored(size_t slot, Transition* t) const override;
 
  private:
   struct Torch;  // the LibTorch networks
   void Run();
   bool TrainStep();  // one batch; false if the buffer holds too little
+  // Decodes the record at `slot` into inputs() floats of state and of next.
+  // REQUIRES: mu_ held.
+  void Decode(size_t slot, float* state, float* next) const;
+  size_t inputs() const { return size_t(options_.shape.inputs); }
 
   const LearnerOptions options_;
   std::unique_ptr<Torch> torch_;
 
   mutable std::mutex mu_;  // guards everything below
   std::condition_variable cv_;
-  std::vector<Transition> ring_;
-  size_t next_ = 0;
+  // The replay ring, `buffer` records in ReplayCodec's form, one flat array
+  // per field (no allocation per transition): record i's state is
+  // inputs_[2 * inputs() * i, + inputs()), its next the following inputs().
+  std::vector<uint8_t> inputs_;
+  std::vector<uint8_t> action_terminal_;
+  std::vector<float> reward_;
+  std::vector<uint16_t> discount_;
+  size_t stored_ = 0;  // records in the ring, up to buffer
+  size_t next_ = 0;    // the slot the next transition goes to
   uint64_t added_ = 0, trained_at_ = 0;
   std::shared_ptr<const Weights> snapshot_;
-  LearnerStats stats_;
+  LearnerStats stats_;  // training_bytes is refreshed by the thread training
   bool stop_ = false;
   std::thread thread_;
 };
@@ -106,6 +119,42 @@ struct TorchLearner::Torch {
     return w;
   }
 
+  // Drops the gradients once a step has used them: they live only while a
+  // step runs, like the batch, instead of holding a copy of the parameters
+  // between steps. The next backward pass allocates them afresh, with the
+  // values it would have added to zeroed ones (training is unchanged).
+  void FreeGradients() {
+    for (auto& l : online) {
+      l->weight.mutable_grad().reset();
+      l->bias.mutable_grad().reset();
+    }
+  }
+
+  // Bytes of the networks' parameters, their gradients (none between
+  // steps, see FreeGradients) and Adam's state tensors, as they are now.
+  // REQUIRES: called by the thread that trains.
+  size_t Bytes() const {
+    size_t bytes = 0;
+    auto add = [&](const torch::Tensor& t) {
+      if (t.defined()) bytes += size_t(t.numel()) * t.element_size();
+    };
+    for (const auto* layers : {&online, &target}) {
+      for (const auto& l : *layers) {
+        add(l->weight);
+        add(l->bias);
+        add(l->weight.grad());
+        add(l->bias.grad());
+      }
+    }
+    for (const auto& entry : optimizer->state()) {
+      const auto& state = static_cast<const torch::optim::AdamParamState&>(*entry.second);
+      add(state.exp_avg());
+      add(state.exp_avg_sq());
+      add(state.max_exp_avg_sq());
+    }
+    return bytes;
+  }
+
   void Import(const Weights& w) {
     torch::NoGradGuard no_grad;
     const float* p = w.params.data();
@@ -130,6 +179,9 @@ TorchLearner::TorchLearner(const LearnerOptions& options, const Weights* initial
   // One intra-op thread: the batches are tiny, and more threads would take
   // the cores RocksDB is using (and make a simulation depend on timing).
   torch::set_num_threads(1);
+  if (options_.shape.actions > ReplayCodec::kMaxActions) {
+    throw std::invalid_argument("the replay buffer holds at most 128 actions");
+  }
   torch_ = std::make_unique<Torch>(options_);
   torch_->rng.seed(options_.seed);
   if (initial && initial->shape == options_.shape &&
@@ -139,7 +191,11 @@ TorchLearner::TorchLearner(const LearnerOptions& options, const Weights* initial
     torch_->SyncTarget();
   }
   snapshot_ = std::make_shared<const Weights>(torch_->Export());
-  ring_.reserve(options_.buffer);
+  stats_.training_bytes = torch_->Bytes();
+  inputs_.assign(options_.buffer * 2 * inputs(), 0);
+  action_terminal_.assign(options_.buffer, 0);
+  reward_.assign(options_.buffer, 0);
+  discount_.assign(options_.buffer, 0);
   if (options_.mode == LearnerOptions::Mode::kBackground) thread_ = std::thread([this] { Run(); });
 }
 
@@ -156,15 +212,21 @@ void TorchLearner::Add(Transition t) {
   bool due;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (ring_.size() < options_.buffer) {
-      ring_.push_back(std::move(t));
-    } else {
-      ring_[next_] = std::move(t);
+    const size_t n = inputs();
+    uint8_t* in = inputs_.data() + next_ * 2 * n;
+    // A vector shorter than the shape reads as zeros beyond its end.
+    for (size_t i = 0; i < n; ++i) {
+      in[i] = ReplayCodec::EncodeInput(i < t.state.size() ? t.state[i] : 0);
+      in[n + i] = ReplayCodec::EncodeInput(i < t.next.size() ? t.next[i] : 0);
     }
+    action_terminal_[next_] = ReplayCodec::EncodeActionTerminal(t.action, t.terminal);
+    reward_[next_] = t.reward;
+    discount_[next_] = ReplayCodec::EncodeDiscount(t.discount);
+    stored_ = std::max(stored_, next_ + 1);
     next_ = (next_ + 1) % options_.buffer;
     added_++;
     stats_.transitions = added_;
-    due = added_ - trained_at_ >= options_.train_every && ring_.size() >= options_.batch;
+    due = added_ - trained_at_ >= options_.train_every && stored_ >= options_.batch;
   }
   if (!due) return;
   if (options_.mode == LearnerOptions::Mode::kInline) {
@@ -181,7 +243,37 @@ std::shared_ptr<const Weights> TorchLearner::Snapshot() const {
 
 LearnerStats TorchLearner::GetStats() const {
   std::lock_guard<std::mutex> lock(mu_);
-  return stats_;
+  LearnerStats stats = stats_;
+  stats.replay_bytes = inputs_.capacity() * sizeof(uint8_t) +
+                       action_terminal_.capacity() * sizeof(uint8_t) +
+                       reward_.capacity() * sizeof(float) + discount_.capacity() * sizeof(uint16_t);
+  stats.weights_bytes = snapshot_->Bytes();
+  stats.curve_bytes = stats_.losses.capacity() * sizeof(stats_.losses[0]);
+  stats.bytes = stats.replay_bytes + stats.training_bytes + stats.weights_bytes +
+                stats.curve_bytes + sizeof(*this) + sizeof(Torch);
+  return stats;
+}
+
+void TorchLearner::Decode(size_t slot, float* state, float* next) const {
+  const size_t n = inputs();
+  const uint8_t* in = inputs_.data() + slot * 2 * n;
+  for (size_t i = 0; i < n; ++i) {
+    state[i] = ReplayCodec::DecodeInput(in[i]);
+    next[i] = ReplayCodec::DecodeInput(in[n + i]);
+  }
+}
+
+bool TorchLearner::Stored(size_t slot, Transition* t) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (slot >= stored_) return false;
+  t->state.resize(inputs());
+  t->next.resize(inputs());
+  Decode(slot, t->state.data(), t->next.data());
+  t->action = ReplayCodec::DecodeAction(action_terminal_[slot]);
+  t->terminal = ReplayCodec::DecodeTerminal(action_terminal_[slot]);
+  t->reward = reward_[slot];
+  t->discount = ReplayCodec::DecodeDiscount(discount_[slot], float(options_.gamma));
+  return true;
 }
 
 void TorchLearner::Run() {
@@ -190,7 +282,7 @@ void TorchLearner::Run() {
       std::unique_lock<std::mutex> lock(mu_);
       cv_.wait(lock, [&] {
         return stop_ ||
-               (added_ - trained_at_ >= options_.train_every && ring_.size() >= options_.batch);
+               (added_ - trained_at_ >= options_.train_every && stored_ >= options_.batch);
       });
       if (stop_) return;
     }
@@ -211,18 +303,17 @@ bool TorchLearner::TrainStep() {
   uint64_t seen;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (ring_.size() < options_.batch) return false;
+    if (stored_ < options_.batch) return false;
     trained_at_ = added_;
     seen = added_;
-    std::uniform_int_distribution<size_t> pick(0, ring_.size() - 1);
-    for (int64_t i = 0; i < batch; ++i) {
-      const Transition& t = ring_[pick(torch_->rng)];
-      std::copy(t.state.begin(), t.state.end(), states.begin() + i * inputs);
-      std::copy(t.next.begin(), t.next.end(), nexts.begin() + i * inputs);
-      actions[size_t(i)] = t.action;
-      rewards[size_t(i)] = t.reward;
-      discounts[size_t(i)] = t.discount >= 0 ? t.discount : float(options_.gamma);
-      terminal[size_t(i)] = t.terminal;
+    std::uniform_int_distribution<size_t> pick(0, stored_ - 1);
+    for (size_t i = 0; i < n; ++i) {
+      const size_t slot = pick(torch_->rng);
+      Decode(slot, states.data() + i * size_t(inputs), nexts.data() + i * size_t(inputs));
+      actions[i] = ReplayCodec::DecodeAction(action_terminal_[slot]);
+      rewards[i] = reward_[slot];
+      discounts[i] = ReplayCodec::DecodeDiscount(discount_[slot], float(options_.gamma));
+      terminal[i] = ReplayCodec::DecodeTerminal(action_terminal_[slot]);
     }
   }
 
@@ -257,9 +348,12 @@ bool TorchLearner::TrainStep() {
   net.optimizer->zero_grad();
   loss.backward();
   net.optimizer->step();
+  net.FreeGradients();
 
   auto snapshot = std::make_shared<const Weights>(net.Export());
+  const size_t training_bytes = net.Bytes();
   std::lock_guard<std::mutex> lock(mu_);
+  stats_.training_bytes = training_bytes;
   stats_.steps++;
   stats_.last_loss = loss.item<double>();
   stats_.losses.push_back({seen, float(stats_.last_loss)});

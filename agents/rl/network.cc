@@ -421,6 +421,13 @@ Weights Weights::Random(const NetworkShape& shape, uint64_t seed) {
   return w;
 }
 
+Weights Weights::Optimistic(const NetworkShape& shape, uint64_t seed, float logit) {
+  Weights w = Random(shape, seed);
+  float* bias = w.params.data() + w.params.size() - size_t(shape.outputs());  // the last layer's
+  for (int a = 0; a < shape.actions; ++a) bias[a * shape.atoms + shape.atoms - 1] = logit;
+  return w;
+}
+
 // ---- Network -----------------------------------------------------------------
 
 Network::Network(const NetworkShape& shape) : shape_(shape) {
@@ -430,6 +437,11 @@ Network::Network(const NetworkShape& shape) : shape_(shape) {
   b_.assign(size_t(RoundUp(widest, kLanes)), 0.0f);
   logits_.assign(size_t(RoundUp(shape_.outputs(), kLanes) + kLanes), 0.0f);
   q_.assign(size_t(shape_.actions > 0 ? shape_.actions : 1), 0.0f);
+}
+
+size_t Network::Bytes() const {
+  const size_t floats = a_.capacity() + b_.capacity() + logits_.capacity() + q_.capacity();
+  return sizeof(*this) + floats * sizeof(float) + shape_.hidden.capacity() * sizeof(int);
 }
 
 // REQUIRES: w.shape == the constructor's shape (checked in debug builds).

@@ -33,6 +33,16 @@ struct Weights {
 
   // Xavier-uniform weights, zero biases, from `seed` (deterministic).
   static Weights Random(const NetworkShape& shape, uint64_t seed);
+  // Random(), but every action starts out expecting returns near v_max: the
+  // output bias of each action's top atom is `logit` (optimism in the face
+  // of uncertainty: a greedy agent tries each action before it settles,
+  // instead of repeating whichever an untrained network happens to prefer).
+  static Weights Optimistic(const NetworkShape& shape, uint64_t seed, float logit);
+  // Memory held: this object and its arrays' capacity.
+  size_t Bytes() const {
+    return sizeof(*this) + params.capacity() * sizeof(float) +
+           shape.hidden.capacity() * sizeof(int);
+  }
 };
 
 // Forward passes. Scratch space is the caller's (no allocation per call).
@@ -45,6 +55,8 @@ class Network {
   void Distributions(const Weights& w, const float* in, float* probs);
   // The action with the highest Q-value (lowest index on ties).
   int BestAction(const Weights& w, const float* in);
+  // Memory held: this object and its scratch arrays' capacity.
+  size_t Bytes() const;
 
  private:
   void Logits(const Weights& w, const float* in);

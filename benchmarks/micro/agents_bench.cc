@@ -8,21 +8,28 @@
 //   - one C51 projection of 51 atoms (the learner does `batch` per step);
 //   - one training step of the LibTorch learner (a batch of 128, Harmonia's
 //     placement agent; 256 for its migration agent), off the I/O path;
-//   - the memory both of Harmonia's agents hold (counters, computed from the
-//     structures: weights as inference sees them and as LibTorch trains them
-//     with Adam's two moments and the target network, and the experience
-//     buffers of 1000 transitions). harmonia.txt (4.6.1) reports 206 KiB;
-//     the target is 100 KiB.
+//   - the memory both of Harmonia's agents hold, and Sibyl's one, measured
+//     (counters, see BM_Memory): real rl::Agents (buffers of 1000, filled,
+//     trained a few steps so Adam's state exists) report the bytes of their
+//     containers and tensors (Agent::MemoryBytes: the replay ring, LibTorch's
+//     networks and Adam's moments, the exported and inference weights, the
+//     scratch networks); heap_KiB checks them against what malloc handed out
+//     for both agents (which adds LibTorch's bookkeeping). harmonia.txt
+//     (4.6.1) reports 206 KiB; the target is 100 KiB.
 // Inputs cycle through 256 different observations, so no run repeats one
 // input back to back. The *Chained variants feed each decision into the next
 // input: latency rather than throughput.
 //
 //   agents_bench [--benchmark_filter=BestAction] [--benchmark_repetitions=5]
+#include <malloc.h>
+
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include <benchmark/benchmark.h>
 
+#include "agents/rl/agent.h"
 #include "agents/rl/c51.h"
 #include "agents/rl/learner.h"
 #include "agents/rl/features.h"
@@ -192,23 +199,75 @@ void BM_TrainStep(benchmark::State& state, int batch) {
   }
 }
 
-// Bytes one agent holds: the inference weights (plain floats); LibTorch's
-// online and target networks, the gradient and Adam's two moments (five
-// copies of the parameters); the experience buffer (state and next state of
-// `buffer` transitions, with each transition's bookkeeping).
-double AgentBytes(const NetworkShape& shape, size_t buffer) {
-  const double params = double(shape.ParameterCount()) * sizeof(float);
-  const double transition = 2.0 * shape.inputs * sizeof(float) + sizeof(Transition);
-  return params + 5 * params + double(buffer) * transition;
+// An agent as a policy runs one (a 1000-transition buffer, inline training),
+// brought to the state it spends most of its time in: the buffer full, Adam's
+// moments made (a step every 250 transitions), inference weights swapped
+// twice (at 500 and 1000 transitions), then one more step. So, as between
+// two swaps of a run, the agent decides with one version, keeps the one it
+// retired at the last swap (freed at the next), and the learner holds a
+// newer one.
+std::unique_ptr<Agent> BuiltAgent(const NetworkShape& shape, size_t batch, float discount) {
+  AgentOptions o;
+  o.learner.shape = shape;
+  o.learner.batch = batch;
+  o.learner.buffer = 1000;
+  o.learner.train_every = 250;
+  o.learner.batches = 1;
+  o.learner.mode = LearnerOptions::Mode::kInline;
+  auto agent = std::make_unique<Agent>(o);
+  const size_t n = size_t(shape.inputs);
+  const std::vector<float> in = EncodedInputs(shape.inputs);
+  for (size_t i = 0; i < o.learner.buffer + o.learner.train_every; ++i) {
+    Transition t;
+    const size_t s = i % kInputs, next = (i + 1) % kInputs;
+    t.state.assign(in.begin() + long(s * n), in.begin() + long(s * n + n));
+    t.next.assign(in.begin() + long(next * n), in.begin() + long(next * n + n));
+    t.action = int(i % size_t(shape.actions));
+    t.reward = float(i % 10) / 10;
+    t.discount = discount;
+    agent->Learn(std::move(t));
+    if ((i + 1) % 500 == 0 && i < o.learner.buffer) agent->Swap();
+  }
+  return agent;
 }
 
+// Bytes malloc has handed out and not taken back.
+size_t HeapInUse() {
+  const struct mallinfo2 m = mallinfo2();
+  return m.uordblks + m.hblkhd;
+}
+
+// Counters, in KiB: harmonia (both agents: Agent::MemoryBytes), its parts
+// replay (the rings), training (LibTorch's networks and Adam's moments) and
+// other (three weights copies an agent: the learner's newest, the one
+// deciding, the one retired; eight scratch networks; the objects; the loss
+// curve), heap (malloc's count for the two, with LibTorch's bookkeeping),
+// sibyl (its one agent).
 void BM_Memory(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(state.iterations());
-  const double placement = AgentBytes(Harmonia2(), 1000), migration = AgentBytes(Harmonia2(), 1000);
-  state.counters["harmonia_KiB"] = (placement + migration) / 1024;
+  BuiltAgent(Harmonia2(), 128, -1).reset();  // LibTorch's one-time allocations
+  const size_t heap_before = HeapInUse();
+  // Harmonia's placement (batch 128) and migration (batch 256) agents.
+  std::unique_ptr<Agent> placement = BuiltAgent(Harmonia2(), 128, -1);
+  std::unique_ptr<Agent> migration = BuiltAgent(Harmonia2(), 256, -1);
+  const size_t heap = HeapInUse() - heap_before;
+  double total = 0, replay = 0, training = 0;
+  for (Agent* a : {placement.get(), migration.get()}) {
+    const LearnerStats stats = a->learner().GetStats();
+    total += double(a->MemoryBytes());
+    replay += double(stats.replay_bytes);
+    training += double(stats.training_bytes);
+  }
+  state.counters["harmonia_KiB"] = total / 1024;
+  state.counters["harmonia_replay_KiB"] = replay / 1024;
+  state.counters["harmonia_training_KiB"] = training / 1024;
+  state.counters["harmonia_other_KiB"] = (total - replay - training) / 1024;
+  state.counters["harmonia_heap_KiB"] = double(heap) / 1024;
   state.counters["weights_per_network_KiB"] =
       double(Harmonia2().ParameterCount()) * sizeof(float) / 1024;
-  state.counters["sibyl_KiB"] = AgentBytes(Sibyl(), 1000) / 1024;
+  // Sibyl's one agent, 2-step returns (discount gamma^2).
+  const std::unique_ptr<Agent> sibyl = BuiltAgent(Sibyl(), 128, 0.99f * 0.99f);
+  state.counters["sibyl_KiB"] = double(sibyl->MemoryBytes()) / 1024;
 }
 
 BENCHMARK_CAPTURE(BM_TrainStep, batch128, 128)->Unit(benchmark::kMicrosecond);
