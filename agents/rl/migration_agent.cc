@@ -21,8 +21,14 @@ void MigrationAgent::Plan(const StorageView& view, size_t max, std::vector<Move>
   // shown a hot segment on a slow tier).
   candidates_.clear();
   hot_.clear();
+  std::vector<SegmentRef> queued;  // planned earlier, not made yet: not judged again
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    queued = in_flight_;
+  }
   view.ForEachSegment([&](const SegmentInfo& s) {
     if (s.busy || s.hints.pinned_tier >= 0) return;
+    if (!queued.empty() && std::find(queued.begin(), queued.end(), s.ref) != queued.end()) return;
     const uint64_t since = now - std::min(now, std::max(s.stats.placed, s.stats.last_migration));
     if (since < options_.min_age) return;
     const uint64_t idle = s.stats.last_access ? now - std::min(now, s.stats.last_access) : since;
@@ -50,32 +56,87 @@ void MigrationAgent::Plan(const StorageView& view, size_t max, std::vector<Move>
   }
   const size_t n = candidates_.size();
 
+  // The moves run one at a time in the order given, each needing room on
+  // its destination when it starts. So demotions go first; a promotion into
+  // a tier without room takes with it the demotion of the coldest candidate
+  // there that is colder than the promoted segment (the candidates come
+  // coldest first), else it is not made. What is recorded for learning is
+  // what was done: a promotion that could not be made is a decision to stay,
+  // and a demotion made for room is the demoted segment's decision.
+  const int tiers = view.NumTiers();
+  const uint64_t seg = view.SegmentSize();
+  std::vector<int64_t> room(static_cast<size_t>(tiers));
+  for (int t = 0; t < tiers; ++t) room[size_t(t)] = int64_t(view.Free(t));
+  std::vector<Move> demotions, promotions;
+  auto move_to = [](const SegmentInfo& s, int to) {
+    Move m;
+    m.op = Move::kMigrate;
+    m.ref = s.ref;
+    m.to = to;
+    return m;
+  };
+
   Observation o;
   PlacementAgent::FreeShares(view, &o.free_share);
-  std::vector<Decision> decisions;
-  for (size_t i = 0; i < n && moves->size() < max; ++i) {
+  std::vector<Decision> decisions(n);
+  std::vector<bool> moving(n, false);
+  for (size_t i = 0; i < n && demotions.size() + promotions.size() < max; ++i) {
+    if (moving[i]) continue;  // already demoted to make room
     const SegmentInfo& s = candidates_[i].info;
-    o.write = s.stats.writes > s.stats.user_reads;
-    o.bytes = s.bytes;
-    o.access_interval = s.stats.access_interval;
-    o.access_count = uint64_t(s.stats.user_reads) + s.stats.writes;
-    o.migration_interval = now - std::min(now, std::max(s.stats.placed, s.stats.last_migration));
-    o.tier = s.tier;
-    Decision d;
-    d.state.resize(size_t(encoder_.size()));
-    encoder_.Encode(o, d.state.data());
-    d.action = std::min(agent_->Act(d.state.data()), view.NumTiers() - 1);
-    d.intervals = (double(o.access_interval) + double(o.migration_interval)) / 2;
-    if (d.action != s.tier) {
-      Move m;
-      m.op = Move::kMigrate;
-      m.ref = s.ref;
-      m.to = d.action;
-      moves->push_back(m);
-      d.moved = true;
+    Decision& d = decisions[i];
+    Judge(s, now, &o, &d);
+    d.action = std::min(agent_->Act(d.state.data()), tiers - 1);
+    if (d.action == s.tier) continue;
+    const int to = d.action;
+    if (to > s.tier) {
+      if (room[size_t(to)] < int64_t(seg)) {
+        d.action = s.tier;
+        continue;
+      }
+      room[size_t(to)] -= int64_t(seg);
+      room[size_t(s.tier)] += int64_t(seg);
+      demotions.push_back(move_to(s, to));
+      moving[i] = d.moved = true;
+      continue;
     }
-    decisions.push_back(std::move(d));
+    // A promotion.
+    if (room[size_t(to)] < int64_t(seg)) {
+      const double heat = s.stats.HeatAt(now);
+      size_t victim = n;
+      for (size_t j = 0; j < n && victim == n; ++j) {
+        const SegmentInfo& v = candidates_[j].info;
+        if (j != i && !moving[j] && v.tier == to && v.stats.HeatAt(now) < heat &&
+            room[size_t(to + 1)] >= int64_t(seg)) {
+          victim = j;
+        }
+      }
+      if (victim == n || demotions.size() + promotions.size() + 2 > max) {
+        d.action = s.tier;
+        continue;
+      }
+      const SegmentInfo& v = candidates_[victim].info;
+      room[size_t(to + 1)] -= int64_t(seg);
+      room[size_t(to)] += int64_t(seg);
+      promotions.push_back(move_to(v, to + 1));
+      moving[victim] = true;
+      if (victim > i) {
+        Observation vo = o;
+        Judge(v, now, &vo, &decisions[victim]);  // not judged yet: the state it is demoted in
+      }
+      decisions[victim].action = to + 1;
+      decisions[victim].moved = true;
+    }
+    room[size_t(to)] -= int64_t(seg);
+    room[size_t(s.tier)] += int64_t(seg);
+    promotions.push_back(move_to(s, to));
+    moving[i] = d.moved = true;
   }
+  moves->insert(moves->end(), demotions.begin(), demotions.end());
+  moves->insert(moves->end(), promotions.begin(), promotions.end());
+  // Decisions never judged (the budget ran out) are dropped.
+  decisions.erase(std::remove_if(decisions.begin(), decisions.end(),
+                                 [](const Decision& d) { return d.state.empty(); }),
+                  decisions.end());
 
   std::lock_guard<std::mutex> lock(mu_);
   // The decisions rewarded last time learn the state that followed them.
@@ -92,22 +153,67 @@ void MigrationAgent::Plan(const StorageView& view, size_t max, std::vector<Move>
   }
   // A window closes after x moves, or after as many decisions as four scans
   // make when the agent keeps choosing to stay (those decisions learn too).
+  for (const Move& m : *moves) in_flight_.push_back(m.ref);
   const bool full = moves_ >= options_.reward_moves || window_.size() >= 4 * options_.candidates;
-  if (full && !measuring_.load(std::memory_order_relaxed)) {
-    measured_ = 0;
-    latency_sum_ns_ = 0;
-    measuring_.store(true, std::memory_order_relaxed);
+  if (full && phase_.load(std::memory_order_relaxed) == kCollecting) {
+    // The reward measures the requests after the moves are made, not after
+    // they are planned: they wait in the queue for idle devices.
+    waited_ = 0;
+    phase_.store(kAwaiting, std::memory_order_relaxed);
   }
+  if (in_flight_.empty()) StartMeasuring();
+}
+
+void MigrationAgent::StartMeasuring() {
+  if (phase_.load(std::memory_order_relaxed) != kAwaiting) return;
+  in_flight_.clear();  // moves the queue never took are not waited for
+  measured_ = 0;
+  latency_sum_ns_ = 0;
+  phase_.store(kMeasuring, std::memory_order_relaxed);
+}
+
+void MigrationAgent::OnMoveDone(const Move& move, bool made) {
+  (void)made;  // a skipped move is waited for all the same: the agent learns its decision
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = std::find(in_flight_.begin(), in_flight_.end(), move.ref);
+  if (it == in_flight_.end()) return;
+  in_flight_.erase(it);
+  if (in_flight_.empty()) StartMeasuring();
+}
+
+void MigrationAgent::Judge(const SegmentInfo& s, uint64_t now, Observation* o, Decision* d) const {
+  o->write = s.stats.writes > s.stats.user_reads;
+  o->bytes = s.bytes;
+  o->access_interval = s.stats.access_interval;
+  o->access_count = uint64_t(s.stats.user_reads) + s.stats.writes;
+  o->migration_interval = now - std::min(now, std::max(s.stats.placed, s.stats.last_migration));
+  o->tier = s.tier;
+  d->state.resize(size_t(encoder_.size()));
+  encoder_.Encode(*o, d->state.data());
+  d->intervals = (double(o->access_interval) + double(o->migration_interval)) / 2;
 }
 
 void MigrationAgent::OnRequest(const Request& request, uint64_t latency_ns) {
   if (request.type == IoType::kBackgroundRead) return;
-  if (!measuring_.load(std::memory_order_relaxed)) return;
+  if (options_.latency_unit_us <= 0) {
+    // The running mean of every request's latency, the adaptive unit. Racing
+    // threads may lose an update, which only nudges an average.
+    const double mean = mean_latency_ns_.load(std::memory_order_relaxed);
+    mean_latency_ns_.store(mean == 0 ? double(latency_ns)
+                                     : mean + (double(latency_ns) - mean) / kMeanRequests,
+                           std::memory_order_relaxed);
+  }
+  if (phase_.load(std::memory_order_relaxed) == kCollecting) return;
   std::lock_guard<std::mutex> lock(mu_);
-  if (!measuring_.load(std::memory_order_relaxed)) return;
+  const int phase = phase_.load(std::memory_order_relaxed);
+  if (phase == kAwaiting) {
+    if (++waited_ >= options_.reward_wait) StartMeasuring();
+    return;
+  }
+  if (phase != kMeasuring) return;
   latency_sum_ns_ += double(latency_ns);
   if (++measured_ < options_.reward_requests) return;
-  measuring_.store(false, std::memory_order_relaxed);
+  phase_.store(kCollecting, std::memory_order_relaxed);
   double moved_intervals = 0;
   uint64_t moved = 0;
   for (const Decision& d : window_) {
@@ -120,21 +226,37 @@ void MigrationAgent::OnRequest(const Request& request, uint64_t latency_ns) {
   const double penalty = options_.penalty / (1.0 + mean / options_.penalty_interval);
   double reward;
   if (options_.coordinated) {
-    // Equation 3: n / sum(L), in latency units, minus the penalty.
+    // Equation 3: n / sum(L), in latency units, minus the penalty. The
+    // adaptive unit is the running mean latency, so the reward is near 1
+    // for moves that change nothing on any device, above it for moves that
+    // speed the next requests up (capped at 2), below for those that slow
+    // them down.
     const double mean_latency = std::max(1.0, latency_sum_ns_ / double(measured_));
-    reward = std::min(1.0, options_.latency_unit_us * 1000.0 / mean_latency) - penalty;
+    if (options_.latency_unit_us > 0) {
+      reward = std::min(1.0, options_.latency_unit_us * 1000.0 / mean_latency) - penalty;
+    } else {
+      const double unit = mean_latency_ns_.load(std::memory_order_relaxed);
+      // Linear in the measured latency (1 - its relative change), not
+      // unit / latency: the mean of a ratio of noisy latencies is biased
+      // upwards (Jensen), which paid moves that changed nothing.
+      reward = std::clamp(2.0 - mean_latency / std::max(1.0, unit), 0.0, 2.0) - penalty;
+    }
+    if (options_.stay_baseline) {
+      Reward(reward, 1.0);
+      return;
+    }
   } else {
     reward = -double(moved) / double(std::max<size_t>(1, window_.size())) - penalty;
   }
-  Reward(reward);
+  Reward(reward, reward);
 }
 
-void MigrationAgent::Reward(double reward) {
+void MigrationAgent::Reward(double moved, double stayed) {
   for (Decision& d : window_) {
     Transition t;
     t.state = std::move(d.state);
     t.action = d.action;
-    t.reward = float(reward);
+    t.reward = float(d.moved ? moved : stayed);
     rewarded_.push_back(std::move(t));
   }
   window_.clear();

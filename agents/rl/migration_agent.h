@@ -2,9 +2,14 @@
 // plan it scans the placed segments, takes as candidates those with the
 // highest access and migration intervals and (our addition, see Plan) the
 // hottest not on tier 0 — ignoring segments placed or moved within the last
-// `min_age` requests — and asks its C51 agent for each candidate's tier; a tier other than the segment's own is a move. After
+// `min_age` requests — and asks its C51 agent for each candidate's tier; a
+// tier other than the segment's own is a move. Moves need room: demotions are
+// queued first, and a promotion into a full tier is paired with the demotion
+// of the coldest candidate there (colder than the promoted segment) or not
+// made; the agent learns from what was done (see Plan). After
 // every `reward_moves` (x = 10) moves it measures the latency of the next
-// `reward_requests` (n = 50) user requests, and gives every decision since
+// `reward_requests` (n = 50) user requests that follow once those moves are
+// made (or reward_wait requests have passed), and gives every decision since
 // the last reward Equation 3's delayed reward, n / sum(L) (in units of
 // `latency_unit_us`) minus a penalty inversely proportional to the moved
 // segments' mean access and migration intervals (against ping-pong).
@@ -28,13 +33,18 @@ namespace rl {
 struct MigrationAgentOptions {
   uint64_t reward_moves = 10;      // x
   uint64_t reward_requests = 50;   // n
-  double latency_unit_us = 10;
+  uint64_t reward_wait = 4096;     // requests to wait at most for the moves to be made
+  double latency_unit_us = 10;     // <= 0: the running mean latency (adaptive)
   double penalty = 0.1;            // P at intervals of 0
   double penalty_interval = 1024;  // requests at which P has halved
   uint64_t min_age = 1024;         // requests since placement or a move
   size_t candidates = 64;          // segments judged per plan
   double cold_share = 0.5;         // of them, chosen by long intervals; the rest by heat
   bool coordinated = true;
+  // With the adaptive unit: decisions to stay earn 1, the unit itself (what
+  // the requests cost without the window's moves), and only the moves earn
+  // the measured reward, so a move is preferred only where it beats that.
+  bool stay_baseline = false;
 };
 
 class MigrationAgent {
@@ -43,6 +53,7 @@ class MigrationAgent {
 
   void Plan(const StorageView& view, size_t max, std::vector<Move>* moves);
   void OnRequest(const Request& request, uint64_t latency_ns);
+  void OnMoveDone(const Move& move, bool made);
 
  private:
   struct Decision {
@@ -55,15 +66,27 @@ class MigrationAgent {
     double priority;
     SegmentInfo info;
   };
-  void Reward(double reward);  // REQUIRES: mu_
+  // A candidate's observation and state, in *d.
+  void Judge(const SegmentInfo& s, uint64_t now, Observation* o, Decision* d) const;
+  void StartMeasuring();       // REQUIRES: mu_; from kAwaiting
+  // Rewards the window: `moved` to the decisions that moved, `stayed` to the others.
+  void Reward(double moved, double stayed);  // REQUIRES: mu_
 
   Agent* const agent_;
   const ObservationEncoder encoder_;
   const MigrationAgentOptions options_;
   std::vector<Candidate> candidates_, hot_;  // Plan's scratch (Plan runs one at a time)
 
-  std::atomic<bool> measuring_{false};  // lets OnRequest skip the lock
+  static constexpr double kMeanRequests = 4096;  // the adaptive unit's averaging span
+  std::atomic<double> mean_latency_ns_{0};       // the adaptive unit
+  // Collecting decisions; the window is full and its moves are in the
+  // queue; measuring the requests that follow them. Atomic so that OnRequest
+  // skips the lock while collecting.
+  enum { kCollecting, kAwaiting, kMeasuring };
+  std::atomic<int> phase_{kCollecting};
   std::mutex mu_;                       // guards everything below
+  std::vector<SegmentRef> in_flight_;   // moves planned and not reported done
+  uint64_t waited_ = 0;                 // requests since the window filled (kAwaiting)
   std::vector<Decision> window_;        // decisions since the last reward
   uint64_t moves_ = 0;                  // moves in the window
   uint64_t measured_ = 0;               // requests measured so far
