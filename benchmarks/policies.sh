@@ -68,6 +68,8 @@ environment:
   POLICY_PARAMS  space-separated POLICY.PARAM:VALUE, each given to its policy
                  (default rocksdb-levels.level_base:16M, the LSM's level base)
   BUILD_DIR      where tools/dev/build.sh builds (default build/)
+  NAME           results file names, benchmarks/results/NAME.{md,csv,png}
+                 (default policies)
   KEEP_WORK      if set, keep the work directory (logs, stats snapshots)
 EOF
 }
@@ -128,7 +130,7 @@ if [ -n "${KEEP_WORK:-}" ]; then
   trap - EXIT
   tfs_progress "keeping the logs and snapshots in $WORK"
 fi
-NAME=policies
+NAME="${NAME:-policies}"  # results/NAME.md, .csv, .png
 if ((QUICK)); then NAME+="-quick"; fi
 OUT_MD="$RESULTS/$NAME.md" OUT_PNG="$RESULTS/$NAME.png" OUT_CSV="$RESULTS/$NAME.csv"
 PY=/usr/bin/python3
