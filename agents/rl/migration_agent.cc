@@ -195,12 +195,14 @@ void MigrationAgent::Judge(const SegmentInfo& s, uint64_t now, Observation* o, D
 
 void MigrationAgent::OnRequest(const Request& request, uint64_t latency_ns) {
   if (request.type == IoType::kBackgroundRead) return;
-  if (options_.latency_unit_us <= 0) {
-    // The running mean of every request's latency, the adaptive unit. Racing
+  if (options_.latency_unit_us <= 0 && request.seq % kMeanSampling == 0) {
+    // The adaptive unit: a running mean of the latency of one request in
+    // kMeanSampling (by the store's clock), so that the I/O path writes this
+    // shared word once per kMeanSampling requests, not on each. Racing
     // threads may lose an update, which only nudges an average.
     const double mean = mean_latency_ns_.load(std::memory_order_relaxed);
     mean_latency_ns_.store(mean == 0 ? double(latency_ns)
-                                     : mean + (double(latency_ns) - mean) / kMeanRequests,
+                                     : mean + (double(latency_ns) - mean) / kMeanSamples,
                            std::memory_order_relaxed);
   }
   if (phase_.load(std::memory_order_relaxed) == kCollecting) return;

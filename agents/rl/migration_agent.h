@@ -77,7 +77,10 @@ class MigrationAgent {
   const MigrationAgentOptions options_;
   std::vector<Candidate> candidates_, hot_;  // Plan's scratch (Plan runs one at a time)
 
-  static constexpr double kMeanRequests = 4096;  // the adaptive unit's averaging span
+  // The adaptive unit averages one request in kMeanSampling over a span of
+  // kMeanSamples samples (4096 requests).
+  static constexpr uint64_t kMeanSampling = 16;
+  static constexpr double kMeanSamples = 256;
   std::atomic<double> mean_latency_ns_{0};       // the adaptive unit
   // Collecting decisions; the window is full and its moves are in the
   // queue; measuring the requests that follow them. Atomic so that OnRequest
