@@ -97,7 +97,7 @@ Status ApplyKey(const std::string& key, const std::string& value,
     }
     options->placement = value;
     options->policy = kFollowerPolicy;
-    options->migration = false;
+    options->migration.enabled = false;
     return Status::OK();
   }
   if (key == "trace") {
@@ -116,7 +116,7 @@ Status ApplyKey(const std::string& key, const std::string& value,
       return Status::InvalidArgument(where + ": migration:on with placement:rocksdb, which never "
                                      "moves data (RocksDB decides placement)");
     }
-    options->migration = value == "on";
+    options->migration.enabled = value == "on";
     return Status::OK();
   }
   if (key == "migration_busy_share") {
@@ -125,7 +125,7 @@ Status ApplyKey(const std::string& key, const std::string& value,
       return Status::InvalidArgument(where + ": bad migration_busy_share '" + value +
                                      "' (expected a percentage, 1 to 100)");
     }
-    options->migration_busy_share = v;
+    options->migration.busy_share = v;
     return Status::OK();
   }
   if (key == "migration_plan_ms") {
@@ -134,7 +134,7 @@ Status ApplyKey(const std::string& key, const std::string& value,
       return Status::InvalidArgument(where + ": bad migration_plan_ms '" + value +
                                      "' (expected milliseconds, > 0)");
     }
-    options->migration_plan_ms = v;
+    options->migration.plan_ms = v;
     return Status::OK();
   }
   if (key == "migration_queue" || key == "migration_rate" || key == "migration_idle_ops") {
@@ -144,9 +144,9 @@ Status ApplyKey(const std::string& key, const std::string& value,
                                      "' (expected a positive number" +
                                      (key == "migration_rate" ? ", bytes per second, e.g. 64M)" : ")"));
     }
-    (key == "migration_queue" ? options->migration_queue
-     : key == "migration_rate" ? options->migration_rate
-                               : options->migration_idle_ops) = v;
+    (key == "migration_queue" ? options->migration.queue
+     : key == "migration_rate" ? options->migration.rate
+                               : options->migration.idle_ops) = v;
     return Status::OK();
   }
   size_t dot = key.find('.');
@@ -286,11 +286,11 @@ Status ValidateOptions(const Options& options) {
     return Status::InvalidArgument("bad placement '" + options.placement +
                                    "' (expected tierfs or rocksdb)");
   }
-  if (options.placement == "rocksdb" && (options.policy != kFollowerPolicy || options.migration)) {
+  if (options.placement == "rocksdb" && (options.policy != kFollowerPolicy || options.migration.enabled)) {
     return Status::InvalidArgument(
         std::string("placement rocksdb follows RocksDB's placement: it needs policy ") +
         kFollowerPolicy + " (got '" + options.policy + "') and migration off" +
-        (options.migration ? " (got on)" : ""));
+        (options.migration.enabled ? " (got on)" : ""));
   }
   std::string error;
   PolicyParams params;

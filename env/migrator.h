@@ -8,13 +8,12 @@
 // (REDIRECT of existing data) and manual operations (admin tool, API). Manual
 // moves wait in their own queue, unbounded, and run first.
 //
-// Before every chunk a move copies (Store::Governor), the thread waits until
-// both devices are idle — an emulated device's queue is empty, a real
-// device serves fewer than `idle_ops` reads per millisecond — and until the
-// rate cap allows it. A closed loop keeps a slow device busy without a gap,
-// and migration must not starve exactly when it matters: when the devices
-// stay busy, chunks go anyway, spaced so that they take at most `busy_share`
-// percent of the time (and at least 10 ms apart).
+// The rules — queues, planning cadence, rate cap, idle-first and the busy
+// share — are the engine's (engine/migration.h), which the simulator runs
+// too; this class gives them a thread, the clock and real copies. Before
+// every chunk a move copies (Store::Governor), the thread waits until both
+// devices are idle: an emulated device's queue is empty, a real device serves
+// fewer than `idle_ops` reads per millisecond.
 #pragma once
 
 #include <condition_variable>
@@ -23,21 +22,14 @@
 #include <mutex>
 #include <thread>
 
+#include "engine/migration.h"
 #include "env/store.h"
 
 namespace tierfs {
 
-struct MigratorOptions {
-  uint64_t queue = 10;
-  uint64_t rate = 64 << 20;  // bytes per second
-  uint64_t idle_ops = 8;     // reads per millisecond
-  uint64_t busy_share = 10;  // percent of a busy device's time moves may take
-  uint64_t plan_ms = 1000;   // plan at least this often while requests come
-};
-
 class Migrator : public Store::Governor {
  public:
-  Migrator(Store* store, const MigratorOptions& options);
+  Migrator(Store* store, const MigrationOptions& options);
   ~Migrator() override;  // stops and joins the thread
 
   // Queues moves to run before the policy's. Never refused.
@@ -66,21 +58,19 @@ class Migrator : public Store::Governor {
   bool Stopping();
 
   Store* const store_;
-  const MigratorOptions options_;
+  const MigrationOptions options_;
   std::mutex mu_;
   std::condition_variable cv_;
-  bool stop_ = false;
-  std::deque<Move> manual_, planned_;
-  bool running_ = false;
-  bool running_manual_ = false;
-  Move current_;
-  uint64_t done_ = 0, bytes_ = 0, skipped_ = 0, given_up_ = 0, waits_ = 0;
-  uint64_t last_plan_ = 0;          // request sequence of the last Plan()
-  int64_t last_plan_wall_ = 0;      // and when it ran
-  int64_t next_chunk_ns_ = 0;       // the rate cap: earliest start of the next chunk
-  // Busy devices: how long the next chunk waits for idleness before it goes
-  // anyway, and whether the current chunk went that way.
-  int64_t next_forced_gap_ns_ = 10 * 1000 * 1000;
+  bool stop_ = false;                 // guarded by mu_
+  MoveScheduler schedule_;            // guarded by mu_
+  bool running_ = false;              // guarded by mu_
+  bool running_manual_ = false;       // guarded by mu_
+  Move current_;                      // guarded by mu_
+  uint64_t done_ = 0, bytes_ = 0, skipped_ = 0, given_up_ = 0, waits_ = 0;  // guarded by mu_
+  // The chunk in progress: when it started and whether it was forced through
+  // busy devices. Migration thread only.
+  int64_t chunk_start_ = 0;
+  uint64_t chunk_bytes_ = 0;
   bool forced_ = false;
   std::thread thread_;
 };

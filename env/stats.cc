@@ -38,7 +38,7 @@ void Store::GetStats(std::vector<TierStats>* out) {
     s.index = t->index;
     s.path = t->root;
     s.device = t->device.params().name;
-    s.capacity = t->capacity;
+    s.capacity = t->capacity();
     s.used_bytes = t->used();
     s.segments = t->segments.load();
     t->ReadTotals(&s.reads, &s.read_bytes, &s.read_latency, &s.user_reads);

@@ -317,26 +317,18 @@ std::string Store::FullMessage() const {
   std::string msg = "TierFS: no tier has room for a new segment:";
   for (const auto& t : tiers_) {
     msg += " tier " + std::to_string(t->index) + " (" + t->root + ") " +
-           FormatSize(t->used()) + " of " + FormatSize(t->capacity) +
+           FormatSize(t->used()) + " of " + FormatSize(t->capacity()) +
            (t->device_full() ? ", device full" : "") + ";";
   }
   return msg;
 }
 
 int Store::ChargeSomeTier(FileEntry* entry, int want, int exclude, uint64_t bytes) {
-  std::vector<int> order{want};
-  for (int t = want + 1; t < NumTiers(); ++t) order.push_back(t);
-  for (int t = want - 1; t >= 0; --t) order.push_back(t);
-  for (int t : order) {
-    if (t == exclude) continue;
-    uint64_t allowance = (entry->allowance_mask & (1u << t)) ? 0 : kBlockSize;
-    if (tier(t).TryCharge(bytes + allowance)) {
-      entry->allowance_mask |= uint8_t(1u << t);
-      if (t != want) tier(t).spills_in.fetch_add(1, std::memory_order_relaxed);
-      return t;
-    }
-  }
-  return -1;
+  const int t = SpillOrder(want, NumTiers(), exclude, [&](int t) {
+    return ChargeForFile(tier(t), t, &entry->allowance_mask, bytes);
+  });
+  if (t >= 0 && t != want) tier(t).spills_in.fetch_add(1, std::memory_order_relaxed);
+  return t;
 }
 
 IOStatus Store::PlaceSegment(FileEntry* entry, uint64_t seg, const PlacementRequest& hint_req,
@@ -361,16 +353,11 @@ IOStatus Store::PlaceSegment(FileEntry* entry, uint64_t seg, const PlacementRequ
     if (req.hints.lifetime) entry->hints.lifetime = req.hints.lifetime;
     req.hints = entry->hints;
   }
-  int want = 0;
-  if (req.hints.pinned_tier >= 0 && req.hints.pinned_tier < NumTiers()) {
-    want = req.hints.pinned_tier;  // REDIRECT
-  } else if (IsBulkKind(entry->kind)) {
-    want = policy_->Place(req, *this);
-    if (want < 0 || want >= NumTiers()) want = 0;
-    if (policy_->EvictsOnPlacement() && Free(want) < bytes + kBlockSize) {
-      EvictFor(want, bytes + kBlockSize);
-    }
-  }
+  const int want = placement_->Choose(req, IsBulkKind(entry->kind), bytes + kFileBlock, *this,
+                                      [this](const Move& m) {
+                                        uint64_t moved;
+                                        ExecuteMove(m, nullptr, &moved).PermitUncheckedError();
+                                      });
   {
     std::shared_lock<std::shared_mutex> state(state_mu_);
     std::unique_lock<std::shared_mutex> lock(entry->mu);

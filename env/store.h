@@ -19,6 +19,7 @@
 #include <rocksdb/file_system.h>
 
 #include "agents/policy.h"
+#include "engine/placement.h"
 #include "env/journal.h"
 #include "env/namespace.h"
 #include "env/tier.h"
@@ -39,7 +40,7 @@ class Store : public StorageView {
 
   // StorageView.
   int NumTiers() const override { return int(tiers_.size()); }
-  uint64_t Capacity(int t) const override { return tiers_[t]->capacity; }
+  uint64_t Capacity(int t) const override { return tiers_[t]->capacity(); }
   uint64_t Used(int t) const override { return tiers_[t]->used(); }
   uint64_t Now() const override { return seq_.load(std::memory_order_relaxed); }
   uint64_t SegmentSize() const override { return seg_size_; }
@@ -47,6 +48,9 @@ class Store : public StorageView {
   bool Lookup(const SegmentRef& ref, SegmentInfo* info) const override;
 
   Policy& policy() { return *policy_; }
+  // The placement and eviction rules, which serialize the policy's Evict()
+  // and Plan() (engine/placement.h).
+  PlacementEngine& placement() { return *placement_; }
   // The migration thread; nullptr if migration is off or the store read-only.
   Migrator* migrator() { return migrator_.get(); }
   // Numbers a request: the clock of the segment statistics and the policies.
@@ -190,9 +194,6 @@ class Store : public StorageView {
   const std::string& policy_state() const { return policy_state_; }
   // Drops every extra copy of `entry` (before it is written again).
   rocksdb::IOStatus DropCopies(FileEntry* entry);
-  // Runs the policy's evictions until tier `t` has room for `bytes` (or the
-  // policy has no more victims).
-  void EvictFor(int t, uint64_t bytes);
 
   // ---- hints (store_hints.cc) ----
   // What the event listener knows of a table file about to be created (or
@@ -272,6 +273,7 @@ class Store : public StorageView {
   std::shared_ptr<rocksdb::FileSystem> base_;
   std::vector<std::unique_ptr<Tier>> tiers_;
   std::unique_ptr<Policy> policy_;
+  std::unique_ptr<PlacementEngine> placement_;  // over policy_
   std::atomic<uint64_t> seq_{0};
   std::unique_ptr<Migrator> migrator_;  // stopped first at close
   // The running trace capture, read lock-free by Observe. A stopped capture

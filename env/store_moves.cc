@@ -17,6 +17,7 @@
 // dropped copy is punched only after its Copy(none) record is durable.
 #include <algorithm>
 
+#include "engine/migration.h"
 #include "env/config.h"
 #include "env/posix_util.h"
 #include "env/read_gate.h"
@@ -26,17 +27,6 @@ namespace tierfs {
 
 using rocksdb::IOOptions;
 using rocksdb::IOStatus;
-
-namespace {
-
-// Bytes copied per chunk: the most foreground I/O waits behind a move.
-constexpr uint64_t kChunk = 256 << 10;
-
-// Returns the per-file block allowance of tier `t` (ChargeExactly) once no
-// segment of `e` has its home or its copy there, as recovery charges it only
-// for such tiers: a file a move took off a tier must not keep a block charged
-// there until it is deleted. REQUIRES: e->mu held exclusively, e->move_mu held.
-}  // namespace
 
 // What ForEachSegment says of segment `s` of `e`. REQUIRES: e->mu held.
 void Store::DescribeSegment(const FileEntry& e, uint64_t s, SegmentInfo* info) const {
@@ -92,11 +82,11 @@ void Store::ForEachSegment(const std::function<void(const SegmentInfo&)>& fn) co
 void Store::ReleaseUnusedAllowance(FileEntry* e, int t) {
   if (!(e->allowance_mask & (1u << t))) return;
   const SegmentTable& segs = e->segments;
-  for (uint64_t s = 0; s < segs.size(); ++s) {
-    if (segs.tier(s) == t || segs.copy(s) == t) return;
+  bool still_there = false;
+  for (uint64_t s = 0; s < segs.size() && !still_there; ++s) {
+    still_there = segs.tier(s) == t || segs.copy(s) == t;
   }
-  e->allowance_mask &= uint8_t(~(1u << t));
-  tier(t).Release(kBlockSize);
+  ReleaseFileBlock(tier(t), t, &e->allowance_mask, still_there);
 }
 
 void Store::MoveHome(FileEntry* e, uint64_t seg, int from, int to, uint64_t charge) {
@@ -108,13 +98,10 @@ void Store::MoveHome(FileEntry* e, uint64_t seg, int from, int to, uint64_t char
 }
 
 bool Store::ChargeExactly(FileEntry* entry, int t, uint64_t bytes) {
-  // The per-file block allowance of a tier is charged with its first segment
-  // and released with the file (FreeData), or once moves left no segment or
-  // copy of the file there (ReleaseUnusedAllowance).
-  bool allowance = !(entry->allowance_mask & (1u << t));
-  if (!tier(t).TryCharge(bytes + (allowance ? kBlockSize : 0))) return false;
-  if (allowance) entry->allowance_mask |= uint8_t(1u << t);
-  return true;
+  // The per-file block of a tier is charged with its first segment and
+  // released with the file (FreeData), or once moves left no segment or copy
+  // of the file there (ReleaseUnusedAllowance).
+  return ChargeForFile(tier(t), t, &entry->allowance_mask, bytes);
 }
 
 IOStatus Store::CopyRange(FileEntry* entry, int from, int to, uint64_t start, uint64_t end,
@@ -129,7 +116,7 @@ IOStatus Store::CopyRange(FileEntry* entry, int from, int to, uint64_t start, ui
     s = base_->NewRandomRWFile(tier(to).DataPath(entry->id), rocksdb::FileOptions(), &dst,
                                nullptr);
   }
-  std::string buf(std::min<uint64_t>(kChunk, end - start), '\0');
+  std::string buf(std::min<uint64_t>(kMoveChunk, end - start), '\0');
   for (uint64_t off = start; s.ok() && off < end;) {
     size_t n = size_t(std::min<uint64_t>(buf.size(), end - off));
     if (governor && !governor->BeforeChunk(from, to, n)) {
@@ -187,9 +174,11 @@ IOStatus Store::ExecuteMove(const Move& move, Governor* governor, uint64_t* byte
     from = e->segments.tier(seg);
     end = ContentEnd(*e, seg);
     if (from == kNoTier || e->unlinked || end == start) return IOStatus::OK();
-    if (from == to) return IOStatus::OK();  // already home there
     const uint8_t has_copy = e->segments.copy(seg);
-    if (copy && has_copy == to) return IOStatus::OK();
+    if (FirstStep(move, NumTiers(), from, has_copy == kNoTier ? -1 : has_copy) ==
+        MoveStep::kNothing) {
+      return IOStatus::OK();
+    }
     if (has_copy != kNoTier) {
       // One extra copy at most, and a home never moves under its copy.
       lock.unlock();
@@ -303,19 +292,6 @@ IOStatus Store::DropCopies(FileEntry* e) {
     if (!s.ok()) return s;
   }
   return IOStatus::OK();
-}
-
-void Store::EvictFor(int t, uint64_t bytes) {
-  if (Free(t) >= bytes) return;
-  std::vector<Move> moves;
-  policy_->Evict(t, bytes - Free(t), *this, &moves);
-  for (const Move& m : moves) {
-    uint64_t moved;
-    // A victim that cannot move now (written, or no room below) is skipped;
-    // if room is still short, the new segment spills.
-    ExecuteMove(m, nullptr, &moved).PermitUncheckedError();
-    if (Free(t) >= bytes) break;
-  }
 }
 
 }  // namespace tierfs

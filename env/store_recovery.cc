@@ -64,6 +64,7 @@ IOStatus Store::Open(const Options& options, std::shared_ptr<Store>* result) {
   PolicyParams params;
   for (const auto& [key, value] : options.policy_params) params[key.substr(key.find('.') + 1)] = value;
   store->policy_ = NewPolicy(options.policy, params, &error);  // validated above
+  store->placement_ = std::make_unique<PlacementEngine>(store->policy_.get());
   IOStatus s = store->OpenTiers();
   if (s.ok()) s = store->Recover();
   if (!s.ok()) return s;
@@ -77,14 +78,8 @@ IOStatus Store::Open(const Options& options, std::shared_ptr<Store>* result) {
     s = store->StartTrace(options.trace);
     if (!s.ok()) return s;
   }
-  if (options.migration && !options.read_only) {
-    MigratorOptions mo;
-    mo.queue = options.migration_queue;
-    mo.rate = options.migration_rate;
-    mo.idle_ops = options.migration_idle_ops;
-    mo.busy_share = options.migration_busy_share;
-    mo.plan_ms = options.migration_plan_ms;
-    store->migrator_ = std::make_unique<Migrator>(store.get(), mo);
+  if (options.migration.enabled && !options.read_only) {
+    store->migrator_ = std::make_unique<Migrator>(store.get(), options.migration);
   }
   *result = std::move(store);
   return IOStatus::OK();

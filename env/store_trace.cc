@@ -46,7 +46,7 @@ IOStatus Store::StartTrace(const std::string& path) {
                                        std::to_string(t) + " (" + tier(t).root +
                                        "): put it outside the tiers");
     }
-    header.tiers.push_back(TraceTier{tier(t).capacity, options_.tiers[size_t(t)].device,
+    header.tiers.push_back(TraceTier{tier(t).capacity(), options_.tiers[size_t(t)].device,
                                      tier(t).root});
   }
   std::lock_guard<std::mutex> lock(trace_mu_);

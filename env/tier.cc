@@ -7,10 +7,10 @@
 namespace tierfs {
 
 Tier::Tier(int i, const TierOptions& options, const DeviceParams& dev)
-    : index(i),
+    : CapacityAccount(options.capacity),
+      index(i),
       root(options.path),
       data_dir(options.path + "/data"),
-      capacity(options.capacity),
       device(dev),
       emulated(dev.emulated()) {}
 
@@ -18,15 +18,6 @@ std::string Tier::DataPath(uint64_t id) const {
   char buf[24];
   snprintf(buf, sizeof(buf), "/%016" PRIx64, id);
   return data_dir + buf;
-}
-
-bool Tier::TryCharge(uint64_t bytes) {
-  if (device_full_.load(std::memory_order_relaxed)) return false;
-  uint64_t cur = used_.load(std::memory_order_relaxed);
-  do {
-    if (cur + bytes > capacity) return false;
-  } while (!used_.compare_exchange_weak(cur, cur + bytes));
-  return true;
 }
 
 int64_t Tier::AccountRead(uint64_t stream, uint64_t offset, uint64_t bytes, int64_t start_ns,

@@ -6,37 +6,26 @@
 #include <cstdint>
 #include <string>
 
+#include "engine/capacity.h"
 #include "env/device_model.h"
 #include "env/histogram.h"
 #include "env/tierfs.h"
 
 namespace tierfs {
 
-class Tier {
+// The capacity account is the engine's (engine/capacity.h), shared with the
+// simulator.
+class Tier : public CapacityAccount {
  public:
   Tier(int index, const TierOptions& options, const DeviceParams& device);
 
   const int index;
   const std::string root;      // as configured
   const std::string data_dir;  // <root>/data: one backing file per file id
-  const uint64_t capacity;
   DeviceModel device;
   const bool emulated;  // device.params().emulated(), kept off the I/O path's string compare
 
   std::string DataPath(uint64_t id) const;
-
-  // Capacity account. TryCharge fails if the bytes do not fit, or if the
-  // device reported itself full since the last Release.
-  bool TryCharge(uint64_t bytes);
-  void ForceCharge(uint64_t bytes) { used_.fetch_add(bytes); }
-  void Release(uint64_t bytes) { used_.fetch_sub(bytes); }
-  // Blocks were freed on the device (a file deleted, a segment moved away):
-  // a device that said ENOSPC may take data again.
-  void NoteSpaceFreed() { device_full_.store(false); }
-  uint64_t used() const { return used_.load(std::memory_order_relaxed); }
-  // The device returned ENOSPC: place nothing new here until space is freed.
-  void MarkDeviceFull() { device_full_.store(true); }
-  bool device_full() const { return device_full_.load(); }
 
   // Counters; relaxed atomics, read by GetTierStats.
   std::atomic<uint64_t> segments{0};
@@ -99,8 +88,6 @@ class Tier {
   };
   ReadShard read_shards_[kReadShards];
 
-  std::atomic<uint64_t> used_{0};
-  std::atomic<bool> device_full_{false};
   uint64_t idle_reads_seen_ = 0;  // Idle(): reads counted at the last call, and when
   int64_t idle_since_ns_ = 0;
 };

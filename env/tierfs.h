@@ -40,6 +40,8 @@
 #include <rocksdb/listener.h>
 #include <rocksdb/status.h>
 
+#include "tierfs/migration.h"
+
 namespace tierfs {
 
 struct TierOptions {
@@ -85,22 +87,11 @@ struct Options {
   // The policy's tunables, keyed "POLICY.PARAM" (URI: `mutant.min_age:50000`).
   // A parameter the policy does not have is an error.
   std::map<std::string, std::string> policy_params;
-  // Background migration: a thread that runs the policy's moves, pins and
-  // manual moves while the devices are idle. Default: on.
-  bool migration = true;
-  // Moves the policy may have queued at once. Default: 10 (Harmonia's).
-  uint64_t migration_queue = 10;
-  // Most bytes per second the migration thread copies. Default: 64 MiB/s.
-  uint64_t migration_rate = 64 << 20;
-  // A real (not emulated) device counts as idle while it serves fewer reads
-  // than this per millisecond. Default: 8.
-  uint64_t migration_idle_ops = 8;
-  // When the devices never idle (a closed loop saturating a slow device),
-  // moves go anyway but take at most this percentage of the time. Default: 10.
-  uint64_t migration_busy_share = 10;
-  // The policy plans every PlanIntervalRequests() requests and at least this
-  // often (milliseconds) while requests come. Default: 1000.
-  uint64_t migration_plan_ms = 1000;
+  // Background migration (engine/migration.h holds the keys and their
+  // defaults): migration:on|off sets `enabled`, migration_queue `queue`,
+  // migration_rate `rate`, migration_idle_ops `idle_ops`,
+  // migration_busy_share `busy_share`, migration_plan_ms `plan_ms`.
+  MigrationOptions migration;
   // Records every I/O into this file (the trace format of
   // env/trace_format.h) from open to close, for the simulator. Must lie
   // outside the tiers. Default: "" (no trace). See also StartTrace().

@@ -68,12 +68,12 @@ TEST(EmulationConfigTest, PlacementRocksdbBringsItsPolicyAndTurnsMigrationOff) {
   Options o = test::MakeOptions(dir, {"16M", "1G"}, ";placement:rocksdb");
   EXPECT_EQ("rocksdb", o.placement);
   EXPECT_EQ("rocksdb-temperature", o.policy);
-  EXPECT_FALSE(o.migration);
+  EXPECT_FALSE(o.migration.enabled);
   // The default mode is untouched.
   o = test::MakeOptions(dir, {"16M", "1G"});
   EXPECT_EQ("tierfs", o.placement);
   EXPECT_EQ("fast-first", o.policy);
-  EXPECT_TRUE(o.migration);
+  EXPECT_TRUE(o.migration.enabled);
 }
 
 TEST(EmulationConfigTest, BadOrContradictoryInputIsNamed) {

@@ -370,7 +370,7 @@ class MigrationStressTest : public ::testing::Test {
     readers_.clear();
     fs_.reset();
     Options o = options_;
-    o.migration = false;
+    o.migration.enabled = false;
     rocksdb::Status s = NewTierFileSystem(o, &fs_);
     ASSERT_TRUE(s.ok()) << s.ToString();
   }

@@ -249,8 +249,8 @@ TEST_F(MigrationTest, ConfigurationErrorsNameTheKey) {
                                                       "migration_rate:8M;migration_queue:4"),
                        &o).ok());
   EXPECT_EQ("5000", o.policy_params["mutant.min_age"]);
-  EXPECT_EQ(uint64_t(8 << 20), o.migration_rate);
-  EXPECT_EQ(4u, o.migration_queue);
+  EXPECT_EQ(uint64_t(8 << 20), o.migration.rate);
+  EXPECT_EQ(4u, o.migration.queue);
 }
 
 TEST_F(MigrationTest, PinRedirectsNewSegmentsAndMovesExistingOnes) {

@@ -5,6 +5,7 @@
 
 #include "tools/sim/compare.h"
 #include "tools/sim/report.h"
+#include "engine/placement.h"
 #include "tools/sim/simulator.h"
 #include "tools/sim/workloads.h"
 
@@ -74,11 +75,13 @@ TEST(SimulatorTest, ARequestAcrossSegmentsCompletesWithItsLastPiece) {
 }
 
 TEST(SimulatorTest, AFullTierSpillsToTheNextOne) {
-  // fast-first with room for one segment: the second segment goes slow.
-  SimResult r = Replay({Read(0, 0), Read(1000000, kSeg), Read(2000000, 0)}, Config("fast-first", kSeg));
+  // fast-first with room for one segment (and, as the store charges it, the
+  // file's own block): the second segment goes slow.
+  SimResult r = Replay({Read(0, 0), Read(1000000, kSeg), Read(2000000, 0)},
+                       Config("fast-first", kSeg + kFileBlock));
   EXPECT_NEAR(2.0 / 3, r.tiers[0].hit_ratio, 1e-9);
   EXPECT_NEAR(1.0 / 3, r.tiers[1].hit_ratio, 1e-9);
-  EXPECT_EQ(kSeg, r.tiers[0].peak_used);
+  EXPECT_EQ(kSeg + kFileBlock, r.tiers[0].peak_used);
 }
 
 TEST(SimulatorTest, ClosedReplayWaitsForEachRequestAndKeepsTheThinkTime) {
@@ -141,7 +144,7 @@ TEST(SimulatorTest, MigrationRunsInIdleGapsWithoutDelayingRequests) {
   std::string error;
   ASSERT_TRUE(Simulate(trace, c, &policy, nullptr, &r, &error)) << error;
   EXPECT_EQ(1u, r.moves);
-  EXPECT_EQ(kSeg, r.migrated_bytes);
+  EXPECT_EQ(4096u, r.migrated_bytes);  // what the segment holds, as the store moves it
   EXPECT_EQ(0u, r.forced_chunks);
   EXPECT_NEAR(0.2, r.tiers[1].hit_ratio, 1e-9);  // only the first read was slow
   EXPECT_NEAR((ServiceUs("hdd", false, 4096) + 4 * ServiceUs("optane", false, 4096)) / 5,
@@ -174,7 +177,9 @@ class PromoteTwo : public PromoteSegmentZero {
 TEST(SimulatorTest, ThePolicyHearsOfEveryPlannedMoveMadeOrSkipped) {
   std::vector<TraceRecord> trace;
   for (int i = 0; i < 6; ++i) trace.push_back(Read(uint64_t(i) * 1000000000, uint64_t(i % 2) * kSeg));
-  SimConfig c = Config("promote-two", kSeg);
+  // Room for segment 0 as it is when it moves (4 KiB read so far, and the
+  // file's block), not for segment 1 too.
+  SimConfig c = Config("promote-two", 4096 + kFileBlock);
   PromoteTwo policy;
   SimResult r;
   std::string error;
@@ -200,7 +205,7 @@ TEST(SimulatorTest, ABusyDeviceGetsForcedChunksOnlyAfterWaiting) {
   EXPECT_EQ(1u, r.forced_chunks);
   EXPECT_EQ(1u, r.moves);
 
-  c.migration = false;  // and without migration, nothing moves
+  c.migration.enabled = false;  // and without migration, nothing moves
   PromoteSegmentZero again;
   ASSERT_TRUE(Simulate(trace, c, &again, nullptr, &r, &error)) << error;
   EXPECT_EQ(0u, r.moves);
@@ -237,17 +242,18 @@ TEST(SimulatorTest, AWriteDropsTheExtraCopy) {
 TEST(SimulatorTest, TheOracleKeepsTheSegmentNeededSoonestFast) {
   // One hot segment read every other request among 1000 segments read once;
   // tier 0 holds one segment. Whatever comes first, the oracle keeps the
-  // hot one fast; fast-first keeps the first segment it saw.
+  // hot one fast; fast-first keeps the first segment it saw. (A file's
+  // first segment on a tier also costs the file's block there.)
   std::vector<TraceRecord> trace;
   uint64_t t = 0;
   for (int i = 0; i < 1000; ++i) {
     trace.push_back(Read(t += 1000000, uint64_t(i + 1) * kSeg));
     trace.push_back(Read(t += 1000000, 0));
   }
-  SimConfig c = Config("oracle", kSeg);
+  SimConfig c = Config("oracle", kSeg + kFileBlock);
   c.policy_params["interval"] = "16";
   SimResult oracle = Replay(trace, c);
-  SimResult first = Replay(trace, Config("fast-first", kSeg));
+  SimResult first = Replay(trace, Config("fast-first", kSeg + kFileBlock));
   EXPECT_GT(oracle.tiers[0].hit_ratio, 0.45);
   EXPECT_LT(first.tiers[0].hit_ratio, 0.01);
   EXPECT_LT(oracle.avg_latency_us, 0.6 * first.avg_latency_us);
@@ -305,7 +311,7 @@ TEST(SimConfigTest, ReadsTheLiveGrammarWithoutDirectories) {
   EXPECT_EQ(256u << 10, c.segment_size);
   EXPECT_EQ("hintstor", c.policy);
   EXPECT_EQ("100", c.policy_params["interval"]);
-  EXPECT_EQ(32u << 20, c.migration_rate);
+  EXPECT_EQ(32u << 20, c.migration.rate);
 
   EXPECT_FALSE(ParseSimConfig("tierfs:///a:1G:floppy", &c, &error));
   EXPECT_NE(std::string::npos, error.find("floppy")) << error;

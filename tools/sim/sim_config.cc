@@ -51,10 +51,6 @@ bool ParseSimConfig(const std::string& uri, SimConfig* config, std::string* erro
     out.policy_params[key.substr(key.find('.') + 1)] = value;
   }
   out.migration = options.migration;
-  out.migration_queue = options.migration_queue;
-  out.migration_rate = options.migration_rate;
-  out.migration_busy_share = options.migration_busy_share;
-  out.migration_plan_ms = options.migration_plan_ms;
   *config = out;
   return true;
 }

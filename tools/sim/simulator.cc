@@ -6,6 +6,8 @@
 #include <queue>
 #include <unordered_map>
 
+#include "engine/migration.h"
+#include "engine/placement.h"
 #include "env/config.h"
 #include "env/segment_table.h"
 #include "env/tier.h"
@@ -16,18 +18,18 @@ namespace sim {
 
 namespace {
 
-// As the live migration thread (env/store_moves.cc, env/migrator.cc).
-constexpr uint64_t kChunk = 256 << 10;
-constexpr int64_t kMinForcedGapNanos = 10 * 1000 * 1000;
-
 struct Segment {
   int8_t home = -1;          // tier, -1 not placed yet
   int8_t copy = -1;          // tier of the extra copy, -1 none
   uint32_t writes_seen = 0;  // bumped by every write: a move copying across one aborts
+  uint64_t charged = 0;      // bytes charged for the home, and for the copy
+  uint64_t copy_charged = 0;
   SegmentHeat heat;
 
   Segment() = default;
-  Segment(Segment&& o) noexcept : home(o.home), copy(o.copy), writes_seen(o.writes_seen) {
+  Segment(Segment&& o) noexcept
+      : home(o.home), copy(o.copy), writes_seen(o.writes_seen), charged(o.charged),
+        copy_charged(o.copy_charged) {
     heat.CopyFrom(o.heat);
   }
 };
@@ -36,14 +38,14 @@ struct File {
   uint64_t id = 0;
   FileKind kind = FileKind::kOther;
   int level = -1;
-  uint64_t size = 0;  // highest byte ever accessed
+  uint64_t size = 0;    // highest byte ever accessed
+  uint8_t blocks = 0;   // tiers charged the file's own block (engine/placement.h)
   std::vector<Segment> segments;
 };
 
 struct TierState {
-  explicit TierState(const SimTier& t) : capacity(t.capacity), device(t.device) {}
-  uint64_t capacity;
-  uint64_t used = 0;
+  explicit TierState(const SimTier& t) : account(t.capacity), device(t.device) {}
+  CapacityAccount account;
   DeviceModel device;
   TierResult result;
 };
@@ -51,7 +53,12 @@ struct TierState {
 class Simulation : public StorageView {
  public:
   Simulation(const SimConfig& config, Policy* policy, FutureIndex* future)
-      : config_(config), policy_(policy), future_(future), seg_size_(config.segment_size) {
+      : config_(config),
+        policy_(policy),
+        placement_(policy),
+        schedule_(config.migration),
+        future_(future),
+        seg_size_(config.segment_size) {
     for (const SimTier& t : config.tiers) tiers_.push_back(std::make_unique<TierState>(t));
   }
 
@@ -59,8 +66,8 @@ class Simulation : public StorageView {
 
   // StorageView.
   int NumTiers() const override { return int(tiers_.size()); }
-  uint64_t Capacity(int t) const override { return tiers_[size_t(t)]->capacity; }
-  uint64_t Used(int t) const override { return tiers_[size_t(t)]->used; }
+  uint64_t Capacity(int t) const override { return tiers_[size_t(t)]->account.capacity(); }
+  uint64_t Used(int t) const override { return tiers_[size_t(t)]->account.used(); }
   uint64_t Now() const override { return seq_; }
   uint64_t SegmentSize() const override { return seg_size_; }
   void ForEachSegment(const std::function<void(const SegmentInfo&)>& fn) const override;
@@ -78,30 +85,36 @@ class Simulation : public StorageView {
              int64_t* ready, std::string* error);
 
   File& FileOf(const TraceRecord& r);
+  File* FindFile(uint64_t id);
   Segment* Find(const SegmentRef& ref);
-  bool TryCharge(int t, uint64_t bytes);
-  void Release(int t, uint64_t bytes);
-  void DropCopy(Segment& s);
+  // The capacity account, as the store keeps it: each file is charged its
+  // own block on every tier it has data on (engine/placement.h).
+  bool Charge(File& f, int t, uint64_t bytes);
+  void Release(File& f, int t, uint64_t bytes);
+  void DropCopy(File& f, Segment& s);
+  // What segment `seg` of `f` holds, in whole blocks: what a move charges.
+  uint64_t ContentBytes(const File& f, uint64_t seg) const;
 
-  // Moves. Start() checks a move as the live engine does (ExecuteMove) and
-  // charges its destination; false if there is nothing to do or no room.
+  // Moves. Start() checks a move as the live store does (engine FirstStep)
+  // and charges its destination; false if there is nothing to do or no room.
   struct Active {
     Move move;
     int from = 0;
-    uint64_t done = 0;
+    uint64_t done = 0, bytes = 0, charge = 0;
     uint32_t writes_seen = 0;
   };
   bool Start(const Move& move, Active* active);
   bool Commit(const Active& a);  // false: the copy was thrown away
-  // Critical-path eviction: the moves run now, back to back; returns when
-  // the last completes.
-  int64_t EvictNow(const std::vector<Move>& moves, int64_t t);
+  // Critical-path eviction of one victim, at once; returns when it completes.
+  int64_t EvictNow(const Move& move, int64_t t);
   // Background migration up to virtual time t (the next request's issue).
   void Migrate(int64_t t);
   void MaybePlan(int64_t t);
 
   const SimConfig& config_;
   Policy* const policy_;
+  PlacementEngine placement_;
+  MoveScheduler schedule_;
   FutureIndex* const future_;
   const uint64_t seg_size_;
   std::vector<std::unique_ptr<TierState>> tiers_;
@@ -109,15 +122,10 @@ class Simulation : public StorageView {
   std::unordered_map<uint64_t, size_t> file_index_;
   uint64_t seq_ = 0;  // the request clock: one tick per piece
 
-  // The migration engine.
-  std::deque<Move> planned_;
+  // The migration engine's state beyond schedule_.
   bool active_valid_ = false;
   Active active_;
   int64_t mig_free_ = 0;      // the migration thread is free from then
-  int64_t next_chunk_ = 0;    // the rate cap
-  int64_t forced_gap_ = kMinForcedGapNanos;
-  uint64_t last_plan_seq_ = 0;
-  int64_t last_plan_time_ = 0;
   std::vector<Move> scratch_;
 
   SimResult stats_;
@@ -135,28 +143,48 @@ File& Simulation::FileOf(const TraceRecord& r) {
   return f;
 }
 
-Segment* Simulation::Find(const SegmentRef& ref) {
-  auto it = file_index_.find(ref.file_id);
-  if (it == file_index_.end()) return nullptr;
-  File& f = files_[it->second];
-  if (ref.segment >= f.segments.size() || f.segments[ref.segment].home < 0) return nullptr;
-  return &f.segments[ref.segment];
+File* Simulation::FindFile(uint64_t id) {
+  auto it = file_index_.find(id);
+  return it == file_index_.end() ? nullptr : &files_[it->second];
 }
 
-bool Simulation::TryCharge(int t, uint64_t bytes) {
+Segment* Simulation::Find(const SegmentRef& ref) {
+  File* f = FindFile(ref.file_id);
+  if (!f || ref.segment >= f->segments.size() || f->segments[ref.segment].home < 0) return nullptr;
+  return &f->segments[ref.segment];
+}
+
+bool Simulation::Charge(File& f, int t, uint64_t bytes) {
   TierState& tier = *tiers_[size_t(t)];
-  if (tier.used + bytes > tier.capacity) return false;
-  tier.used += bytes;
-  tier.result.peak_used = std::max(tier.result.peak_used, tier.used);
+  if (!ChargeForFile(tier.account, t, &f.blocks, bytes)) return false;
+  tier.result.peak_used = std::max(tier.result.peak_used, tier.account.used());
   return true;
 }
 
-void Simulation::Release(int t, uint64_t bytes) { tiers_[size_t(t)]->used -= bytes; }
+void Simulation::Release(File& f, int t, uint64_t bytes) {
+  tiers_[size_t(t)]->account.Release(bytes);
+  bool still_there = false;
+  for (const Segment& s : f.segments) {
+    if (s.home == t || s.copy == t) {
+      still_there = true;
+      break;
+    }
+  }
+  ReleaseFileBlock(tiers_[size_t(t)]->account, t, &f.blocks, still_there);
+}
 
-void Simulation::DropCopy(Segment& s) {
+void Simulation::DropCopy(File& f, Segment& s) {
   if (s.copy < 0) return;
-  Release(s.copy, seg_size_);
+  const int t = s.copy;
   s.copy = -1;
+  Release(f, t, s.copy_charged);
+  s.copy_charged = 0;
+}
+
+uint64_t Simulation::ContentBytes(const File& f, uint64_t seg) const {
+  const uint64_t start = seg * seg_size_;
+  const uint64_t end = std::min(f.size, start + seg_size_);
+  return end > start ? (end - start + kBlockSize - 1) / kBlockSize * kBlockSize : 0;
 }
 
 void Simulation::Describe(const File& f, uint64_t segment, SegmentInfo* info) const {
@@ -199,34 +227,20 @@ bool Simulation::Lookup(const SegmentRef& ref, SegmentInfo* info) const {
 
 bool Simulation::Place(const TraceRecord& r, File& file, uint64_t seg, uint64_t size, int64_t t,
                        int64_t* ready, std::string* error) {
-  // As Store::PlaceSegment: metadata files go to tier 0; the policy places
-  // bulk data, evicting first if it wants.
-  int want = 0;
-  if (IsBulkKind(file.kind)) {
-    PlacementRequest req;
-    req.seq = seq_;
-    req.file_id = file.id;
-    req.kind = file.kind;
-    req.segment = seg;
-    req.bytes = seg_size_;
-    req.write_size = r.is_write() ? size : 0;
-    req.hints.level = file.level;
-    want = policy_->Place(req, *this);
-    if (want < 0 || want >= NumTiers()) want = 0;
-    if (policy_->EvictsOnPlacement() && Free(want) < seg_size_) {
-      scratch_.clear();
-      policy_->Evict(want, seg_size_, *this, &scratch_);
-      *ready = EvictNow(scratch_, t);
-    }
-  }
-  // The policy's tier, else the next slower with room, else a faster one.
-  int placed = -1;
-  for (int i = want; i < NumTiers() && placed < 0; ++i) {
-    if (TryCharge(i, seg_size_)) placed = i;
-  }
-  for (int i = want - 1; i >= 0 && placed < 0; --i) {
-    if (TryCharge(i, seg_size_)) placed = i;
-  }
+  // As Store::PlaceSegment, through the same engine: metadata files go to
+  // tier 0, the policy places bulk data (evicting first if it wants), a full
+  // tier spills.
+  PlacementRequest req;
+  req.seq = seq_;
+  req.file_id = file.id;
+  req.kind = file.kind;
+  req.segment = seg;
+  req.bytes = seg_size_;
+  req.write_size = r.is_write() ? size : 0;
+  req.hints.level = file.level;
+  const int want = placement_.Choose(req, IsBulkKind(file.kind), seg_size_ + kFileBlock, *this,
+                                     [&](const Move& m) { *ready = EvictNow(m, *ready); });
+  const int placed = SpillOrder(want, NumTiers(), -1, [&](int i) { return Charge(file, i, seg_size_); });
   if (placed < 0) {
     *error = "the trace does not fit the tiers: no room for segment " + std::to_string(seg) +
              " of file " + std::to_string(file.id) + " (" + DescribeTiers(config_) + ")";
@@ -234,6 +248,7 @@ bool Simulation::Place(const TraceRecord& r, File& file, uint64_t seg, uint64_t 
   }
   Segment& s = file.segments[seg];
   s.home = int8_t(placed);
+  s.charged = seg_size_;
   s.heat.Reset(seq_);
   return true;
 }
@@ -246,7 +261,7 @@ bool Simulation::ServePiece(const TraceRecord& r, File& file, uint64_t seg, uint
   Segment& s = file.segments[seg];
   const bool write = r.is_write();
   if (write) {
-    DropCopy(s);  // a copy is never stale
+    DropCopy(file, s);  // a copy is never stale
     s.writes_seen++;
   }
   const int tier = !write && s.copy >= 0 ? s.copy : s.home;
@@ -296,93 +311,90 @@ bool Simulation::Serve(const TraceRecord& r, int64_t t, int64_t* completion, std
 }
 
 bool Simulation::Start(const Move& m, Active* a) {
+  File* f = FindFile(m.ref.file_id);
   Segment* s = Find(m.ref);
   if (!s) return false;
-  if (m.op == Move::kDropCopy) {
-    DropCopy(*s);
-    return false;  // done: no data to carry
+  switch (FirstStep(m, NumTiers(), s->home, s->copy)) {
+    case MoveStep::kNothing:
+    case MoveStep::kInvalid:
+      return false;
+    case MoveStep::kDropCopy:
+      DropCopy(*f, *s);
+      return false;  // done: no data to carry
+    case MoveStep::kCarry:
+      break;
   }
-  if (m.to < 0 || m.to >= NumTiers() || m.to == s->home) return false;
-  const bool copy = m.op != Move::kMigrate;
-  if (copy && s->copy == m.to) return false;
-  DropCopy(*s);  // one extra copy at most, and a home never moves under its copy
-  if (!TryCharge(m.to, seg_size_)) return false;
+  DropCopy(*f, *s);  // one extra copy at most, and a home never moves under its copy
+  const uint64_t charge = ContentBytes(*f, m.ref.segment);
+  if (charge == 0 || !Charge(*f, m.to, charge)) return false;
   a->move = m;
   a->from = s->home;
   a->done = 0;
+  a->charge = charge;
+  a->bytes = std::min(f->size, (m.ref.segment + 1) * seg_size_) - m.ref.segment * seg_size_;
   a->writes_seen = s->writes_seen;
   return true;
 }
 
 bool Simulation::Commit(const Active& a) {
+  File* f = FindFile(a.move.ref.file_id);
   Segment* s = Find(a.move.ref);
   if (!s || s->writes_seen != a.writes_seen || s->home != a.from || s->copy >= 0) {
-    // A write came while copying (the live engine refuses a file opened for
+    // A write came while copying (the live store refuses a file opened for
     // writing) or a copy was made meanwhile: the copy is thrown away.
-    Release(a.move.to, seg_size_);
+    if (f) Release(*f, a.move.to, a.charge);
     stats_.moves_skipped++;
     return false;
   }
   if (a.move.op == Move::kMigrate) {
-    Release(s->home, seg_size_);
+    const int from = s->home;
     s->home = int8_t(a.move.to);
+    Release(*f, from, s->charged);
+    s->charged = a.charge;
   } else {
     s->copy = int8_t(a.move.to);
+    s->copy_charged = a.charge;
   }
   s->heat.Moved(seq_);
   stats_.moves++;
   return true;
 }
 
-int64_t Simulation::EvictNow(const std::vector<Move>& moves, int64_t t) {
+int64_t Simulation::EvictNow(const Move& m, int64_t t) {
+  Active a;
+  if (!Start(m, &a)) return t;
   int64_t at = t;
-  for (const Move& m : moves) {
-    Active a;
-    if (!Start(m, &a)) continue;
-    for (uint64_t off = 0; off < seg_size_; off += kChunk) {
-      const uint64_t n = std::min(kChunk, seg_size_ - off);
-      const uint64_t where = m.ref.segment * seg_size_ + off;
-      const int64_t read = tiers_[size_t(a.from)]->device.Schedule(false, m.ref.file_id, where, n, at);
-      at = tiers_[size_t(m.to)]->device.Schedule(true, m.ref.file_id, where, n, read);
-    }
-    tiers_[size_t(a.from)]->result.migrated_out += seg_size_;
-    tiers_[size_t(m.to)]->result.migrated_in += seg_size_;
-    stats_.evicted_bytes += seg_size_;
-    Commit(a);
+  for (uint64_t off = 0; off < a.bytes; off += kMoveChunk) {
+    const uint64_t n = std::min(kMoveChunk, a.bytes - off);
+    const uint64_t where = m.ref.segment * seg_size_ + off;
+    const int64_t read = tiers_[size_t(a.from)]->device.Schedule(false, m.ref.file_id, where, n, at);
+    at = tiers_[size_t(m.to)]->device.Schedule(true, m.ref.file_id, where, n, read);
   }
+  tiers_[size_t(a.from)]->result.migrated_out += a.bytes;
+  tiers_[size_t(m.to)]->result.migrated_in += a.bytes;
+  stats_.evicted_bytes += a.bytes;
+  Commit(a);
   return at;
 }
 
 void Simulation::MaybePlan(int64_t t) {
-  const uint64_t interval = policy_->PlanIntervalRequests();
-  if (interval == 0) return;
-  const bool due = seq_ - last_plan_seq_ >= interval ||
-                   (seq_ > last_plan_seq_ &&
-                    t - last_plan_time_ >= int64_t(config_.migration_plan_ms) * 1000000);
-  if (!due || planned_.size() >= config_.migration_queue) return;
-  last_plan_seq_ = seq_;
-  last_plan_time_ = t;
-  stats_.plans++;
+  const size_t room = schedule_.PlanRoom(policy_->PlanIntervalRequests(), seq_, t);
+  if (room == 0) return;
+  schedule_.Planned(seq_, t);
   scratch_.clear();
-  policy_->Plan(*this, size_t(config_.migration_queue - planned_.size()), &scratch_);
-  for (const Move& m : scratch_) {
-    if (planned_.size() >= config_.migration_queue) break;
-    bool queued = std::any_of(planned_.begin(), planned_.end(),
-                              [&](const Move& q) { return q.ref == m.ref; });
-    if (!queued) planned_.push_back(m);
-  }
+  placement_.Plan(*this, room, &scratch_);
+  schedule_.Enqueue(scratch_);
 }
 
 void Simulation::Migrate(int64_t t) {
-  const double share = double(config_.migration_busy_share) / 100.0;
   for (;;) {
     if (!active_valid_) {
       // The migration thread between moves: plan, then take the next.
       if (mig_free_ >= t) return;
       MaybePlan(std::max(t, mig_free_));
-      if (planned_.empty()) return;
-      Move m = planned_.front();
-      planned_.pop_front();
+      Move m;
+      bool manual;
+      if (!schedule_.Next(&m, &manual)) return;
       active_valid_ = Start(m, &active_);
       if (!active_valid_) {
         if (m.op != Move::kDropCopy) stats_.moves_skipped++;
@@ -391,37 +403,34 @@ void Simulation::Migrate(int64_t t) {
       continue;
     }
     // The next chunk: wanted from `want`; starts when both devices idle, or
-    // is forced through after waiting forced_gap_.
+    // is forced through once it has waited long enough.
     DeviceModel& from = tiers_[size_t(active_.from)]->device;
     DeviceModel& to = tiers_[size_t(active_.move.to)]->device;
-    const int64_t want = std::max(mig_free_, next_chunk_);
+    const int64_t want = schedule_.EarliestStart(mig_free_);
     const int64_t idle = std::max({want, from.BusyUntil(), to.BusyUntil()});
     bool forced = false;
     int64_t start;
     if (idle < t) {
       start = idle;
-    } else if (want + forced_gap_ < t) {
-      start = want + forced_gap_;
+    } else if (schedule_.ForcedStart(want) < t) {
+      start = schedule_.ForcedStart(want);
       forced = true;
       stats_.forced_chunks++;
     } else {
       return;  // wait: the next request comes first
     }
-    const uint64_t n = std::min(kChunk, seg_size_ - active_.done);
+    const uint64_t n = std::min(kMoveChunk, active_.bytes - active_.done);
     const uint64_t where = active_.move.ref.segment * seg_size_ + active_.done;
     const uint64_t file = active_.move.ref.file_id;
     const int64_t read = from.Schedule(false, file, where, n, start);
     const int64_t written = to.Schedule(true, file, where, n, read);
-    next_chunk_ = start + int64_t(double(n) * 1e9 / double(config_.migration_rate));
+    schedule_.ChunkDone(start, written, n, forced);
     mig_free_ = written;
-    forced_gap_ = forced ? std::max(kMinForcedGapNanos,
-                                    int64_t(double(written - start) * (1 - share) / share))
-                         : kMinForcedGapNanos;
     tiers_[size_t(active_.from)]->result.migrated_out += n;
     tiers_[size_t(active_.move.to)]->result.migrated_in += n;
     stats_.migrated_bytes += n;
     active_.done += n;
-    if (active_.done >= seg_size_) {
+    if (active_.done >= active_.bytes) {
       policy_->OnMoveDone(active_.move, Commit(active_));
       active_valid_ = false;
     }
@@ -439,7 +448,7 @@ bool Simulation::Run(const std::vector<TraceRecord>& trace, SimResult* result,
 
   auto serve = [&](size_t i, int64_t t, int64_t* done) {
     if (future_) future_->set_now(i);
-    if (config_.migration) Migrate(t);
+    if (config_.migration.enabled) Migrate(t);
     if (!Serve(trace[i], t, done, error)) return false;
     latencies.push_back(*done - t);
     first_issue = std::min(first_issue, t);
@@ -481,6 +490,7 @@ bool Simulation::Run(const std::vector<TraceRecord>& trace, SimResult* result,
   }
 
   stats_.requests = latencies.size();
+  stats_.plans = schedule_.plans();
   if (!latencies.empty()) {
     long double sum = 0;
     for (int64_t l : latencies) sum += l;
@@ -503,7 +513,7 @@ bool Simulation::Run(const std::vector<TraceRecord>& trace, SimResult* result,
   }
   for (size_t i = 0; i < tiers_.size(); ++i) {
     TierResult tr = tiers_[i]->result;
-    tr.capacity = tiers_[i]->capacity;
+    tr.capacity = tiers_[i]->account.capacity();
     tr.device = config_.tiers[i].device.name;
     tr.hit_ratio = served ? double(tr.served) / double(served) : 0;
     stats_.tiers.push_back(tr);

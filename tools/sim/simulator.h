@@ -48,6 +48,7 @@
 #include "agents/policy.h"
 #include "env/device_model.h"
 #include "env/trace_format.h"
+#include "tierfs/migration.h"
 #include "tools/sim/future_index.h"
 
 namespace tierfs {
@@ -64,11 +65,7 @@ struct SimConfig {
   uint64_t segment_size = 1 << 20;
   std::string policy = "fast-first";
   PolicyParams policy_params;  // the policy's own keys (without "POLICY.")
-  bool migration = true;
-  uint64_t migration_queue = 10;
-  uint64_t migration_rate = 64 << 20;  // bytes per second
-  uint64_t migration_busy_share = 10;  // percent
-  uint64_t migration_plan_ms = 1000;
+  MigrationOptions migration;  // idle_ops is for real devices: unused here
   enum class Replay { kClosed, kOpen } replay = Replay::kClosed;
 };
 

@@ -254,7 +254,7 @@ int Steer(const std::string& cmd, const std::vector<std::string>& args, Options 
     return 2;
   }
   options.read_only = false;
-  options.migration = false;  // data operations run in this thread
+  options.migration.enabled = false;  // data operations run in this thread
   std::shared_ptr<rocksdb::FileSystem> fs;
   rocksdb::Status s = NewTierFileSystem(options, &fs);
   if (s.ok()) return PrintResponse(cmd, RunAdminRequest(StoreOf(fs.get()), req, true), true);

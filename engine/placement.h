@@ -1,0 +1,96 @@
+// Placement and critical-path eviction: the rules by which a new segment gets
+// a tier. The live store (env/store.cc) and the simulator (tools/sim/) both
+// call these, so they place, spill and evict alike; neither holds a copy.
+//
+// A new segment's tier:
+//   1. a pin (REDIRECT) wins;
+//   2. a bulk file's segment (SST, WAL, blob) goes where the policy says
+//      (clamped to the tiers there are); metadata goes to tier 0;
+//   3. if the policy evicts and that tier lacks room, its victims are moved
+//      now, on the critical path, until there is room;
+//   4. the tier is charged; if it has no room the segment spills: the next
+//      slower tier with room, then faster ones (SpillOrder).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <vector>
+
+#include "agents/policy.h"
+#include "engine/capacity.h"
+
+namespace tierfs {
+
+// The bytes every file is charged on each tier it has data or a copy on, for
+// its backing file's own metadata: one file-system block.
+constexpr uint64_t kFileBlock = 4096;
+
+// Tries tiers in spill order — `want`, each slower one, then each faster one,
+// never `exclude` — and returns the first for which take(t) is true; -1 if
+// none.
+template <typename Take>
+int SpillOrder(int want, int tiers, int exclude, Take take) {
+  for (int t = want; t < tiers; ++t) {
+    if (t != exclude && take(t)) return t;
+  }
+  for (int t = want - 1; t >= 0; --t) {
+    if (t != exclude && take(t)) return t;
+  }
+  return -1;
+}
+
+// Charges `bytes` to `account` (tier t) for a file whose tiers that already
+// carry its block are the bits of *mask, adding the block if t has none yet.
+inline bool ChargeForFile(CapacityAccount& account, int t, uint8_t* mask, uint64_t bytes) {
+  const bool block = !(*mask & (1u << t));
+  if (!account.TryCharge(bytes + (block ? kFileBlock : 0))) return false;
+  *mask |= uint8_t(1u << t);
+  return true;
+}
+// Gives back the file's block on tier t once it has no segment or copy there
+// (`still_there` false).
+inline void ReleaseFileBlock(CapacityAccount& account, int t, uint8_t* mask, bool still_there) {
+  if (still_there || !(*mask & (1u << t))) return;
+  *mask &= uint8_t(~(1u << t));
+  account.Release(kFileBlock);
+}
+
+// The policy's decisions that change state it keeps between calls — Evict()
+// and Plan() — run one at a time, under this engine's lock, so a policy never
+// needs a lock of its own for them. Place() and OnRequest() are the policy's
+// to make thread-safe (they run on every I/O path).
+class PlacementEngine {
+ public:
+  explicit PlacementEngine(Policy* policy) : policy_(policy) {}
+
+  Policy& policy() { return *policy_; }
+
+  // The preferred tier of a new segment (steps 1-3 above). `bulk`: the file
+  // is an SST, WAL or blob file; `bytes` what the segment will be charged.
+  // `execute` carries out one eviction move; it runs under the engine's lock
+  // (lock order: the engine's lock, then whatever execute takes).
+  int Choose(const PlacementRequest& request, bool bulk, uint64_t bytes, const StorageView& view,
+             const std::function<void(const Move&)>& execute);
+
+  // Asks the policy for at most `max` moves (serialized with eviction).
+  void Plan(const StorageView& view, size_t max, std::vector<Move>* moves);
+
+ private:
+  Policy* const policy_;
+  std::mutex decide_mu_;  // held across Evict() (and its moves) and Plan()
+  std::vector<Move> victims_;  // guarded by decide_mu_
+};
+
+// What a move asks of a segment whose home is tier `home` and whose extra
+// copy is on `copy` (-1: none), on a store of `tiers` tiers.
+enum class MoveStep : uint8_t {
+  kNothing,   // already so: the home is there, or the copy asked for exists
+  kInvalid,   // the destination is not a tier
+  kDropCopy,  // drop the extra copy, carry nothing
+  kCarry,     // drop the extra copy first if there is one (one copy at most,
+              // and a home never moves under its copy), then charge `to` and copy
+};
+MoveStep FirstStep(const Move& move, int tiers, int home, int copy);
+
+}  // namespace tierfs

@@ -1,0 +1,34 @@
+// TierFS's background migration settings: part of the public API (installed
+// as <tierfs/migration.h>, included by <tierfs/tierfs.h>), and the one place
+// their defaults are written — the file system's Options, the migration
+// engine (engine/migration.h) and the simulator's configuration all hold this
+// struct. No dependencies.
+#pragma once
+
+#include <cstdint>
+
+namespace tierfs {
+
+// The configuration of background migration: the one place its defaults are
+// written (the file system's Options and the simulator's configuration both
+// hold one).
+struct MigrationOptions {
+  // A thread that runs the policy's moves, pins and manual moves while the
+  // devices are idle. Default: on.
+  bool enabled = true;
+  // Moves the policy may have queued at once. Default: 10 (Harmonia's).
+  uint64_t queue = 10;
+  // Most bytes per second migration copies. Default: 64 MiB/s.
+  uint64_t rate = 64 << 20;
+  // A real (not emulated) device counts as idle while it serves fewer reads
+  // than this per millisecond. Default: 8.
+  uint64_t idle_ops = 8;
+  // When the devices never idle, moves go anyway but take at most this
+  // percentage of the time. Default: 10.
+  uint64_t busy_share = 10;
+  // The policy plans at least this often (milliseconds) while requests come.
+  // Default: 1000.
+  uint64_t plan_ms = 1000;
+};
+
+}  // namespace tierfs
