@@ -13,9 +13,11 @@
 // free space for I/O to succeed.
 //
 // Threads: Place() and OnRequest() run on the I/O path, concurrently from many
-// threads, and must be cheap and thread-safe. Plan() and Evict() run on one
-// thread at a time (the migration thread; the placing writer for Evict) and
-// may take their time.
+// threads, and must be cheap and thread-safe. Plan() (from the migration
+// thread) and Evict() (from a placing writer) are serialized by the engine
+// (engine/placement.h): never two at once, of either, so the state they share
+// needs no lock of the policy's own. They may take their time, though a
+// writer waits for Evict().
 #pragma once
 
 #include <cstdint>
@@ -202,9 +204,6 @@ class Policy {
     (void)made;
   }
 
-  // Eviction on the critical path: when the tier Place() chose has no room
-  // for `bytes`, the moves that make room there (executed at once by the
-  // writer that needs the space). Default: none, the segment spills.
   // What a policy learned, kept with the database so that a restart warm-
   // starts (the learning policies' weights; the store writes it at close and
   // hands it back at open). "" if nothing. LoadState gets the tier count of
@@ -226,6 +225,10 @@ class Policy {
   };
   virtual std::vector<LossCurve> LossCurves() const { return {}; }
 
+  // Eviction on the critical path: when the tier Place() chose has no room
+  // for `bytes`, the moves that make room there, most wanted first (executed
+  // at once by the writer that needs the space, until there is room; a
+  // victim that cannot move is skipped). Default: none, the segment spills.
   virtual bool EvictsOnPlacement() const { return false; }
   virtual void Evict(int tier, uint64_t bytes, const StorageView& view, std::vector<Move>* moves) {
     (void)tier;

@@ -1,0 +1,208 @@
+// The engine core (engine/): the rules the live store and the simulator share.
+// Links the policies alone: no RocksDB, no files, no wall time.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+#include <vector>
+
+#include "engine/migration.h"
+#include "engine/placement.h"
+
+namespace tierfs {
+namespace {
+
+// A view with fixed free space per tier.
+class View : public StorageView {
+ public:
+  explicit View(std::vector<CapacityAccount*> tiers) : tiers_(std::move(tiers)) {}
+  int NumTiers() const override { return int(tiers_.size()); }
+  uint64_t Capacity(int t) const override { return tiers_[size_t(t)]->capacity(); }
+  uint64_t Used(int t) const override { return tiers_[size_t(t)]->used(); }
+  uint64_t Now() const override { return 0; }
+  uint64_t SegmentSize() const override { return 4096; }
+  void ForEachSegment(const std::function<void(const SegmentInfo&)>&) const override {}
+
+ private:
+  std::vector<CapacityAccount*> tiers_;
+};
+
+TEST(EngineTest, SpillOrderTriesTheWantedTierThenSlowerThenFaster) {
+  std::vector<int> tried;
+  auto none = [&](int t) {
+    tried.push_back(t);
+    return false;
+  };
+  EXPECT_EQ(-1, SpillOrder(1, 4, -1, none));
+  EXPECT_EQ((std::vector<int>{1, 2, 3, 0}), tried);
+  tried.clear();
+  EXPECT_EQ(-1, SpillOrder(2, 4, 3, none));  // never the excluded tier
+  EXPECT_EQ((std::vector<int>{2, 1, 0}), tried);
+  EXPECT_EQ(3, SpillOrder(1, 4, -1, [](int t) { return t == 3 || t == 0; }));
+}
+
+TEST(EngineTest, AFileIsChargedItsBlockOncePerTier) {
+  CapacityAccount tier(3 * 4096);
+  uint8_t mask = 0;
+  ASSERT_TRUE(ChargeForFile(tier, 0, &mask, 4096));
+  EXPECT_EQ(2 * 4096u, tier.used());  // the data and the file's block
+  ASSERT_TRUE(ChargeForFile(tier, 0, &mask, 4096));
+  EXPECT_EQ(3 * 4096u, tier.used());
+  EXPECT_FALSE(ChargeForFile(tier, 0, &mask, 1));  // full: nothing charged
+  EXPECT_EQ(3 * 4096u, tier.used());
+  tier.Release(2 * 4096);
+  ReleaseFileBlock(tier, 0, &mask, /*still_there=*/true);
+  EXPECT_EQ(4096u, tier.used());
+  ReleaseFileBlock(tier, 0, &mask, /*still_there=*/false);
+  EXPECT_EQ(0u, tier.used());
+  EXPECT_EQ(0, mask);
+}
+
+TEST(EngineTest, ADeviceThatSaidFullTakesNothingUntilSpaceIsFreed) {
+  CapacityAccount tier(1 << 20);
+  tier.MarkDeviceFull();
+  EXPECT_FALSE(tier.TryCharge(4096));
+  tier.NoteSpaceFreed();
+  EXPECT_TRUE(tier.TryCharge(4096));
+}
+
+TEST(EngineTest, TheFirstStepOfAMove) {
+  Move m;
+  m.ref = SegmentRef{1, 0};
+  m.op = Move::kMigrate;
+  m.to = 0;
+  EXPECT_EQ(MoveStep::kNothing, FirstStep(m, 2, /*home=*/0, /*copy=*/-1));
+  EXPECT_EQ(MoveStep::kCarry, FirstStep(m, 2, 1, -1));
+  EXPECT_EQ(MoveStep::kCarry, FirstStep(m, 2, 1, 0));  // the copy goes first
+  m.to = 2;
+  EXPECT_EQ(MoveStep::kInvalid, FirstStep(m, 2, 1, -1));
+  m.op = Move::kReplicate;
+  m.to = 0;
+  EXPECT_EQ(MoveStep::kNothing, FirstStep(m, 2, 1, 0));  // that copy exists
+  EXPECT_EQ(MoveStep::kCarry, FirstStep(m, 2, 1, -1));
+  m.op = Move::kDropCopy;
+  EXPECT_EQ(MoveStep::kNothing, FirstStep(m, 2, 1, -1));
+  EXPECT_EQ(MoveStep::kDropCopy, FirstStep(m, 2, 1, 0));
+}
+
+// Places on tier 0 and evicts; notes whether two of its Evict()/Plan() calls
+// ever overlapped.
+class OverlapProbe : public Policy {
+ public:
+  const char* Name() const override { return "probe"; }
+  int Place(const PlacementRequest&, const StorageView&) override { return 0; }
+  bool EvictsOnPlacement() const override { return true; }
+  void Evict(int, uint64_t, const StorageView&, std::vector<Move>* moves) override {
+    Enter();
+    moves->push_back(Move());
+  }
+  uint64_t PlanIntervalRequests() const override { return 1; }
+  void Plan(const StorageView&, size_t, std::vector<Move>*) override { Enter(); }
+  std::atomic<int> inside{0}, overlaps{0}, calls{0};
+
+ private:
+  void Enter() {
+    if (inside.fetch_add(1) != 0) overlaps++;
+    calls++;
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+    inside.fetch_sub(1);
+  }
+};
+
+TEST(EngineTest, EvictAndPlanNeverRunTogether) {
+  CapacityAccount fast(4096), slow(1 << 30);
+  fast.ForceCharge(4096);  // full: every placement evicts
+  View view({&fast, &slow});
+  OverlapProbe policy;
+  PlacementEngine engine(&policy);
+  PlacementRequest req;
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 4; ++i) {
+    threads.emplace_back([&] {
+      for (int n = 0; n < 50; ++n) {
+        EXPECT_EQ(0, engine.Choose(req, true, 4096, view, [](const Move&) {}));
+      }
+    });
+  }
+  threads.emplace_back([&] {
+    std::vector<Move> moves;
+    for (int n = 0; n < 50; ++n) engine.Plan(view, 10, &moves);
+  });
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(250, policy.calls.load());
+  EXPECT_EQ(0, policy.overlaps.load());
+}
+
+TEST(EngineTest, EvictionStopsOnceThereIsRoom) {
+  CapacityAccount fast(3 * 4096), slow(1 << 30);
+  fast.ForceCharge(3 * 4096);
+  View view({&fast, &slow});
+  class ThreeVictims : public OverlapProbe {
+    void Evict(int, uint64_t, const StorageView&, std::vector<Move>* moves) override {
+      moves->resize(3);
+    }
+  } policy;
+  PlacementEngine engine(&policy);
+  int executed = 0;
+  EXPECT_EQ(0, engine.Choose(PlacementRequest(), true, 4096, view, [&](const Move&) {
+    executed++;
+    fast.Release(4096);
+  }));
+  EXPECT_EQ(1, executed);
+  // A pin wins, and metadata goes to tier 0 without asking the policy.
+  PlacementRequest pinned;
+  pinned.hints.pinned_tier = 1;
+  EXPECT_EQ(1, engine.Choose(pinned, true, 4096, view, [](const Move&) {}));
+  fast.ForceCharge(4096);
+  EXPECT_EQ(0, engine.Choose(PlacementRequest(), false, 4096, view, [&](const Move&) {
+    ADD_FAILURE() << "metadata placement evicted";
+  }));
+}
+
+TEST(EngineTest, ThePolicyPlansByTheRequestClockOrTheTimeWhenItsQueueHasRoom) {
+  MigrationOptions o;
+  o.queue = 3;
+  o.plan_ms = 1000;
+  MoveScheduler s(o);
+  EXPECT_EQ(0u, s.PlanRoom(/*interval=*/0, 100, 0));  // a policy that never plans
+  EXPECT_EQ(0u, s.PlanRoom(100, 99, 0));              // not due
+  EXPECT_EQ(3u, s.PlanRoom(100, 100, 0));
+  s.Planned(100, 0);
+  EXPECT_EQ(0u, s.PlanRoom(100, 150, 999999999));
+  EXPECT_EQ(3u, s.PlanRoom(100, 150, 1000000000));  // a second passed while requests came
+  EXPECT_EQ(0u, s.PlanRoom(100, 100, 2000000000));  // but none came
+  Move a, b;
+  a.ref = SegmentRef{1, 0};
+  b.ref = SegmentRef{1, 1};
+  s.Enqueue({a, a, b});  // a segment queued once
+  EXPECT_EQ(2u, s.planned().size());
+  EXPECT_EQ(1u, s.PlanRoom(100, 200, 0));
+  s.SubmitManual({b});
+  Move next;
+  bool manual = false;
+  ASSERT_TRUE(s.Next(&next, &manual));
+  EXPECT_TRUE(manual);  // manual moves first
+  ASSERT_TRUE(s.Next(&next, &manual));
+  EXPECT_FALSE(manual);
+  EXPECT_EQ(a.ref, next.ref);
+}
+
+TEST(EngineTest, ChunksKeepTheRateAndTheBusyShare) {
+  MigrationOptions o;
+  o.rate = 1 << 20;  // 1 MiB/s: a 256 KiB chunk every 250 ms
+  o.busy_share = 10;
+  MoveScheduler s(o);
+  EXPECT_EQ(5, s.EarliestStart(5));
+  s.ChunkDone(0, 1000000, kMoveChunk, /*forced=*/false);
+  EXPECT_EQ(250000000, s.EarliestStart(0));
+  EXPECT_EQ(250000000 + kMinForcedGapNanos, s.ForcedStart(250000000));
+  // A forced chunk of 200 ms: the next forced one waits 9 x 200 ms.
+  s.ChunkDone(0, 200000000, kMoveChunk, /*forced=*/true);
+  EXPECT_EQ(1800000000, s.ForcedStart(0));
+  s.ChunkDone(0, 1000, kMoveChunk, /*forced=*/false);
+  EXPECT_EQ(kMinForcedGapNanos, s.ForcedStart(0));
+}
+
+}  // namespace
+}  // namespace tierfs
