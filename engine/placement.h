@@ -26,6 +26,14 @@ namespace tierfs {
 // its backing file's own metadata: one file-system block.
 constexpr uint64_t kFileBlock = 4096;
 
+// What a segment spanning [start, limit) of a file of `file_size` bytes
+// holds, in whole blocks: what it is charged once its writer closes, and what
+// a move of it carries and charges.
+inline uint64_t SegmentBytes(uint64_t file_size, uint64_t start, uint64_t limit) {
+  const uint64_t end = file_size < limit ? file_size : limit;
+  return end > start ? (end - start + kFileBlock - 1) / kFileBlock * kFileBlock : 0;
+}
+
 // Tries tiers in spill order — `want`, each slower one, then each faster one,
 // never `exclude` — and returns the first for which take(t) is true; -1 if
 // none.

@@ -16,7 +16,7 @@ Status NotTierFS() { return Status::InvalidArgument("not a TierFS file system");
 Status RunHere(Store* store, const std::vector<Move>& moves, bool skip_busy) {
   for (const Move& m : moves) {
     uint64_t bytes;
-    rocksdb::IOStatus s = store->ExecuteMove(m, nullptr, &bytes);
+    rocksdb::IOStatus s = store->ExecuteMove(m, MoveCause::kManual, nullptr, &bytes);
     if (!s.ok() && !(skip_busy && s.IsBusy())) return s;
   }
   return Status::OK();

@@ -113,6 +113,11 @@ void Migrator::MaybePlan() {
   }
   std::vector<Move> moves;
   store_->placement().Plan(*store_, room, &moves);
+  store_->NoteEvent(TraceEvent::kPlan, 0, FileKind::kOther, room, moves.size());
+  for (const Move& m : moves) {
+    store_->NoteEvent(TraceEvent::kQueued, m.ref.file_id, FileKind::kOther, m.ref.segment,
+                      uint64_t(m.op), m.to);
+  }
   std::lock_guard<std::mutex> lock(mu_);
   schedule_.Enqueue(moves);
 }
@@ -141,8 +146,8 @@ void Migrator::Run() {
       current_ = move;
     }
     uint64_t bytes = 0;
-    rocksdb::IOStatus s = store_->ExecuteMove(move, this, &bytes);
-    if (!manual) store_->policy().OnMoveDone(move, s.ok() && bytes > 0);
+    rocksdb::IOStatus s =
+        store_->ExecuteMove(move, manual ? MoveCause::kManual : MoveCause::kPlanned, this, &bytes);
     {
       std::lock_guard<std::mutex> lock(mu_);
       running_ = running_manual_ = false;

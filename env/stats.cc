@@ -217,7 +217,7 @@ void Store::LoadStats() {
     }
   }
   // The request clock goes on where it stopped, so ages and decay continue.
-  seq_.store(doc.value("seq", uint64_t(0)));
+  clock_.Restore(doc.value("seq", uint64_t(0)));
   if (!doc["segments"].is_array()) return;
   for (const json& row : doc["segments"]) {
     if (!row.is_array() || row.size() < 7) continue;

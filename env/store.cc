@@ -284,6 +284,7 @@ void Store::Retire(const std::shared_ptr<FileEntry>& entry) {
 
 void Store::FreeData(const std::shared_ptr<FileEntry>& entry) {
   std::unique_lock<std::shared_mutex> lock(entry->mu);
+  NoteEvent(TraceEvent::kDelete, entry->id, entry->kind, 0, 0);
   SegmentTable& segs = entry->segments;
   for (uint64_t s = 0; s < segs.size(); ++s) {
     if (segs.tier(s) == kNoTier) continue;
@@ -356,7 +357,8 @@ IOStatus Store::PlaceSegment(FileEntry* entry, uint64_t seg, const PlacementRequ
   const int want = placement_->Choose(req, IsBulkKind(entry->kind), bytes + kFileBlock, *this,
                                       [this](const Move& m) {
                                         uint64_t moved;
-                                        ExecuteMove(m, nullptr, &moved).PermitUncheckedError();
+                                        ExecuteMove(m, MoveCause::kEviction, nullptr, &moved)
+                                            .PermitUncheckedError();
                                       });
   {
     std::shared_lock<std::shared_mutex> state(state_mu_);
@@ -376,6 +378,7 @@ IOStatus Store::PlaceSegment(FileEntry* entry, uint64_t seg, const PlacementRequ
     entry->segments.Set(seg, uint8_t(t), bytes);
     entry->segments.heat(seg)->Reset(req.seq);
     tier(t).segments.fetch_add(1, std::memory_order_relaxed);
+    NoteEvent(TraceEvent::kPlace, entry->id, entry->kind, seg, 0, t);
     *tier_out = t;
   }
   MaybeRotate();
@@ -408,11 +411,11 @@ void Store::DropWriter(FileEntry* entry) {
   std::unique_lock<std::shared_mutex> lock(entry->mu);
   if (--entry->writers > 0) return;  // another writer still appends into its reservation
   uint64_t size = entry->size.load();
+  NoteEvent(TraceEvent::kSettle, entry->id, entry->kind, 0, size);
   SegmentTable& segs = entry->segments;
   for (uint64_t s = 0; s < segs.size(); ++s) {
     if (segs.tier(s) == kNoTier) continue;
-    uint64_t start = SegmentStart(s);
-    uint64_t used = start < size ? RoundUp(std::min(size, SegmentLimit(s)) - start) : 0;
+    const uint64_t used = SegmentBytes(size, SegmentStart(s), SegmentLimit(s));
     if (segs.charged(s) > used) {
       tier(segs.tier(s)).Release(segs.charged(s) - used);
       segs.SetCharged(s, used);

@@ -20,6 +20,7 @@
 
 #include "agents/policy.h"
 #include "engine/placement.h"
+#include "engine/request_clock.h"
 #include "env/journal.h"
 #include "env/namespace.h"
 #include "env/tier.h"
@@ -42,7 +43,7 @@ class Store : public StorageView {
   int NumTiers() const override { return int(tiers_.size()); }
   uint64_t Capacity(int t) const override { return tiers_[t]->capacity(); }
   uint64_t Used(int t) const override { return tiers_[t]->used(); }
-  uint64_t Now() const override { return seq_.load(std::memory_order_relaxed); }
+  uint64_t Now() const override { return clock_.Now(); }
   uint64_t SegmentSize() const override { return seg_size_; }
   void ForEachSegment(const std::function<void(const SegmentInfo&)>& fn) const override;
   bool Lookup(const SegmentRef& ref, SegmentInfo* info) const override;
@@ -53,24 +54,17 @@ class Store : public StorageView {
   PlacementEngine& placement() { return *placement_; }
   // The migration thread; nullptr if migration is off or the store read-only.
   Migrator* migrator() { return migrator_.get(); }
-  // Numbers a request: the clock of the segment statistics and the policies.
-  // Threads take numbers in blocks of kSeqBlock, so the clock costs one
-  // shared atomic per block: numbers are unique, and ordered across threads
-  // to within a block.
+  // Numbers a request: the clock of the segment statistics and the policies
+  // (engine/request_clock.h), one block per thread.
   uint64_t NextSeq() {
-    struct Block {
+    struct ThreadBlock {
       const Store* store = nullptr;
-      uint64_t next = 0, end = 0;
+      RequestClock::Block block;
     };
-    thread_local Block b;
-    if (__builtin_expect(b.store != this || b.next == b.end, 0)) {
-      b.store = this;
-      b.next = seq_.fetch_add(kSeqBlock, std::memory_order_relaxed) + 1;
-      b.end = b.next + kSeqBlock;
-    }
-    return b.next++;
+    thread_local ThreadBlock b;
+    if (__builtin_expect(b.store != this, 0)) b = ThreadBlock{this, {}};
+    return clock_.Next(&b.block);
   }
-  static constexpr uint64_t kSeqBlock = 64;
   // A completed I/O on segment `seg` of `entry`, served by tier `t`: counts
   // it in the segment's statistics and tells the policy.
   void Observe(const FileEntry& entry, uint64_t seg, uint64_t offset, uint64_t size, IoType type,
@@ -90,6 +84,15 @@ class Store : public StorageView {
     req.size = size;
     req.tier = t;
     policy_->OnRequest(req, latency_ns);
+  }
+
+  // Records an event (what the store did besides I/O, or a decision) in the
+  // running trace capture, if any (env/trace_format.h).
+  void NoteEvent(TraceEvent event, uint64_t file_id, FileKind kind, uint64_t offset,
+                 uint64_t size, int tier = -1) {
+    if (TraceCapture* trace = trace_.load(std::memory_order_acquire)) {
+      trace->RecordEvent(event, file_id, kind, offset, size, tier);
+    }
   }
 
   const Options& options() const { return options_; }
@@ -183,7 +186,11 @@ class Store : public StorageView {
     // The chunk took `nanos` (its device time included).
     virtual void AfterChunk(int64_t nanos) { (void)nanos; }
   };
-  rocksdb::IOStatus ExecuteMove(const Move& move, Governor* governor, uint64_t* bytes);
+  // `cause` is traced (the move's start and end events) and, for a planned
+  // move, the policy is told how it ended (Policy::OnMoveDone: made if it
+  // carried bytes).
+  rocksdb::IOStatus ExecuteMove(const Move& move, MoveCause cause, Governor* governor,
+                                uint64_t* bytes);
 
   // Trace capture (env/trace_capture.h): records every I/O into `path`
   // until StopTrace or close. One capture at a time: Busy if one runs.
@@ -264,6 +271,8 @@ class Store : public StorageView {
   void ReleaseUnusedAllowance(FileEntry* entry, int t);
   // Charges `bytes` (and the per-file block allowance) to tier t; false if no room.
   bool ChargeExactly(FileEntry* entry, int t, uint64_t bytes);
+  rocksdb::IOStatus RunMove(const Move& move, MoveCause cause, Governor* governor,
+                            uint64_t* bytes);
   // Drops the extra copy of `seg`. REQUIRES: entry->move_mu held.
   rocksdb::IOStatus DropCopy(FileEntry* entry, uint64_t seg);
 
@@ -274,7 +283,7 @@ class Store : public StorageView {
   std::vector<std::unique_ptr<Tier>> tiers_;
   std::unique_ptr<Policy> policy_;
   std::unique_ptr<PlacementEngine> placement_;  // over policy_
-  std::atomic<uint64_t> seq_{0};
+  RequestClock clock_;
   std::unique_ptr<Migrator> migrator_;  // stopped first at close
   // The running trace capture, read lock-free by Observe. A stopped capture
   // stays allocated (in traces_) until the store closes, so a thread that

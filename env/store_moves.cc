@@ -138,7 +138,18 @@ IOStatus Store::CopyRange(FileEntry* entry, int from, int to, uint64_t start, ui
   return s;
 }
 
-IOStatus Store::ExecuteMove(const Move& move, Governor* governor, uint64_t* bytes_out) {
+IOStatus Store::ExecuteMove(const Move& move, MoveCause cause, Governor* governor,
+                            uint64_t* bytes) {
+  IOStatus s = RunMove(move, cause, governor, bytes);
+  const bool made = s.ok() && *bytes > 0;
+  NoteEvent(TraceEvent::kMove, move.ref.file_id, FileKind::kOther, move.ref.segment,
+            EncodeMoveOutcome(move.op, made, cause), move.to);
+  if (cause == MoveCause::kPlanned) policy_->OnMoveDone(move, made);
+  return s;
+}
+
+IOStatus Store::RunMove(const Move& move, MoveCause cause, Governor* governor,
+                        uint64_t* bytes_out) {
   *bytes_out = 0;
   if (read_only()) return IOStatus::NotSupported("moves on a TierFS store opened read-only");
   std::shared_ptr<FileEntry> entry;
@@ -192,6 +203,8 @@ IOStatus Store::ExecuteMove(const Move& move, Governor* governor, uint64_t* byte
     if (!ChargeExactly(e, to, charge)) {
       return IOStatus::NoSpace("TierFS tier " + std::to_string(to) + " has no room for the move");
     }
+    NoteEvent(TraceEvent::kMove, e->id, FileKind::kOther, seg,
+              EncodeMoveOutcome(move.op, false, cause, /*started=*/true), to);
     writer_opens = e->writer_opens;
   }
 

@@ -301,6 +301,7 @@ IOStatus SegmentWriter::Write(uint64_t offset, const Slice& data, int hint) {
 
 IOStatus SegmentWriter::Sync(bool full) {
   FlushStats();
+  store_->NoteEvent(TraceEvent::kSync, entry_->id, entry_->kind, 0, entry_->size.load());
   // The map first: synced data must be findable after a crash.
   IOStatus s = store_->SyncMetadataFor(*entry_);
   for (int t = 0; s.ok() && t < store_->NumTiers(); ++t) {
@@ -333,6 +334,7 @@ IOStatus SegmentWriter::Truncate(uint64_t size) {
     if (!s.ok()) return s;
   }
   entry_->size = size;
+  store_->NoteEvent(TraceEvent::kTruncate, entry_->id, entry_->kind, 0, size);
   return IOStatus::OK();
 }
 

@@ -39,14 +39,6 @@ TraceCapture::~TraceCapture() { Stop(); }
 void TraceCapture::Record(uint64_t file_id, FileKind kind, int level, uint64_t offset,
                           uint64_t size, IoType type, TracePriority priority, int tier,
                           uint64_t latency_ns) {
-  // A small number per thread, per capture: the simulator replays each
-  // thread as one synchronous client.
-  struct Stream {
-    const TraceCapture* owner = nullptr;
-    uint32_t id = 0;
-  };
-  thread_local Stream stream;
-  const int64_t now = DeviceModel::NowNanos();
   TraceRecord r;
   r.file_id = file_id;
   r.kind = kind;
@@ -57,13 +49,35 @@ void TraceCapture::Record(uint64_t file_id, FileKind kind, int level, uint64_t o
   r.priority = priority;
   r.tier = tier;
   r.latency_ns = latency_ns;
-  const int64_t start = now - int64_t(latency_ns);
-  r.time_ns = start > start_ns_ ? uint64_t(start - start_ns_) : 0;
+  Append(&r, DeviceModel::NowNanos() - int64_t(latency_ns));
+}
+
+void TraceCapture::RecordEvent(TraceEvent event, uint64_t file_id, FileKind kind,
+                               uint64_t offset, uint64_t size, int tier) {
+  TraceRecord r;
+  r.event = event;
+  r.file_id = file_id;
+  r.kind = kind;
+  r.offset = offset;
+  r.size = size;
+  r.tier = tier;
+  Append(&r, DeviceModel::NowNanos());
+}
+
+void TraceCapture::Append(TraceRecord* r, int64_t start) {
+  // A small number per thread, per capture: the simulator replays each
+  // thread as one synchronous client.
+  struct Stream {
+    const TraceCapture* owner = nullptr;
+    uint32_t id = 0;
+  };
+  thread_local Stream stream;
+  r->time_ns = start > start_ns_ ? uint64_t(start - start_ns_) : 0;
   std::lock_guard<std::mutex> lock(mu_);
   if (!file_) return;
   if (stream.owner != this) stream = Stream{this, threads_++};
-  r.stream = stream.id;
-  encoder_.Append(r, &buf_);
+  r->stream = stream.id;
+  encoder_.Append(*r, &buf_);
   records_++;
   if (buf_.size() >= kFlushBytes) FlushLocked();
 }

@@ -32,6 +32,11 @@ class TraceCapture {
   void Record(uint64_t file_id, FileKind kind, int level, uint64_t offset, uint64_t size,
               IoType type, TracePriority priority, int tier, uint64_t latency_ns);
 
+  // An event (env/trace_format.h): what the store did besides I/O, or a
+  // decision it made. Recorded with the current time.
+  void RecordEvent(TraceEvent event, uint64_t file_id, FileKind kind, uint64_t offset,
+                   uint64_t size, int tier);
+
   // Writes out what is buffered and closes the file; later records are
   // dropped. The first write error, if any.
   rocksdb::IOStatus Stop();
@@ -42,6 +47,9 @@ class TraceCapture {
  private:
   TraceCapture(std::string path, FILE* file);
   void FlushLocked();
+  // Stamps *r with its time (from `start`, on DeviceModel's clock) and the
+  // calling thread's stream, and encodes it.
+  void Append(TraceRecord* r, int64_t start);
 
   const std::string path_;
   const int64_t start_ns_;  // DeviceModel::NowNanos() at start: times are relative to it

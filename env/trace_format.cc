@@ -15,6 +15,7 @@ constexpr size_t kReadChunk = 1 << 20;
 
 enum : uint8_t {
   kTypeMask = 0x03,
+  kEventType = 3,
   kPriorityShift = 2,
   kPriorityMask = 0x07,
   kHasLevel = 1 << 5,
@@ -76,10 +77,26 @@ uint32_t Crc(const char* p, size_t n) {
 
 }  // namespace
 
+const char* TraceEventName(TraceEvent event) {
+  switch (event) {
+    case TraceEvent::kNone: return "io";
+    case TraceEvent::kDelete: return "delete";
+    case TraceEvent::kSettle: return "settle";
+    case TraceEvent::kTruncate: return "truncate";
+    case TraceEvent::kSync: return "sync";
+    case TraceEvent::kPlace: return "place";
+    case TraceEvent::kMove: return "move";
+    case TraceEvent::kPlan: return "plan";
+    case TraceEvent::kQueued: return "queued";
+  }
+  return "unknown";
+}
+
 bool TraceRecord::operator==(const TraceRecord& o) const {
   return time_ns == o.time_ns && stream == o.stream && file_id == o.file_id &&
-         offset == o.offset && size == o.size && type == o.type && priority == o.priority &&
-         kind == o.kind && level == o.level && tier == o.tier && latency_ns == o.latency_ns;
+         offset == o.offset && size == o.size && kind == o.kind && level == o.level &&
+         tier == o.tier && latency_ns == o.latency_ns && event == o.event &&
+         (!is_io() || (type == o.type && priority == o.priority));
 }
 
 std::string TraceEncoder::EncodeHeader(const TraceHeader& h) {
@@ -101,8 +118,9 @@ std::string TraceEncoder::EncodeHeader(const TraceHeader& h) {
 void TraceEncoder::Append(const TraceRecord& r, std::string* out) {
   const bool level = r.level >= 0 && r.level < 256;
   const bool tier = r.tier >= 0 && r.tier < 256;
-  uint8_t flags = uint8_t(uint8_t(r.type) & kTypeMask) |
-                  uint8_t((uint8_t(r.priority) & kPriorityMask) << kPriorityShift);
+  const uint8_t type = r.is_io() ? uint8_t(r.type) : uint8_t(kEventType);
+  const uint8_t sub = r.is_io() ? uint8_t(r.priority) : uint8_t(uint8_t(r.event) - 1);
+  uint8_t flags = uint8_t(type & kTypeMask) | uint8_t((sub & kPriorityMask) << kPriorityShift);
   if (level) flags |= kHasLevel;
   if (tier) flags |= kHasTier;
   if (r.latency_ns) flags |= kHasLatency;
@@ -171,9 +189,9 @@ bool TraceReader::ReadHeader(std::string* error) {
   TraceHeader h;
   uint64_t tiers = 0;
   bool ok = GetFixed32(&p, end, &h.version);
-  if (ok && h.version != TraceHeader::kVersion) {
-    *error = name_ + " has version " + std::to_string(h.version) + "; this build reads version " +
-             std::to_string(TraceHeader::kVersion);
+  if (ok && (h.version < 1 || h.version > TraceHeader::kVersion)) {
+    *error = name_ + " has version " + std::to_string(h.version) +
+             "; this build reads versions 1 to " + std::to_string(TraceHeader::kVersion);
     return false;
   }
   ok = ok && GetVarint(&p, end, &h.segment_size) && GetVarint(&p, end, &h.start_unix_ns) &&
@@ -217,7 +235,9 @@ bool TraceReader::Next(TraceRecord* r, std::string* error) {
   p += 2;
   const uint8_t type = flags & kTypeMask;
   const uint8_t priority = (flags >> kPriorityShift) & kPriorityMask;
-  if (type > uint8_t(IoType::kWrite) || priority > uint8_t(TracePriority::kUnknown) ||
+  const bool event = type == kEventType;
+  if ((event && (header_.version < 2 || priority + 1 > uint8_t(TraceEvent::kQueued))) ||
+      (!event && priority > uint8_t(TracePriority::kUnknown)) ||
       kind > uint8_t(FileKind::kVolume)) {
     *error = name_ + ": malformed record " + std::to_string(records_) + " (bad flags or kind)";
     return false;
@@ -244,8 +264,12 @@ bool TraceReader::Next(TraceRecord* r, std::string* error) {
     truncated_ = true;  // the file ends inside this record
     return false;
   }
-  out.type = IoType(type);
-  out.priority = TracePriority(priority);
+  if (event) {
+    out.event = TraceEvent(priority + 1);
+  } else {
+    out.type = IoType(type);
+    out.priority = TracePriority(priority);
+  }
   out.kind = FileKind(kind);
   out.stream = uint32_t(stream);
   last_time_ += delta;

@@ -14,9 +14,11 @@
 //              fixed32 crc32   zlib's CRC-32 of every header byte before it
 //   string  := varint length, bytes
 //
-//   record  := byte    flags    bits 0-1 type (0 user read, 1 background read, 2 write)
-//                               bits 2-4 priority: RocksDB's IOPriority (0 low, 1 mid,
-//                                        2 high, 3 user, 4 total), 5 unknown
+//   record  := byte    flags    bits 0-1 type (0 user read, 1 background read, 2 write,
+//                                        3 event)
+//                               bits 2-4 I/O: priority, RocksDB's IOPriority (0 low,
+//                                        1 mid, 2 high, 3 user, 4 total), 5 unknown;
+//                                        event: the event's code (TraceEvent - 1)
 //                               bit  5   a level byte follows
 //                               bit  6   a tier byte follows
 //                               bit  7   a latency varint follows
@@ -31,7 +33,27 @@
 //              [byte   tier]    the tier that served it at capture
 //              [varint latency] ns the request took at capture
 //
-// A record costs 8 to 20 bytes. A file that ends inside a record (a capture
+// Events (version 2) are what the store's decisions depend on besides I/O,
+// and the decisions themselves, so a replay can be checked against the
+// capture (tools/sim/, `tierfs-sim verify`). Their fields:
+//
+//   code  event    offset    size                      tier
+//   0     delete   -         -                         -         the file's data was freed
+//   1     settle   -         file size                 -         its last writer closed: the
+//                                                                unused reservation went back
+//   2     truncate -         new size                  -
+//   3     sync     -         -                         -
+//   4     place    segment   -                         placed    a new segment's tier
+//   5     move     segment   op | made << 2 |        to        a move charged its destination
+//                            cause << 3 |                        and began (started), or ended
+//                            started << 5                        (made or not); cause 0 planned,
+//                                                                1 eviction, 2 manual
+//   6     plan     max       moves the policy returned -         the policy was asked for at
+//                                                                most `max` moves; they follow
+//                                                                as `queued` events
+//   7     queued   segment   op                        to        a planned move queued
+//
+// An I/O record costs 8 to 20 bytes. A file that ends inside a record (a capture
 // cut short by a crash) decodes up to the last whole record; the reader says
 // so. Times are the issue time of each request, relative to the start of the
 // capture.
@@ -51,6 +73,35 @@ namespace tierfs {
 // known" (writes, block traces).
 enum class TracePriority : uint8_t { kLow = 0, kMid, kHigh, kUser, kTotal, kUnknown };
 
+// What a record is besides an I/O (the format above says what each carries).
+enum class TraceEvent : uint8_t {
+  kNone = 0,  // an I/O
+  kDelete,
+  kSettle,
+  kTruncate,
+  kSync,
+  kPlace,
+  kMove,
+  kPlan,
+  kQueued,
+};
+const char* TraceEventName(TraceEvent event);
+// Why a move ran (the `cause` of a move event).
+enum class MoveCause : uint8_t { kPlanned = 0, kEviction, kManual };
+// The `size` field of a move event, and back. A move event with `started`
+// marks the point where the move charged its destination (its copy begins);
+// one without ends it.
+inline uint64_t EncodeMoveOutcome(Move::Op op, bool made, MoveCause cause, bool started = false) {
+  return uint64_t(op) | (made ? 4u : 0u) | (uint64_t(cause) << 3) | (started ? 32u : 0u);
+}
+inline void DecodeMoveOutcome(uint64_t size, Move::Op* op, bool* made, MoveCause* cause,
+                              bool* started = nullptr) {
+  *op = Move::Op(size & 3);
+  *made = (size & 4) != 0;
+  *cause = MoveCause((size >> 3) & 3);
+  if (started) *started = (size & 32) != 0;
+}
+
 struct TraceRecord {
   uint64_t time_ns = 0;  // issue time, from the start of the trace
   uint32_t stream = 0;   // issuing thread or workload
@@ -63,8 +114,10 @@ struct TraceRecord {
   int level = -1;          // -1 unknown
   int tier = -1;           // -1 unknown
   uint64_t latency_ns = 0; // 0 unknown
+  TraceEvent event = TraceEvent::kNone;  // an event, not an I/O: type is meaningless
 
-  bool is_write() const { return type == IoType::kWrite; }
+  bool is_io() const { return event == TraceEvent::kNone; }
+  bool is_write() const { return is_io() && type == IoType::kWrite; }
   bool operator==(const TraceRecord& o) const;
 };
 
@@ -75,7 +128,8 @@ struct TraceTier {
 };
 
 struct TraceHeader {
-  static constexpr uint32_t kVersion = 1;
+  // Version 2 added events; version 1 traces (I/O only) still read.
+  static constexpr uint32_t kVersion = 2;
   uint32_t version = kVersion;
   uint64_t segment_size = 0;
   uint64_t start_unix_ns = 0;

@@ -4,6 +4,8 @@
 
 #include <rocksdb/db.h>
 
+#include <algorithm>
+#include <map>
 #include <set>
 
 #include "db/open.h"
@@ -63,12 +65,17 @@ TEST(TraceCaptureTest, RecordsWhatTheStoreServedAndReplaysInTheSimulator) {
   EXPECT_NE(0u, header.start_unix_ns);
 
   uint64_t user_reads = 0, writes = 0, background = 0, leveled = 0, with_latency = 0;
+  std::map<TraceEvent, uint64_t> events;
   std::set<FileKind> kinds;
   std::set<int> tiers;
   uint64_t last = 0;
   for (const TraceRecord& r : records) {
     EXPECT_LE(last, r.time_ns);
     last = r.time_ns;
+    if (!r.is_io()) {
+      events[r.event]++;
+      continue;
+    }
     kinds.insert(r.kind);
     tiers.insert(r.tier);
     user_reads += r.type == IoType::kUserRead;
@@ -90,6 +97,12 @@ TEST(TraceCaptureTest, RecordsWhatTheStoreServedAndReplaysInTheSimulator) {
   EXPECT_TRUE(kinds.count(FileKind::kWal));
   EXPECT_TRUE(kinds.count(FileKind::kSst));
   EXPECT_TRUE(tiers.count(0) && tiers.count(1));  // the 1 MiB tier 0 spilled
+  // What the decisions depend on, and the decisions: every segment placed,
+  // files deleted by compaction, writers closed, WAL syncs.
+  EXPECT_GT(events[TraceEvent::kPlace], 10u);
+  EXPECT_GT(events[TraceEvent::kDelete], 0u);
+  EXPECT_GT(events[TraceEvent::kSettle], 0u);
+  EXPECT_GT(events[TraceEvent::kSync], 0u);
 
   // The simulator replays it on the tiers it was captured with.
   sim::SimConfig config;
@@ -98,7 +111,9 @@ TEST(TraceCaptureTest, RecordsWhatTheStoreServedAndReplaysInTheSimulator) {
       << error;
   sim::SimResult result;
   ASSERT_TRUE(sim::RunPolicy(records, config, &result, &error)) << error;
-  EXPECT_EQ(records.size(), result.requests);
+  const uint64_t io = uint64_t(std::count_if(records.begin(), records.end(),
+                                             [](const TraceRecord& r) { return r.is_io(); }));
+  EXPECT_EQ(io, result.requests);
   EXPECT_GT(result.tiers[0].hit_ratio, 0.0);
   EXPECT_GT(result.tiers[1].hit_ratio, 0.0);
 }
@@ -128,14 +143,21 @@ TEST(TraceCaptureTest, StartAndStopThroughTheApiAndErrorsNameTheProblem) {
     ASSERT_TRUE(f->Close({}, nullptr).ok());
   }
   ASSERT_TRUE(StopTrace(fs.get(), &n).ok());
-  EXPECT_EQ(10u, n);
+  // Ten appends; before the first, its segment's placement; at the close,
+  // the settled size.
+  EXPECT_EQ(12u, n);
   TraceHeader header;
   std::vector<TraceRecord> records;
   std::string error;
   ASSERT_TRUE(ReadTrace(trace, &header, &records, &error)) << error;
-  ASSERT_EQ(10u, records.size());
-  EXPECT_EQ(FileKind::kWal, records[0].kind);
-  EXPECT_EQ(9000u, records[9].offset);
+  ASSERT_EQ(12u, records.size());
+  EXPECT_EQ(TraceEvent::kPlace, records[0].event);
+  EXPECT_EQ(records[1].tier, records[0].tier);  // where the appends went
+  EXPECT_EQ(FileKind::kWal, records[1].kind);
+  EXPECT_TRUE(records[1].is_write());
+  EXPECT_EQ(9000u, records[10].offset);
+  EXPECT_EQ(TraceEvent::kSettle, records[11].event);
+  EXPECT_EQ(10000u, records[11].size);
   EXPECT_EQ(1000u, records[9].size);
 
   // A bad trace key in the URI is refused at parse time.

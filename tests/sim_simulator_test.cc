@@ -175,10 +175,12 @@ class PromoteTwo : public PromoteSegmentZero {
 };
 
 TEST(SimulatorTest, ThePolicyHearsOfEveryPlannedMoveMadeOrSkipped) {
+  // Enough requests for the request clock, which advances a block of 64 at a
+  // time (engine/request_clock.h), to call for a second plan.
   std::vector<TraceRecord> trace;
-  for (int i = 0; i < 6; ++i) trace.push_back(Read(uint64_t(i) * 1000000000, uint64_t(i % 2) * kSeg));
-  // Room for segment 0 as it is when it moves (4 KiB read so far, and the
-  // file's block), not for segment 1 too.
+  for (int i = 0; i < 200; ++i) trace.push_back(Read(uint64_t(i) * 10000000, uint64_t(i % 2) * kSeg));
+  // Segment 0 moves before segment 1 is first read, holding the 4 KiB read
+  // so far: room for it (and the file's block), not for segment 1 too.
   SimConfig c = Config("promote-two", 4096 + kFileBlock);
   PromoteTwo policy;
   SimResult r;

@@ -50,6 +50,7 @@ uint64_t Footprint(const std::vector<TraceRecord>& trace, uint64_t segment_size)
   };
   std::unordered_set<std::pair<uint64_t, uint64_t>, Hash> seen;
   for (const TraceRecord& r : trace) {
+    if (!r.is_io()) continue;
     const uint64_t end = r.offset + std::max<uint64_t>(r.size, 1);
     for (uint64_t seg = r.offset / segment_size; seg * segment_size < end; ++seg) {
       seen.insert({r.file_id, seg});

@@ -12,6 +12,7 @@ FutureIndex::FutureIndex(const std::vector<TraceRecord>& trace, uint64_t segment
   std::unordered_map<uint64_t, std::pair<uint64_t, uint64_t>> file_end;
   for (size_t i = 0; i < trace.size(); ++i) {
     const TraceRecord& r = trace[i];
+    if (!r.is_io()) continue;  // events are nobody's access
     const uint64_t end = r.offset + std::max<uint64_t>(r.size, 1);
     auto [last, added] = file_end.emplace(r.file_id, std::make_pair(~0ull, ~0ull));
     uint64_t& last_end = r.is_write() ? last->second.second : last->second.first;

@@ -8,6 +8,7 @@
 
 #include "engine/migration.h"
 #include "engine/placement.h"
+#include "engine/request_clock.h"
 #include "env/config.h"
 #include "env/segment_table.h"
 #include "env/tier.h"
@@ -68,7 +69,7 @@ class Simulation : public StorageView {
   int NumTiers() const override { return int(tiers_.size()); }
   uint64_t Capacity(int t) const override { return tiers_[size_t(t)]->account.capacity(); }
   uint64_t Used(int t) const override { return tiers_[size_t(t)]->account.used(); }
-  uint64_t Now() const override { return seq_; }
+  uint64_t Now() const override { return clock_.Now(); }
   uint64_t SegmentSize() const override { return seg_size_; }
   void ForEachSegment(const std::function<void(const SegmentInfo&)>& fn) const override;
   bool Lookup(const SegmentRef& ref, SegmentInfo* info) const override;
@@ -110,6 +111,23 @@ class Simulation : public StorageView {
   // Background migration up to virtual time t (the next request's issue).
   void Migrate(int64_t t);
   void MaybePlan(int64_t t);
+  // Asks the policy for at most `room` moves and queues them.
+  void PlanNow(size_t room, int64_t t);
+  // A planned move ended: the policy hears of it, and it is recorded.
+  void EndPlannedMove(const Move& m, bool made);
+  // Follows the trace's move events (SimConfig::follow_trace_timing).
+  void FollowMove(const TraceRecord& r, int64_t t);
+  // Runs the active move's copy from `t` on the devices and commits it.
+  bool FinishNow(int64_t t);
+
+  // Events that change state besides I/O (env/trace_format.h), as the store
+  // handles them.
+  void ApplyEvent(const TraceRecord& r, int64_t t);
+  void Delete(File& f);
+  void Settle(File& f, uint64_t size);
+  // A decision, for SimResult::decisions.
+  void Decide(TraceEvent event, uint64_t file_id, FileKind kind, uint64_t offset, uint64_t size,
+              int tier);
 
   const SimConfig& config_;
   Policy* const policy_;
@@ -120,7 +138,10 @@ class Simulation : public StorageView {
   std::vector<std::unique_ptr<TierState>> tiers_;
   std::vector<File> files_;
   std::unordered_map<uint64_t, size_t> file_index_;
-  uint64_t seq_ = 0;  // the request clock: one tick per piece
+  // The request clock (one tick per piece of I/O), a block per stream as
+  // the store keeps one per thread.
+  RequestClock clock_;
+  std::unordered_map<uint32_t, RequestClock::Block> blocks_;
 
   // The migration engine's state beyond schedule_.
   bool active_valid_ = false;
@@ -182,9 +203,78 @@ void Simulation::DropCopy(File& f, Segment& s) {
 }
 
 uint64_t Simulation::ContentBytes(const File& f, uint64_t seg) const {
-  const uint64_t start = seg * seg_size_;
-  const uint64_t end = std::min(f.size, start + seg_size_);
-  return end > start ? (end - start + kBlockSize - 1) / kBlockSize * kBlockSize : 0;
+  return SegmentBytes(f.size, seg * seg_size_, (seg + 1) * seg_size_);
+}
+
+void Simulation::Decide(TraceEvent event, uint64_t file_id, FileKind kind, uint64_t offset,
+                        uint64_t size, int tier) {
+  if (!config_.record_decisions) return;
+  TraceRecord d;
+  d.event = event;
+  d.file_id = file_id;
+  d.kind = kind;
+  d.offset = offset;
+  d.size = size;
+  d.tier = tier;
+  stats_.decisions.push_back(d);
+}
+
+void Simulation::Delete(File& f) {
+  // As Store::FreeData: every charge of the file goes, its blocks too.
+  for (Segment& s : f.segments) {
+    if (s.home >= 0) tiers_[size_t(s.home)]->account.Release(s.charged);
+    if (s.copy >= 0) tiers_[size_t(s.copy)]->account.Release(s.copy_charged);
+  }
+  for (int t = 0; t < NumTiers(); ++t) {
+    ReleaseFileBlock(tiers_[size_t(t)]->account, t, &f.blocks, /*still_there=*/false);
+  }
+  f.segments.clear();
+  f.size = 0;
+}
+
+void Simulation::Settle(File& f, uint64_t size) {
+  // As Store::DropWriter: the reservation beyond what each segment holds
+  // goes back.
+  f.size = size;
+  for (uint64_t i = 0; i < f.segments.size(); ++i) {
+    Segment& s = f.segments[i];
+    if (s.home < 0) continue;
+    const uint64_t used = ContentBytes(f, i);
+    if (s.charged > used) {
+      tiers_[size_t(s.home)]->account.Release(s.charged - used);
+      s.charged = used;
+    }
+  }
+}
+
+void Simulation::ApplyEvent(const TraceRecord& r, int64_t t) {
+  switch (r.event) {
+    case TraceEvent::kDelete:
+      if (File* f = FindFile(r.file_id)) Delete(*f);
+      return;
+    case TraceEvent::kSettle:
+      Settle(FileOf(r), r.size);
+      return;
+    case TraceEvent::kTruncate: {
+      // As SegmentWriter::Truncate: copies go first; the charge follows at
+      // the writer's close (settle).
+      File& f = FileOf(r);
+      for (Segment& s : f.segments) DropCopy(f, s);
+      f.size = r.size;
+      return;
+    }
+    case TraceEvent::kPlan:
+      if (config_.follow_trace_timing) PlanNow(size_t(r.offset), t);
+      return;
+    case TraceEvent::kMove:
+      if (config_.follow_trace_timing) FollowMove(r, t);
+      return;
+    case TraceEvent::kSync:    // the device models' flush is not replayed
+    case TraceEvent::kPlace:   // decisions: the replay makes its own
+    case TraceEvent::kQueued:
+    case TraceEvent::kNone:
+      return;
+  }
 }
 
 void Simulation::Describe(const File& f, uint64_t segment, SegmentInfo* info) const {
@@ -231,7 +321,7 @@ bool Simulation::Place(const TraceRecord& r, File& file, uint64_t seg, uint64_t 
   // tier 0, the policy places bulk data (evicting first if it wants), a full
   // tier spills.
   PlacementRequest req;
-  req.seq = seq_;
+  req.seq = Now();
   req.file_id = file.id;
   req.kind = file.kind;
   req.segment = seg;
@@ -249,7 +339,8 @@ bool Simulation::Place(const TraceRecord& r, File& file, uint64_t seg, uint64_t 
   Segment& s = file.segments[seg];
   s.home = int8_t(placed);
   s.charged = seg_size_;
-  s.heat.Reset(seq_);
+  s.heat.Reset(req.seq);
+  Decide(TraceEvent::kPlace, file.id, file.kind, seg, 0, placed);
   return true;
 }
 
@@ -282,7 +373,7 @@ bool Simulation::ServePiece(const TraceRecord& r, File& file, uint64_t seg, uint
   if (write) stats_.user_write_bytes += size;
 
   Request req;
-  req.seq = ++seq_;
+  req.seq = clock_.Next(&blocks_[r.stream]);
   req.type = r.type;
   s.heat.Touch(req.seq, r.type);
   req.file_id = file.id;
@@ -355,14 +446,18 @@ bool Simulation::Commit(const Active& a) {
     s->copy = int8_t(a.move.to);
     s->copy_charged = a.charge;
   }
-  s->heat.Moved(seq_);
+  s->heat.Moved(Now());
   stats_.moves++;
   return true;
 }
 
 int64_t Simulation::EvictNow(const Move& m, int64_t t) {
   Active a;
-  if (!Start(m, &a)) return t;
+  if (!Start(m, &a)) {
+    Decide(TraceEvent::kMove, m.ref.file_id, FileKind::kOther, m.ref.segment,
+           EncodeMoveOutcome(m.op, false, MoveCause::kEviction), m.to);
+    return t;
+  }
   int64_t at = t;
   for (uint64_t off = 0; off < a.bytes; off += kMoveChunk) {
     const uint64_t n = std::min(kMoveChunk, a.bytes - off);
@@ -373,17 +468,86 @@ int64_t Simulation::EvictNow(const Move& m, int64_t t) {
   tiers_[size_t(a.from)]->result.migrated_out += a.bytes;
   tiers_[size_t(m.to)]->result.migrated_in += a.bytes;
   stats_.evicted_bytes += a.bytes;
-  Commit(a);
+  const bool made = Commit(a);
+  Decide(TraceEvent::kMove, m.ref.file_id, FileKind::kOther, m.ref.segment,
+         EncodeMoveOutcome(m.op, made, MoveCause::kEviction), m.to);
   return at;
 }
 
 void Simulation::MaybePlan(int64_t t) {
-  const size_t room = schedule_.PlanRoom(policy_->PlanIntervalRequests(), seq_, t);
-  if (room == 0) return;
-  schedule_.Planned(seq_, t);
+  const size_t room = schedule_.PlanRoom(policy_->PlanIntervalRequests(), Now(), t);
+  if (room > 0) PlanNow(room, t);
+}
+
+void Simulation::PlanNow(size_t room, int64_t t) {
+  schedule_.Planned(Now(), t);
   scratch_.clear();
   placement_.Plan(*this, room, &scratch_);
+  Decide(TraceEvent::kPlan, 0, FileKind::kOther, room, scratch_.size(), -1);
+  for (const Move& m : scratch_) {
+    Decide(TraceEvent::kQueued, m.ref.file_id, FileKind::kOther, m.ref.segment, uint64_t(m.op),
+           m.to);
+  }
   schedule_.Enqueue(scratch_);
+}
+
+void Simulation::EndPlannedMove(const Move& m, bool made) {
+  Decide(TraceEvent::kMove, m.ref.file_id, FileKind::kOther, m.ref.segment,
+         EncodeMoveOutcome(m.op, made, MoveCause::kPlanned), m.to);
+  policy_->OnMoveDone(m, made);
+}
+
+bool Simulation::FinishNow(int64_t t) {
+  int64_t at = t;
+  DeviceModel& from = tiers_[size_t(active_.from)]->device;
+  DeviceModel& to = tiers_[size_t(active_.move.to)]->device;
+  for (; active_.done < active_.bytes;) {
+    const uint64_t n = std::min(kMoveChunk, active_.bytes - active_.done);
+    const uint64_t where = active_.move.ref.segment * seg_size_ + active_.done;
+    const int64_t read = from.Schedule(false, active_.move.ref.file_id, where, n, at);
+    at = to.Schedule(true, active_.move.ref.file_id, where, n, read);
+    tiers_[size_t(active_.from)]->result.migrated_out += n;
+    tiers_[size_t(active_.move.to)]->result.migrated_in += n;
+    stats_.migrated_bytes += n;
+    active_.done += n;
+  }
+  mig_free_ = at;
+  active_valid_ = false;
+  return Commit(active_);
+}
+
+void Simulation::FollowMove(const TraceRecord& r, int64_t t) {
+  Move::Op op;
+  bool made, started;
+  MoveCause cause;
+  DecodeMoveOutcome(r.size, &op, &made, &cause, &started);
+  if (cause != MoveCause::kPlanned) return;  // evictions run inline; no manual moves here
+  if (started) {
+    // The store took its next move and charged the destination.
+    Move m;
+    bool manual;
+    if (active_valid_ || !schedule_.Next(&m, &manual)) return;
+    active_valid_ = Start(m, &active_);
+    if (!active_valid_) EndPlannedMove(m, false);  // the store started it; we could not
+    return;
+  }
+  if (active_valid_) {
+    const Move m = active_.move;
+    EndPlannedMove(m, FinishNow(t));
+    return;
+  }
+  // The store ended a move it never started (nothing to do, no room, busy):
+  // take ours, which may start where the store's did not.
+  Move m;
+  bool manual;
+  if (!schedule_.Next(&m, &manual)) return;
+  if (!Start(m, &active_)) {
+    if (m.op != Move::kDropCopy) stats_.moves_skipped++;
+    EndPlannedMove(m, false);
+    return;
+  }
+  active_valid_ = true;
+  EndPlannedMove(m, FinishNow(t));
 }
 
 void Simulation::Migrate(int64_t t) {
@@ -398,7 +562,7 @@ void Simulation::Migrate(int64_t t) {
       active_valid_ = Start(m, &active_);
       if (!active_valid_) {
         if (m.op != Move::kDropCopy) stats_.moves_skipped++;
-        policy_->OnMoveDone(m, m.op == Move::kDropCopy);
+        EndPlannedMove(m, false);  // as the store: a drop-copy carries nothing
       }
       continue;
     }
@@ -431,8 +595,8 @@ void Simulation::Migrate(int64_t t) {
     stats_.migrated_bytes += n;
     active_.done += n;
     if (active_.done >= active_.bytes) {
-      policy_->OnMoveDone(active_.move, Commit(active_));
       active_valid_ = false;
+      EndPlannedMove(active_.move, Commit(active_));
     }
   }
 }
@@ -446,9 +610,15 @@ bool Simulation::Run(const std::vector<TraceRecord>& trace, SimResult* result,
   latencies.reserve(trace.size());
   int64_t first_issue = INT64_MAX, last_done = 0;
 
+  const bool follow = config_.follow_trace_timing;
   auto serve = [&](size_t i, int64_t t, int64_t* done) {
     if (future_) future_->set_now(i);
-    if (config_.migration.enabled) Migrate(t);
+    if (!trace[i].is_io()) {
+      ApplyEvent(trace[i], t);
+      *done = t;
+      return true;
+    }
+    if (config_.migration.enabled && !follow) Migrate(t);
     if (!Serve(trace[i], t, done, error)) return false;
     latencies.push_back(*done - t);
     first_issue = std::min(first_issue, t);
@@ -456,7 +626,7 @@ bool Simulation::Run(const std::vector<TraceRecord>& trace, SimResult* result,
     return true;
   };
 
-  if (config_.replay == SimConfig::Replay::kOpen) {
+  if (config_.replay == SimConfig::Replay::kOpen || follow) {
     for (size_t i = 0; i < trace.size(); ++i) {
       int64_t done;
       if (!serve(i, int64_t(trace[i].time_ns), &done)) return false;
@@ -466,6 +636,7 @@ bool Simulation::Run(const std::vector<TraceRecord>& trace, SimResult* result,
     std::unordered_map<uint32_t, size_t> stream_index;
     std::vector<std::vector<uint32_t>> streams;
     for (size_t i = 0; i < trace.size(); ++i) {
+      if (IsDecision(trace[i])) continue;  // the replay makes its own
       auto [it, added] = stream_index.emplace(trace[i].stream, streams.size());
       if (added) streams.emplace_back();
       streams[it->second].push_back(uint32_t(i));
@@ -529,6 +700,18 @@ bool Simulation::Run(const std::vector<TraceRecord>& trace, SimResult* result,
 }
 
 }  // namespace
+
+bool IsDecision(const TraceRecord& r) {
+  switch (r.event) {
+    case TraceEvent::kPlace:
+    case TraceEvent::kMove:
+    case TraceEvent::kPlan:
+    case TraceEvent::kQueued:
+      return true;
+    default:
+      return false;
+  }
+}
 
 std::unique_ptr<Policy> MakeSimPolicy(const SimConfig& config, const FutureIndex* future,
                                       std::string* error) {

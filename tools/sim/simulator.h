@@ -67,6 +67,15 @@ struct SimConfig {
   PolicyParams policy_params;  // the policy's own keys (without "POLICY.")
   MigrationOptions migration;  // idle_ops is for real devices: unused here
   enum class Replay { kClosed, kOpen } replay = Replay::kClosed;
+  // Follow the capture's timing of background migration: the policy plans
+  // exactly where the trace's plan events say the live store asked it (for
+  // as many moves), and a planned move starts and ends where its move events
+  // say; the engine's own cadence and idle detection are not used. Replays
+  // in trace order (as kOpen). For checking that the simulator decides as
+  // the store did (`tierfs-sim verify`).
+  bool follow_trace_timing = false;
+  // Keep the decisions made (SimResult::decisions).
+  bool record_decisions = false;
 };
 
 // Reads a tierfs:// URI or `tierfs://config:FILE` (the live grammar; tier
@@ -107,7 +116,15 @@ struct SimResult {
   // A learning policy's training loss (Policy::LossCurves); x is the number
   // of transitions its agent had seen.
   std::vector<Policy::LossCurve> losses;
+  // With SimConfig::record_decisions: every placement, move ended, plan and
+  // move queued, as trace events (env/trace_format.h) in the order made.
+  std::vector<TraceRecord> decisions;
 };
+
+// True for the events a trace records as decisions (place, move, plan,
+// queued), which a replay makes for itself; false for I/O and for the events
+// the decisions depend on (delete, settle, truncate, sync).
+bool IsDecision(const TraceRecord& r);
 
 // Makes the policy `config.policy` names: a policy of the live registry, or
 // "oracle" (which needs `future`). nullptr and *error on an unknown name or

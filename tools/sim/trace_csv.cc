@@ -148,6 +148,7 @@ bool WriteCsvTrace(const std::vector<TraceRecord>& records, double nanos_per_uni
   }
   static const char* const kTypes[] = {"R", "BR", "W"};
   for (const TraceRecord& r : records) {
+    if (!r.is_io()) continue;  // CSV holds I/O only
     if (full) {
       fprintf(out, "%llu,%u,%llu,%s,%llu,%llu,%s,%d,%d,%d,%llu\n", (unsigned long long)r.time_ns,
               r.stream, (unsigned long long)r.file_id, FileKindName(r.kind),

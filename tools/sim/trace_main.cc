@@ -10,6 +10,7 @@
 #include <gflags/gflags.h>
 
 #include <cstdio>
+#include <map>
 #include <set>
 
 #include "env/trace_format.h"
@@ -58,7 +59,12 @@ int Info(const std::string& path) {
   uint64_t reads = 0, background = 0, writes = 0, read_bytes = 0, write_bytes = 0;
   std::set<uint32_t> streams;
   std::set<uint64_t> files;
+  std::map<TraceEvent, uint64_t> events;
   for (const TraceRecord& r : records) {
+    if (!r.is_io()) {
+      events[r.event]++;
+      continue;
+    }
     if (r.is_write()) {
       writes++;
       write_bytes += r.size;
@@ -77,8 +83,8 @@ int Info(const std::string& path) {
            FormatSize(h.tiers[i].capacity).c_str(), h.tiers[i].device.c_str());
   }
   const double seconds = records.empty() ? 0 : double(records.back().time_ns) / 1e9;
-  const uint64_t n = records.size();
-  printf("records %llu over %.3f s: user reads %llu, background reads %llu, writes %llu "
+  const uint64_t n = reads + background + writes;  // I/O records
+  printf("I/O records %llu over %.3f s: user reads %llu, background reads %llu, writes %llu "
          "(%.1f%% reads)\n",
          (unsigned long long)n, seconds, (unsigned long long)reads,
          (unsigned long long)background, (unsigned long long)writes,
@@ -89,6 +95,13 @@ int Info(const std::string& path) {
          n > 1 ? seconds * 1e6 / double(n - 1) : 0);
   printf("streams %zu, files %zu, footprint %s (%s segments)\n", streams.size(), files.size(),
          FormatSize(Footprint(records, segment_size)).c_str(), FLAGS_segment_size.c_str());
+  if (!events.empty()) {
+    printf("events:");
+    for (const auto& [event, count] : events) {
+      printf(" %s %llu", TraceEventName(event), (unsigned long long)count);
+    }
+    printf("\n");
+  }
   return 0;
 }
 
