@@ -20,6 +20,8 @@
 #include <memory>
 #include <random>
 
+#include "util/splitmix64.h"
+
 namespace tierfs {
 namespace sim {
 namespace {
@@ -42,22 +44,15 @@ constexpr double kShiftChance = 0.25;
 
 uint64_t AlignDown(uint64_t bytes) { return bytes / kPage * kPage; }
 
-uint64_t SplitMix64(uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
-
 // The seed of constituent `index` of a mix or phase benchmark: distinct
 // streams for distinct constituents, all fixed by the benchmark's seed.
 uint64_t DeriveSeed(uint64_t seed, uint64_t index) {
-  return SplitMix64(seed ^ SplitMix64(index + 1));
+  return SplitMix64Hash(seed ^ SplitMix64Hash(index + 1));
 }
 
 class Random {
  public:
-  explicit Random(uint64_t seed) : engine_(SplitMix64(seed)) {}
+  explicit Random(uint64_t seed) : engine_(SplitMix64Hash(seed)) {}
 
   // Uniform in [0, 1), 53 bits.
   double Uniform() { return double(engine_() >> 11) * 0x1.0p-53; }
