@@ -52,26 +52,8 @@ EOF
 
 QUICK=0 SLOW=sata-ssd NUM="" FAST_PCT=15 SECS="" SEGMENT=64K
 POLICIES="fast-first,slow-only,hintstor"
-while (($#)); do
-  case "$1" in
-    --quick) QUICK=1 ;;
-    --slow) SLOW="$2"; shift ;;
-    --num) NUM="$2"; shift ;;
-    --fast-pct) FAST_PCT="$2"; shift ;;
-    --seconds) SECS="$2"; shift ;;
-    --policies) POLICIES="$2"; shift ;;
-    --segment-size) SEGMENT="$2"; shift ;;
-    --slow=*) SLOW="${1#*=}" ;;
-    --num=*) NUM="${1#*=}" ;;
-    --fast-pct=*) FAST_PCT="${1#*=}" ;;
-    --seconds=*) SECS="${1#*=}" ;;
-    --policies=*) POLICIES="${1#*=}" ;;
-    --segment-size=*) SEGMENT="${1#*=}" ;;
-    -h|--help) usage; exit 0 ;;
-    *) usage >&2; exit 2 ;;
-  esac
-  shift
-done
+tfs_args usage --quick --slow=SLOW --num=NUM --fast-pct=FAST_PCT --seconds=SECS \
+  --policies=POLICIES --segment-size=SEGMENT -- "$@"
 if ((QUICK)); then
   : "${NUM:=40000}" "${SECS:=3}"
 else
@@ -89,12 +71,11 @@ NAME=hybrid
 if [ "$SLOW" != sata-ssd ]; then NAME+="-$SLOW"; fi
 if ((QUICK)); then NAME+="-quick"; fi
 OUT_MD="$RESULTS/$NAME.md" OUT_PNG="$RESULTS/$NAME.png"
-PY=/usr/bin/python3
 
 # Capacities in MiB. The data written is what fillrandom hands RocksDB.
 DATA_MIB=$(((NUM * (16 + 400) + (1 << 20) - 1) >> 20))
 FAST_MIB=$(((DATA_MIB * FAST_PCT + 99) / 100))
-BIG_MIB=$((DATA_MIB * 8 > 1024 ? DATA_MIB * 8 : 1024))
+BIG_MIB="$(tfs_big_mib "$DATA_MIB")"
 
 FLAGS=(
   --db=/db --num="$NUM" --value_size=400 --key_size=16 --threads=1 --seed=42
@@ -109,8 +90,7 @@ READ_FLAGS=(
 uri() {
   local policy="$1" dir="$WORK/$1" fast="$FAST_MIB"
   if [ "$policy" = fast-only ]; then fast="$BIG_MIB"; fi
-  mkdir -p "$dir/tier0" "$dir/tier1"
-  echo "tierfs://$dir/tier0:${fast}M,$dir/tier1:${BIG_MIB}M:$SLOW;segment_size:$SEGMENT;policy:$policy"
+  echo "$(tfs_two_tiers "$dir" "${fast}M" "${BIG_MIB}M:$SLOW");segment_size:$SEGMENT;policy:$policy"
 }
 
 # Results, one line each: "ops POLICY BENCH OPS_PER_SEC",

@@ -15,19 +15,15 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # shellcheck source=benchmarks/lib.sh
 source "$ROOT/benchmarks/lib.sh"
+usage() { echo "usage: $0 [--quick]"; }
 QUICK=0
-case "${1:-}" in
-  --quick) QUICK=1 ;;
-  "") ;;
-  *) echo "usage: $0 [--quick]" >&2; exit 2 ;;
-esac
+tfs_args usage --quick -- "$@"
 REQUESTS="${REQUESTS:-20000}" JOBS="${JOBS:-2}" CONFIGS=perf,cost,tri WORKLOADS=all NAME=learning
 if ((QUICK)); then REQUESTS=5000 CONFIGS=perf WORKLOADS=LUN0,ssd-00,YCSB-B,ResNet50 NAME=learning-quick; fi
 POLICIES=fast-first,lru,cde,hintstor,mutant,harmonia,harmonia-nocoord,sibyl,sapm,cde+rl-migr,oracle
 
 tfs_setup learning
-"$ROOT/tools/dev/build.sh" --target tierfs_sim_tool >/dev/null 2>"$WORK/build-sim.log" ||
-  { tail -n 30 "$WORK/build-sim.log" >&2; exit 1; }
+tfs_build tierfs_sim_tool
 SIM="$BUILD/tools/sim/tierfs-sim"
 
 tfs_progress "loss curves: harmonia and sibyl on YCSB-B and phase-change"
@@ -37,7 +33,7 @@ for p in harmonia sibyl; do
   "$SIM" run --config=perf --workload=phase-change --requests=20000 --policy="$p" \
     --losses="$WORK/phase-$p.csv" >"$WORK/phase-$p.txt" 2>/dev/null
 done
-/usr/bin/python3 "$ROOT/benchmarks/loss_plot.py" "$RESULTS/$NAME-loss.png" \
+"$PY" "$ROOT/benchmarks/loss_plot.py" "$RESULTS/$NAME-loss.png" \
   "harmonia, YCSB-B:$WORK/ycsb-harmonia.csv" "sibyl, YCSB-B:$WORK/ycsb-sibyl.csv" \
   "harmonia, phase-change:$WORK/phase-harmonia.csv" >"$WORK/convergence.txt"
 
@@ -46,7 +42,7 @@ tfs_progress "every policy on the suite ($CONFIGS, $REQUESTS requests per worklo
   --requests="$REQUESTS" --jobs="$JOBS" --out="$WORK" \
   2> >(awk '{ printf "\r%-100s", $0 } END { print "" }' >&2) >/dev/null
 mv "$WORK/sim.csv" "$RESULTS/$NAME.csv"
-/usr/bin/python3 "$ROOT/benchmarks/sim_plot.py" "$RESULTS/$NAME.csv" "$RESULTS/$NAME.png"
+"$PY" "$ROOT/benchmarks/sim_plot.py" "$RESULTS/$NAME.csv" "$RESULTS/$NAME.png"
 {
   echo "## Learning agents in the simulator"
   echo

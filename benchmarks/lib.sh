@@ -1,10 +1,39 @@
 # shellcheck shell=bash
 # Shared helpers for the TierFS benchmark scripts. Source it; do not run it.
 #
+#   tfs_args USAGE SPEC... -- ARG...
+#                           parse a script's command line: SPEC "--name=VAR"
+#                           takes a value ("--name V" or "--name=V") into VAR,
+#                           SPEC "--name" is a flag that sets NAME (upper case,
+#                           dashes as underscores) to 1; -h/--help runs the
+#                           function USAGE and exits 0; anything else (or a
+#                           value missing) runs USAGE on stderr and exits 2
 #   tfs_setup NAME          make a temp work dir $WORK (removed on exit), build
 #                           libtierfs.so and the tierfs tool (installing Debian
 #                           packages if missing), set ROOT, BUILD, LIB,
-#                           TIERFS_TOOL, DB_BENCH, RESULTS
+#                           TIERFS_TOOL, DB_BENCH, RESULTS, PY (the Python with
+#                           matplotlib)
+#   tfs_keep_work           if KEEP_WORK is set, keep $WORK at exit (and say so)
+#   tfs_build TARGET...     build more targets into $BUILD; on failure print the
+#                           build log's tail and exit
+#   tfs_device CONFIG       the slow tier's device model of a configuration:
+#                           cost -> hdd, perf -> sata-ssd, anything else as is
+#   tfs_big_mib MIB         a capacity that holds everything written (MIB): 8x
+#                           it, at least 1024 (MiB)
+#   tfs_one_tier DIR        make DIR/tier0 and print the URI of one 64 GiB tier
+#                           there without a device model, 1 MiB segments (the
+#                           overhead benchmarks' store); append ";key:value"s
+#   tfs_two_tiers DIR TIER0 TIER1
+#                           make DIR/tier0 and DIR/tier1 and print the URI
+#                           "tierfs://DIR/tier0:TIER0,DIR/tier1:TIER1", each
+#                           TIERn "CAPACITY[:DEVICE]"; append ";key:value" options
+#   tfs_options_file LEVELS LEVEL_BASE CACHE_SIZE [db:NAME=VALUE|cf:NAME=VALUE]...
+#                           an OPTIONS file (stdout) with TFS_LSM_FLAGS' shape,
+#                           LEVELS levels, L1 of LEVEL_BASE, a CACHE_SIZE block
+#                           cache, plus the given DBOptions / CFOptions
+#   tfs_tool URI OUT ARG... the admin tool's JSON (`tierfs --fs_uri=URI --json
+#                           ARG...`) into OUT; on failure print it and exit
+#   tfs_sst_bytes LS_JSON   bytes of the SSTs listed by `tierfs --json ls`
 #   tfs_db_bench LOG ARG... run db_bench with libtierfs.so preloaded; output to
 #                           LOG; on failure print the log's tail and exit
 #   tfs_ops BENCH LOG       ops/sec of benchmark BENCH in a db_bench log
@@ -16,6 +45,7 @@
 #                           the others right-aligned
 #   tfs_md_row CELL...      one markdown table row
 #   tfs_bytes N             N bytes, human-readable (KiB, MiB, ...)
+#   tfs_size_bytes SIZE     a size as typed (20M, 64K, 1G, 4096) in bytes
 #   tfs_revision            the git revision benchmarked
 #   tfs_progress MSG...     a progress line on stderr, with the elapsed time
 
@@ -33,6 +63,37 @@ TFS_LSM_FLAGS=(
   --bloom_bits=10
   --compression_type=none
 )
+
+tfs_args() {
+  local usage="$1" spec name var found specs=()
+  shift
+  while (($#)) && [ "$1" != -- ]; do specs+=("$1"); shift; done
+  (($#)) && shift  # the --
+  while (($#)); do
+    case "$1" in -h|--help) "$usage"; exit 0 ;; esac
+    found=0
+    for spec in "${specs[@]}"; do
+      name="${spec%%=*}" var="${spec#*=}"
+      if [ "$spec" = "$name" ]; then  # a flag
+        [ "$1" = "$name" ] || continue
+        var="${name#--}" var="${var^^}"
+        printf -v "${var//-/_}" 1
+      elif [ "$1" = "$name" ]; then
+        (($# >= 2)) || { "$usage" >&2; exit 2; }
+        printf -v "$var" '%s' "$2"
+        shift
+      elif [[ "$1" == "$name="* ]]; then
+        printf -v "$var" '%s' "${1#"$name="}"
+      else
+        continue
+      fi
+      found=1
+      break
+    done
+    ((found)) || { "$usage" >&2; exit 2; }
+    shift
+  done
+}
 
 tfs_setup() {
   local name="$1"
@@ -59,7 +120,23 @@ tfs_setup() {
   for f in "$LIB" "$TIERFS_TOOL" "$DB_BENCH"; do
     [ -f "$f" ] || { echo "$name: missing $f" >&2; exit 1; }
   done
+  PY=/usr/bin/python3
   mkdir -p "$RESULTS"
+}
+
+tfs_keep_work() {
+  if [ -n "${KEEP_WORK:-}" ]; then
+    trap - EXIT
+    tfs_progress "keeping the logs and snapshots in $WORK"
+  fi
+}
+
+tfs_build() {
+  if ! "$ROOT/tools/dev/build.sh" --target "$@" >"$WORK/build-more.out" 2>"$WORK/build-more.log"; then
+    tail -n 30 "$WORK/build-more.log" >&2
+    echo "${0##*/}: building $* failed" >&2
+    exit 1
+  fi
 }
 
 tfs_progress() {
@@ -138,4 +215,88 @@ tfs_revision() {
   rev="$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null)" || { echo unknown; return; }
   git -C "$ROOT" diff --quiet HEAD 2>/dev/null || rev+="+dirty"
   echo "$rev"
+}
+
+tfs_size_bytes() {
+  local v="$1"
+  case "$v" in
+    *K) echo $((${v%K} << 10)) ;;
+    *M) echo $((${v%M} << 20)) ;;
+    *G) echo $((${v%G} << 30)) ;;
+    *) echo "$v" ;;
+  esac
+}
+
+tfs_device() {
+  case "$1" in
+    cost) echo hdd ;;
+    perf) echo sata-ssd ;;
+    *) echo "$1" ;;
+  esac
+}
+
+tfs_big_mib() {
+  echo $(($1 * 8 > 1024 ? $1 * 8 : 1024))
+}
+
+tfs_one_tier() {
+  mkdir -p "$1/tier0"
+  echo "tierfs://$1/tier0:64G;segment_size:1M"
+}
+
+tfs_two_tiers() {
+  mkdir -p "$1/tier0" "$1/tier1"
+  echo "tierfs://$1/tier0:$2,$1/tier1:$3"
+}
+
+# The OPTIONS file is made from TFS_LSM_FLAGS, so that the shape follows them:
+# db_bench given --options_file ignores its LSM flags, and tierfs-ycsb takes
+# only a file.
+tfs_options_file() {
+  local flag name value extra db=()
+  local cf=("num_levels=$1" "max_bytes_for_level_base=$(tfs_size_bytes "$2")")
+  local table=("block_cache=$(tfs_size_bytes "$3")")
+  shift 3
+  for flag in "${TFS_LSM_FLAGS[@]}"; do
+    name="${flag%%=*}" name="${name#--}" value="${flag#*=}"
+    case "$name" in
+      write_buffer_size|target_file_size_base) cf+=("$name=$value") ;;
+      max_bytes_for_level_base) ;;  # LEVEL_BASE
+      compaction_readahead_size) db+=("$name=$value") ;;
+      bloom_bits) table+=("filter_policy=bloomfilter:$value:false") ;;
+      compression_type)
+        [ "$value" = none ] || { echo "${0##*/}: map --compression_type=$value" >&2; exit 1; }
+        cf+=("compression=kNoCompression") ;;
+      *) echo "${0##*/}: no OPTIONS-file name for $flag (lib.sh)" >&2; exit 1 ;;
+    esac
+  done
+  for extra; do
+    case "$extra" in
+      db:*) db+=("${extra#db:}") ;;
+      cf:*) cf+=("${extra#cf:}") ;;
+      *) echo "tfs_options_file: '$extra' is neither db:NAME=VALUE nor cf:NAME=VALUE" >&2; exit 1 ;;
+    esac
+  done
+  printf '[Version]\n  rocksdb_version=7.8.3\n  options_file_version=1.1\n'
+  printf '[DBOptions]\n  create_if_missing=true\n'
+  printf '  %s\n' "${db[@]}"
+  printf '[CFOptions "default"]\n'
+  printf '  %s\n' "${cf[@]}"
+  printf '[TableOptions/BlockBasedTable "default"]\n'
+  printf '  %s\n' "${table[@]}"
+}
+
+tfs_tool() {
+  local uri="$1" out="$2"
+  shift 2
+  if ! "$TIERFS_TOOL" --fs_uri="$uri" --json "$@" >"$out" 2>"$out.err"; then
+    echo "tierfs --fs_uri='$uri' --json $* failed:" >&2
+    cat "$out.err" >&2
+    exit 1
+  fi
+}
+
+tfs_sst_bytes() {
+  "$PY" -c 'import json, sys
+print(sum(f["size"] for f in json.load(open(sys.argv[1])) if f["kind"] == "sst"))' "$1"
 }

@@ -7,15 +7,14 @@ One panel per CSV (agent,transitions,loss), one line per agent, plus the
 number of transitions after which each agent's loss stays converged: the
 first point from which a moving average of 20 steps stays within 10% of the
 curve's final level (the last 10% of points). Prints those numbers.
-Standard library and matplotlib only.
+Standard library, matplotlib and tfs_report.py (beside it) only.
 """
 import csv
 import sys
 
-import matplotlib
+from tfs_report import pyplot
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+plt = pyplot()
 
 
 def converged_at(points):

@@ -38,20 +38,7 @@ EOF
 }
 
 QUICK=0 ROUNDS="" NUM="" SECS=""
-while (($#)); do
-  case "$1" in
-    --quick) QUICK=1 ;;
-    --rounds) ROUNDS="$2"; shift ;;
-    --rounds=*) ROUNDS="${1#*=}" ;;
-    --num) NUM="$2"; shift ;;
-    --num=*) NUM="${1#*=}" ;;
-    --seconds) SECS="$2"; shift ;;
-    --seconds=*) SECS="${1#*=}" ;;
-    -h|--help) usage; exit 0 ;;
-    *) usage >&2; exit 2 ;;
-  esac
-  shift
-done
+tfs_args usage --quick --rounds=ROUNDS --num=NUM --seconds=SECS -- "$@"
 if ((QUICK)); then
   : "${ROUNDS:=2}" "${NUM:=50000}" "${SECS:=3}"
 else
@@ -84,8 +71,7 @@ run_config() {
   if [ "$config" = default ]; then
     target=(--db="$dir/db")
   else
-    mkdir -p "$dir/tier0"
-    target=(--db=/db "--fs_uri=tierfs://$dir/tier0:64G;segment_size:1M;policy:fast-first")
+    target=(--db=/db "--fs_uri=$(tfs_one_tier "$dir");policy:fast-first")
   fi
   tfs_progress "round $round/$ROUNDS $config: fillrandom + compact"
   tfs_db_bench "$dir/fill.log" "${target[@]}" "${COMMON[@]}" \

@@ -18,44 +18,45 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # shellcheck source=benchmarks/lib.sh
 source "$ROOT/benchmarks/lib.sh"
 
+usage() { sed -n '2,15p' "$0"; }
 NUM=50000 READS=30000
-while (($#)); do
-  case "$1" in
-    --num) NUM="$2"; shift ;;
-    --reads) READS="$2"; shift ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
-    *) echo "unknown option $1" >&2; exit 2 ;;
-  esac
-  shift
-done
+tfs_args usage --num=NUM --reads=READS -- "$@"
 command -v valgrind >/dev/null || { echo "valgrind is not installed (apt-get install valgrind)" >&2; exit 1; }
 
 tfs_setup overhead-instructions
 COMMON=(--num="$NUM" --value_size=400 --key_size=16 --threads=1 --seed=42 "${TFS_LSM_FLAGS[@]}")
+mkdir -p "$WORK/default"
+TIERFS_URI="$(tfs_one_tier "$WORK")"
+
+# db_flags CONFIG: sets DB_FLAGS, db_bench's flags for the database of CONFIG:
+# on RocksDB's default file system, or on TierFS, one tier without a device model.
+db_flags() {
+  if [ "$1" = tierfs ]; then
+    DB_FLAGS=(--db=/db "--fs_uri=$TIERFS_URI")
+  else
+    DB_FLAGS=(--db="$WORK/default/db")
+  fi
+}
 
 # instructions CONFIG BENCH EXTRA...: callgrind's instruction total of one run.
 instructions() {
   local config="$1" bench="$2"
   shift 2
-  local target=(--db="$WORK/default/db")
-  if [ "$config" = tierfs ]; then
-    target=(--db=/db "--fs_uri=tierfs://$WORK/tier0:64G;segment_size:1M")
-  fi
+  db_flags "$config"
   LD_PRELOAD="$LIB" valgrind --tool=callgrind --callgrind-out-file="$WORK/$config-$bench.cg" \
-    "$DB_BENCH" "${target[@]}" "${COMMON[@]}" --benchmarks="$bench" "$@" \
+    "$DB_BENCH" "${DB_FLAGS[@]}" "${COMMON[@]}" --benchmarks="$bench" "$@" \
     >"$WORK/$config-$bench.log" 2>&1
   awk '/Collected :/ { print $NF }' "$WORK/$config-$bench.log"
 }
 
-mkdir -p "$WORK/tier0" "$WORK/default"
 declare -A ins
 for config in default tierfs; do
   tfs_progress "$config: fillrandom ($NUM keys) under callgrind"
   ins[$config-fill]="$(instructions "$config" fillrandom)"
   # The read run needs a settled tree: compact outside callgrind.
-  tfs_db_bench "$WORK/$config-compact.log" \
-    $([ "$config" = tierfs ] && echo "--db=/db --fs_uri=tierfs://$WORK/tier0:64G;segment_size:1M" || echo "--db=$WORK/default/db") \
-    "${COMMON[@]}" --use_existing_db=1 --benchmarks=compact
+  db_flags "$config"
+  tfs_db_bench "$WORK/$config-compact.log" "${DB_FLAGS[@]}" "${COMMON[@]}" --use_existing_db=1 \
+    --benchmarks=compact
   tfs_progress "$config: readrandom ($READS reads) under callgrind"
   ins[$config-read]="$(instructions "$config" readrandom --use_existing_db=1 --reads="$READS")"
 done

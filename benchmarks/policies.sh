@@ -75,14 +75,7 @@ EOF
 }
 
 QUICK=0
-while (($#)); do
-  case "$1" in
-    --quick) QUICK=1 ;;
-    -h|--help) usage; exit 0 ;;
-    *) usage >&2; exit 2 ;;
-  esac
-  shift
-done
+tfs_args usage --quick -- "$@"
 if ((QUICK)); then
   : "${NUM:=50000}" "${DURATION:=3}" "${CONFIGS:=cost}" "${LEVEL_BASE:=4M}"
 else
@@ -109,16 +102,7 @@ for p in "${OTHERS[@]}"; do
 done
 PHASES=(fillrandom readrandom mixgraph readwhilewriting)
 
-# device CONFIG: the slow tier's device model.
-device() {
-  case "$1" in
-    cost) echo hdd ;;
-    perf) echo sata-ssd ;;
-    *) echo "$1" ;;
-  esac
-}
-
-if [ "$FAST_PCT" = rocksdb ] && { [ "$(device "${CONFIG_LIST[0]}")" != hdd ] ||
+if [ "$FAST_PCT" = rocksdb ] && { [ "$(tfs_device "${CONFIG_LIST[0]}")" != hdd ] ||
     [ "${POLICY_LIST[1]:-}" != rocksdb-sim ]; }; then
   echo "policies.sh: FAST_PCT=rocksdb needs rocksdb-sim in POLICIES and an hdd configuration" \
     "first in CONFIGS" >&2
@@ -126,63 +110,20 @@ if [ "$FAST_PCT" = rocksdb ] && { [ "$(device "${CONFIG_LIST[0]}")" != hdd ] ||
 fi
 
 tfs_setup policies  # builds what is missing with "$ROOT/tools/dev/build.sh"
-if [ -n "${KEEP_WORK:-}" ]; then
-  trap - EXIT
-  tfs_progress "keeping the logs and snapshots in $WORK"
-fi
+tfs_keep_work
 NAME="${NAME:-policies}"  # results/NAME.md, .csv, .png
 if ((QUICK)); then NAME+="-quick"; fi
 OUT_MD="$RESULTS/$NAME.md" OUT_PNG="$RESULTS/$NAME.png" OUT_CSV="$RESULTS/$NAME.csv"
-PY=/usr/bin/python3
 
 DATA_MIB=$(((NUM * (16 + VALUE_SIZE) + (1 << 20) - 1) >> 20))
-BIG_MIB=$((DATA_MIB * 8 > 1024 ? DATA_MIB * 8 : 1024))
+BIG_MIB="$(tfs_big_mib "$DATA_MIB")"
 
-# bytes SIZE: 20M -> 20971520 (K, M, G suffixes).
-bytes() {
-  local v="$1"
-  case "$v" in
-    *K) echo $((${v%K} << 10)) ;;
-    *M) echo $((${v%M} << 20)) ;;
-    *G) echo $((${v%G} << 30)) ;;
-    *) echo "$v" ;;
-  esac
-}
-
-# options_file TIERFS|ROCKSDB: the OPTIONS file both kinds of run use, made
-# from TFS_LSM_FLAGS so that the shape follows lib.sh.
-options_file() {
-  local kind="$1" flag name value db=() table=()
-  local cf=("num_levels=$NUM_LEVELS" "max_bytes_for_level_base=$(bytes "$LEVEL_BASE")")
-  table+=("block_cache=$(bytes "$CACHE_SIZE")")
-  for flag in "${TFS_LSM_FLAGS[@]}"; do
-    name="${flag%%=*}" name="${name#--}" value="${flag#*=}"
-    case "$name" in
-      write_buffer_size|target_file_size_base) cf+=("$name=$value") ;;
-      max_bytes_for_level_base) ;;  # LEVEL_BASE
-      compaction_readahead_size) db+=("$name=$value") ;;
-      bloom_bits) table+=("filter_policy=bloomfilter:$value:false") ;;
-      compression_type)
-        [ "$value" = none ] || { echo "policies.sh: map --compression_type=$value" >&2; exit 1; }
-        cf+=("compression=kNoCompression") ;;
-      *) echo "policies.sh: no OPTIONS-file name for $flag (lib.sh)" >&2; exit 1 ;;
-    esac
-  done
-  if [ "$kind" = TIERFS ]; then
-    db+=("listeners={TierFSListener}")
-  else
-    cf+=("last_level_temperature=kWarm")
-  fi
-  printf '[Version]\n  rocksdb_version=7.8.3\n  options_file_version=1.1\n'
-  printf '[DBOptions]\n  create_if_missing=true\n'
-  printf '  %s\n' "${db[@]}"
-  printf '[CFOptions "default"]\n'
-  printf '  %s\n' "${cf[@]}"
-  printf '[TableOptions/BlockBasedTable "default"]\n'
-  printf '  %s\n' "${table[@]}"
-}
-options_file TIERFS >"$WORK/tierfs.ini"
-options_file ROCKSDB >"$WORK/rocksdb.ini"
+# The OPTIONS files: TierFS runs load the listener; RocksDB's simulated hybrid
+# needs last_level_temperature in the file.
+tfs_options_file "$NUM_LEVELS" "$LEVEL_BASE" "$CACHE_SIZE" "db:listeners={TierFSListener}" \
+  >"$WORK/tierfs.ini"
+tfs_options_file "$NUM_LEVELS" "$LEVEL_BASE" "$CACHE_SIZE" "cf:last_level_temperature=kWarm" \
+  >"$WORK/rocksdb.ini"
 
 COMMON=(--num="$NUM" --value_size="$VALUE_SIZE" --key_size=16 --threads=1 --seed=42
         --statistics=1 --histogram=1)
@@ -210,25 +151,13 @@ uri() {
   for p in $POLICY_PARAMS; do
     if [ "${p%%.*}" = "$policy" ]; then extra+=";$p"; fi
   done
-  mkdir -p "$dir/tier0" "$dir/tier1"
-  echo "tierfs://$dir/tier0:$fast,$dir/tier1:${BIG_MIB}M:$dev;segment_size:$SEGMENT;policy:$policy$extra"
-}
-
-# tool URI OUT ARG...: the admin tool's JSON into OUT; exits on failure.
-tool() {
-  local uri="$1" out="$2"
-  shift 2
-  if ! "$TIERFS_TOOL" --fs_uri="$uri" --json "$@" >"$out" 2>"$out.err"; then
-    echo "tierfs --fs_uri='$uri' --json $* failed:" >&2
-    cat "$out.err" >&2
-    exit 1
-  fi
+  echo "$(tfs_two_tiers "$dir" "$fast" "${BIG_MIB}M:$dev");segment_size:$SEGMENT;policy:$policy$extra"
 }
 
 # run_tierfs CONFIG POLICY FAST: the four phases on a fresh TierFS store.
 run_tierfs() {
   local config="$1" policy="$2" fast="$3" dev dir uri phase
-  dev="$(device "$config")" dir="$WORK/$config/$policy"
+  dev="$(tfs_device "$config")" dir="$WORK/$config/$policy"
   uri="$(uri "$dir" "$policy" "$dev" "$fast")"
   for phase in "${PHASES[@]}"; do
     progress "$config" "$policy" "$phase"
@@ -239,9 +168,9 @@ run_tierfs() {
       echo "policies.sh: db_bench did not take $WORK/tierfs.ini (see $dir/$phase.log)" >&2
       exit 1
     }
-    tool "$uri" "$dir/$phase.stats.json" stats
-    tool "$uri" "$dir/$phase.segments.json" --db=/db segments
-    if [ "$phase" = fillrandom ]; then tool "$uri" "$dir/fill.ls.json" --db=/db ls; fi
+    tfs_tool "$uri" "$dir/$phase.stats.json" stats
+    tfs_tool "$uri" "$dir/$phase.segments.json" --db=/db segments
+    if [ "$phase" = fillrandom ]; then tfs_tool "$uri" "$dir/fill.ls.json" --db=/db ls; fi
   done
   echo "$config $dev $policy $dir" >>"$RUNS"
   rm -rf "${dir:?}/tier0" "$dir/tier1"
@@ -280,7 +209,7 @@ progress() {
 
 for config in "${CONFIG_LIST[@]}"; do
   for policy in "${POLICY_LIST[@]}"; do
-    if [ "$policy" != rocksdb-sim ] || [ "$(device "$config")" = hdd ]; then
+    if [ "$policy" != rocksdb-sim ] || [ "$(tfs_device "$config")" = hdd ]; then
       TOTAL_RUNS=$((TOTAL_RUNS + 1))
     fi
   done
@@ -294,7 +223,7 @@ FAST="" FAST_KIB=0 DB_BYTES=""  # tier 0 capacity; set by the first fast-only or
 for config in "${CONFIG_LIST[@]}"; do
   for policy in "${POLICY_LIST[@]}"; do
     if [ "$policy" = rocksdb-sim ]; then
-      [ "$(device "$config")" = hdd ] || continue
+      [ "$(tfs_device "$config")" = hdd ] || continue
       RUN=$((RUN + 1))
       sync
       run_rocksdb "$config"
@@ -313,9 +242,7 @@ for config in "${CONFIG_LIST[@]}"; do
     if [ "$policy" = fast-only ]; then
       run_tierfs "$config" fast-only "${BIG_MIB}M"
       if [ -z "$DB_BYTES" ]; then
-        DB_BYTES="$("$PY" -c 'import json, sys
-print(sum(f["size"] for f in json.load(open(sys.argv[1])) if f["kind"] == "sst"))' \
-          "$WORK/$config/fast-only/fill.ls.json")"
+        DB_BYTES="$(tfs_sst_bytes "$WORK/$config/fast-only/fill.ls.json")"
         tfs_progress "database after the fast-only fill: $(tfs_bytes "$DB_BYTES") of SSTs"
       fi
       if [ -z "$FAST" ] && [ "$FAST_PCT" != rocksdb ]; then

@@ -33,24 +33,23 @@ Definitions (also printed under the tables):
              Only segments alive at the end of the phase count (a compaction
              deletes files and their counters): `covered` is the share of the
              phase's user reads (tier stats) those segments account for.
-Standard library and matplotlib only.
+Standard library, matplotlib and tfs_report.py (beside it) only.
 """
 import argparse
-import csv
-import json
 import os
 import re
 import sys
 
+from tfs_report import (REFERENCE, bar_x, find, fmt, grouped_bars, load_json, normalize, pyplot,
+                        write_csv)
+
 PHASES = ["fillrandom", "readrandom", "mixgraph", "readwhilewriting"]
 READ_PHASES = PHASES[1:]
-REFERENCE = "fast-only"
 ROCKSDB = "rocksdb-sim"
 # The operation whose latency a phase reports: its writes for the fill, the
 # gets otherwise (readwhilewriting's writer and mixgraph's puts and seeks have
 # histograms of their own, in the logs).
 LATENCY_OP = {"fillrandom": "write"}
-MIB = float(1 << 20)
 
 
 def parse_log(path, phase):
@@ -77,11 +76,6 @@ def parse_log(path, phase):
             level, files, size = line.split()
             out["levels"][int(level)] = (int(files), int(size))
     return out
-
-
-def load_json(path):
-    with open(path) as f:
-        return json.load(f)
 
 
 def tier_sums(stats):
@@ -187,14 +181,11 @@ def measure_run(config, device, policy, run_dir):
     return rows
 
 
-def normalize(rows):
-    ref = {(r["config"], r["workload"]): r for r in rows if r["policy"] == REFERENCE}
-    for r in rows:
-        f = ref.get((r["config"], r["workload"]))
-        for key, out in (("ops_per_sec", "ops_vs_fast_only"), ("avg_us", "avg_vs_fast_only"),
-                         ("p99_us", "p99_vs_fast_only")):
-            if f and f.get(key) and r.get(key) is not None:
-                r[out] = r[key] / f[key]
+def fast_capacity(rows, config):
+    """Tier 0's capacity in the configuration's runs with a limited tier 0."""
+    return next((r.get("fast_capacity_bytes") for r in rows
+                 if r["config"] == config and r["policy"] not in (REFERENCE, ROCKSDB)
+                 and r.get("fast_capacity_bytes")), None)
 
 
 CSV_COLUMNS = ["config", "slow_device", "policy", "workload", "ops_per_sec", "ops_vs_fast_only",
@@ -205,27 +196,9 @@ CSV_COLUMNS = ["config", "slow_device", "policy", "workload", "ops_per_sec", "op
                "rocksdb_fast_sst_bytes", "rocksdb_wal_bytes", "found"]
 
 
-def fmt(v, kind):
-    if v is None:
-        return "n/a"
-    if kind == "ops":
-        return "%.0f" % v if v >= 100 else "%.1f" % v
-    if kind == "ratio":
-        return "%.3f" % v if v >= 0.01 else "%.5f" % v
-    if kind == "us":
-        return "%.0f" % v if v >= 10 else "%.1f" % v
-    if kind == "pct":
-        return "%.1f%%" % (100 * v)
-    if kind == "mib":
-        return "%.1f" % (v / MIB)
-    return str(v)
-
-
 def print_tables(rows, configs, policies):
     for config, device in configs:
-        fast = next((r.get("fast_capacity_bytes") for r in rows
-                     if r["config"] == config and r["policy"] not in (REFERENCE, ROCKSDB)
-                     and r.get("fast_capacity_bytes")), None)
+        fast = fast_capacity(rows, config)
         print("\n### %s: tier 0 fast (no device model, %s MiB), tier 1 %s\n"
               % (config, fmt(fast, "mib"), device))
         print("| workload | policy | ops/s | vs fast-only | avg µs | p99 µs | moved MiB "
@@ -233,8 +206,7 @@ def print_tables(rows, configs, policies):
         print("|:---|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         for phase in PHASES:
             for policy in policies:
-                r = next((x for x in rows if x["config"] == config and x["policy"] == policy
-                          and x["workload"] == phase), None)
+                r = find(rows, config=config, policy=policy, workload=phase)
                 if r is None:
                     continue
                 print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
@@ -253,9 +225,7 @@ def print_fast_bytes(rows, configs):
     lines = []
     for config, _ in configs:
         rdb = [r for r in rows if r["config"] == config and r["policy"] == ROCKSDB]
-        fast = next((r.get("fast_capacity_bytes") for r in rows
-                     if r["config"] == config and r["policy"] not in (REFERENCE, ROCKSDB)
-                     and r.get("fast_capacity_bytes")), None)
+        fast = fast_capacity(rows, config)
         if not rdb:
             continue
         lines.append("| %s | %s | %s | %s | %s |" % (
@@ -285,8 +255,7 @@ def targets(rows, configs, runs):
         if not cand:
             continue
         best = max(cand, key=lambda r: r["ops_per_sec"])
-        rdb = next((r for r in rows if r["config"] == config and r["policy"] == ROCKSDB
-                    and r["workload"] == "readrandom"), None)
+        rdb = find(rows, config=config, policy=ROCKSDB, workload="readrandom")
         rdb_dir = next((d for c, _, p, d in runs if c == config and p == ROCKSDB), None)
         if rdb and rdb["ops_per_sec"]:
             ratio = best["ops_per_sec"] / rdb["ops_per_sec"]
@@ -329,28 +298,18 @@ def targets(rows, configs, runs):
 
 
 def plot(rows, configs, policies, png, title):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = pyplot()
     fig, axes = plt.subplots(len(configs), 2, figsize=(15, 4.8 * len(configs)), squeeze=False,
                              gridspec_kw={"width_ratios": [3, 2]})
     for (config, device), (ax, bx) in zip(configs, axes):
         present = [p for p in policies
                    if any(r["config"] == config and r["policy"] == p for r in rows)]
-        width = 0.85 / max(1, len(present))
-        lowest = 1.0
-        for i, p in enumerate(present):
-            xs, ys = [], []
-            for j, phase in enumerate(PHASES):
-                r = next((x for x in rows if x["config"] == config and x["policy"] == p
-                          and x["workload"] == phase), None)
-                if r and r.get("ops_vs_fast_only"):
-                    xs.append(j + (i - (len(present) - 1) / 2) * width)
-                    ys.append(r["ops_vs_fast_only"])
-                    lowest = min(lowest, r["ops_vs_fast_only"])
-            ax.bar(xs, ys, width, label=p, hatch="//" if p == ROCKSDB else None)
-        ax.set_xticks(range(len(PHASES)))
+        drawn = grouped_bars(
+            ax, PHASES, present,
+            lambda phase, p: (find(rows, config=config, policy=p, workload=phase) or {}).get(
+                "ops_vs_fast_only"),
+            lambda p, i: {"hatch": "//" if p == ROCKSDB else None})
+        lowest = min([1.0] + drawn)
         ax.set_xticklabels(PHASES)
         ax.axhline(1.0, color="grey", linewidth=0.8, linestyle="--")
         if lowest < 0.05:
@@ -364,10 +323,9 @@ def plot(rows, configs, policies, png, title):
         for i, p in enumerate(tier_policies):
             xs, hits, best = [], [], []
             for j, phase in enumerate(READ_PHASES):
-                r = next((x for x in rows if x["config"] == config and x["policy"] == p
-                          and x["workload"] == phase), None)
+                r = find(rows, config=config, policy=p, workload=phase)
                 if r and r.get("hit_ratio") is not None:
-                    xs.append(j + (i - (len(tier_policies) - 1) / 2) * width)
+                    xs.append(bar_x(j, i, len(tier_policies), width))
                     hits.append(100 * r["hit_ratio"])
                     best.append(100 * (r.get("best_static_hit_ratio") or 0))
             color = "C%d" % (present.index(p) % 10)
@@ -406,13 +364,10 @@ def main():
         if policy not in policies:
             policies.append(policy)
         rows += measure_run(config, device, policy, run_dir)
-    normalize(rows)
+    normalize(rows, "policy", (("ops_per_sec", "ops_vs_fast_only"), ("avg_us", "avg_vs_fast_only"),
+                               ("p99_us", "p99_vs_fast_only")))
 
-    with open(args.csv, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=CSV_COLUMNS, extrasaction="ignore")
-        w.writeheader()
-        for r in rows:
-            w.writerow({k: ("" if r.get(k) is None else r.get(k)) for k in CSV_COLUMNS})
+    write_csv(args.csv, rows, CSV_COLUMNS)
 
     print_tables(rows, configs, policies)
     print("\nCells: ops/s and its ratio to fast-only in the same configuration; latency of the "

@@ -11,17 +11,17 @@ below performance-optimized ones.
   sim_plot.py SIM.csv OUT.png
 Also writes OUT-bars.png: a bar chart of each policy's geometric mean over
 the workloads, per configuration (log scale).
-Standard library and matplotlib only.
+Standard library, matplotlib and tfs_report.py (beside it) only.
 """
 import csv
 import math
 import sys
 
-import matplotlib
+from matplotlib.colors import LogNorm
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.colors import LogNorm  # noqa: E402
+from tfs_report import geomean, pyplot
+
+plt = pyplot()
 
 
 def main():
@@ -69,7 +69,7 @@ def bars(value, configs, workloads, policies, out):
         means = []
         for p in policies:
             vals = [value[(config, w, p)] for w in workloads if value.get((config, w, p), 0) > 0]
-            means.append(math.exp(sum(math.log(v) for v in vals) / len(vals)) if vals else 0)
+            means.append(geomean(vals) or 0)
         ax.bar([i + c * width for i in range(len(policies))], means, width, label=config)
     ax.set_xticks([i + width * (len(configs) - 1) / 2 for i in range(len(policies))])
     ax.set_xticklabels(policies, rotation=45, ha="right")

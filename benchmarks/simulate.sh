@@ -23,12 +23,9 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # shellcheck source=benchmarks/lib.sh
 source "$ROOT/benchmarks/lib.sh"
+usage() { echo "usage: $0 [--quick]"; }
 QUICK=0
-case "${1:-}" in
-  --quick) QUICK=1 ;;
-  "") ;;
-  *) echo "usage: $0 [--quick]" >&2; exit 2 ;;
-esac
+tfs_args usage --quick -- "$@"
 REQUESTS="${REQUESTS:-100000}" FAST_PCT="${FAST_PCT:-10}" SEGMENT="${SEGMENT:-64K}" JOBS="${JOBS:-2}"
 CONFIGS=perf,cost,tri WORKLOADS=all NAME=sim
 if ((QUICK)); then
@@ -36,8 +33,7 @@ if ((QUICK)); then
 fi
 
 tfs_setup simulate
-"$ROOT/tools/dev/build.sh" --target tierfs_sim_tool tierfs_trace_tool tierfs_ycsb_tool \
-  >/dev/null 2>"$WORK/build-sim.log" || { tail -n 30 "$WORK/build-sim.log" >&2; exit 1; }
+tfs_build tierfs_sim_tool tierfs_trace_tool tierfs_ycsb_tool
 SIM="$BUILD/tools/sim/tierfs-sim" YCSB="$BUILD/tools/ycsb/tierfs-ycsb"
 
 # The captured traces: RocksDB on one TierFS tier without a device model, so
@@ -81,6 +77,6 @@ mv "$WORK/sim.csv" "$RESULTS/$NAME.csv"
   fi
   cat "$WORK/sim.md"
 } >"$RESULTS/$NAME.md"
-/usr/bin/python3 "$ROOT/benchmarks/sim_plot.py" "$RESULTS/$NAME.csv" "$RESULTS/$NAME.png"
+"$PY" "$ROOT/benchmarks/sim_plot.py" "$RESULTS/$NAME.csv" "$RESULTS/$NAME.png"
 cat "$RESULTS/$NAME.md"
 tfs_progress "done; wrote benchmarks/results/$NAME.{md,csv,png}"

@@ -12,15 +12,11 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=benchmarks/lib.sh
+source "$ROOT/benchmarks/lib.sh"
+usage() { echo "usage: $0 [--requests N] [--config perf|cost|tri]"; }
 REQUESTS=1000000 CONFIG=perf
-while (($#)); do
-  case "$1" in
-    --requests) REQUESTS="$2"; shift ;;
-    --config) CONFIG="$2"; shift ;;
-    *) echo "usage: $0 [--requests N] [--config perf|cost|tri]" >&2; exit 2 ;;
-  esac
-  shift
-done
+tfs_args usage --requests=REQUESTS --config=CONFIG -- "$@"
 WORKLOADS=(LUN0 ssd-00 ssd-02 YCSB-B ResNet50 mix6)
 POLICIES=(fast-first fast-only slow-only lru cde hintstor mutant rocksdb-levels)
 BUILD="$("$ROOT/tools/dev/build.sh" --target tierfs_sim_tool tierfs_trace_tool | tail -n 1)"
@@ -41,20 +37,19 @@ slowest_heuristic=""
 {
   echo "## Simulator speed: million requests replayed per second"
   echo
-  echo "$(date -u '+%Y-%m-%d %H:%M UTC'), revision $(git -C "$ROOT" rev-parse --short HEAD)," \
+  echo "$(date -u '+%Y-%m-%d %H:%M UTC'), revision $(tfs_revision)," \
        "$(nproc) cores, $REQUESTS requests per workload, configuration $CONFIG, one run at a time."
   echo
-  printf '| policy |'; printf ' %s |' "${WORKLOADS[@]}"; printf ' **min** |\n'
-  printf '|:---|'; printf -- '---:|%.0s' "${WORKLOADS[@]}"; printf -- '---:|\n'
+  tfs_md_header policy "${WORKLOADS[@]}" "**min**"
   for p in "${POLICIES[@]}"; do
-    row="| $p |" min=""
+    row=("$p") min=""
     for w in "${WORKLOADS[@]}"; do
       echo "  $p on $w" >&2
       m="$(mreqs "$p" "$w")"
-      row+=" $m |"
+      row+=("$m")
       min="$(awk -v a="$m" -v b="$min" 'BEGIN { print (b == "" || a < b) ? a : b }')"
     done
-    echo "$row **$min** |"
+    tfs_md_row "${row[@]}" "**$min**"
     slowest_heuristic="$(awk -v a="$min" -v b="$slowest_heuristic" 'BEGIN { print (b == "" || a < b) ? a : b }')"
   done
   echo

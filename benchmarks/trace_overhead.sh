@@ -25,17 +25,7 @@ USAGE
 }
 
 QUICK=0 ROUNDS="" NUM="" SECS=""
-while (($#)); do
-  case "$1" in
-    --quick) QUICK=1 ;;
-    --rounds) ROUNDS="$2"; shift ;;
-    --num) NUM="$2"; shift ;;
-    --seconds) SECS="$2"; shift ;;
-    -h|--help) usage; exit 0 ;;
-    *) usage >&2; exit 2 ;;
-  esac
-  shift
-done
+tfs_args usage --quick --rounds=ROUNDS --num=NUM --seconds=SECS -- "$@"
 if ((QUICK)); then
   : "${ROUNDS:=2}" "${NUM:=50000}" "${SECS:=3}"
 else
@@ -46,11 +36,9 @@ tfs_setup trace-overhead
 OUT="$RESULTS/trace-overhead.md"
 if ((QUICK)); then OUT="$RESULTS/trace-overhead-quick.md"; fi
 TRACE_TOOL="$BUILD/tools/sim/tierfs-trace"
-"$ROOT/tools/dev/build.sh" --target tierfs_trace_tool >/dev/null 2>"$WORK/build-trace.log" || {
-  tail -n 20 "$WORK/build-trace.log" >&2; exit 1; }
+tfs_build tierfs_trace_tool
 
-mkdir -p "$WORK/tier0"
-URI="tierfs://$WORK/tier0:64G;segment_size:1M;policy:fast-first"
+URI="$(tfs_one_tier "$WORK");policy:fast-first"
 COMMON=(--db=/db --num="$NUM" --value_size=400 --key_size=16 --threads=1 --seed=42
         "${TFS_LSM_FLAGS[@]}" --histogram=0 --statistics=0)
 tfs_progress "loading $NUM keys"

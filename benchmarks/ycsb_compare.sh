@@ -74,14 +74,7 @@ EOF
 }
 
 QUICK=0
-while (($#)); do
-  case "$1" in
-    --quick) QUICK=1 ;;
-    -h|--help) usage; exit 0 ;;
-    *) usage >&2; exit 2 ;;
-  esac
-  shift
-done
+tfs_args usage --quick -- "$@"
 if ((QUICK)); then
   : "${RECORDS:=10000}" "${OPS:=1000}" "${DURATION:=1}" "${WORKLOADS:=a,hotspot,e}"
 fi
@@ -109,34 +102,18 @@ for w in "${WORKLOAD_LIST[@]}"; do
 done
 
 tfs_setup ycsb  # libtierfs.so and the tierfs tool, with "$ROOT/tools/dev/build.sh"
-if ! "$ROOT/tools/dev/build.sh" --target tierfs_ycsb_tool >"$WORK/build-ycsb.out" 2>"$WORK/build-ycsb.log"; then
-  tail -n 30 "$WORK/build-ycsb.log" >&2
-  echo "ycsb_compare.sh: building tierfs-ycsb failed" >&2
-  exit 1
-fi
+tfs_build tierfs_ycsb_tool
 YCSB="$BUILD/tools/ycsb/tierfs-ycsb"
 [ -x "$YCSB" ] || { echo "ycsb_compare.sh: missing $YCSB" >&2; exit 1; }
-if [ -n "${KEEP_WORK:-}" ]; then
-  trap - EXIT
-  tfs_progress "keeping the logs and snapshots in $WORK"
-fi
+tfs_keep_work
 NAME=ycsb
 if ((QUICK)); then NAME+="-quick"; fi
 OUT_MD="$RESULTS/$NAME.md" OUT_CSV="$RESULTS/$NAME.csv"
 OUT_TPUT="$RESULTS/$NAME-throughput.png" OUT_P99="$RESULTS/$NAME-p99.png"
-PY=/usr/bin/python3
 WL="$ROOT/benchmarks/ycsb/workloads"
 
-# device CONFIG: the slow tier's device model.
-device() {
-  case "$1" in
-    cost) echo hdd ;;
-    perf) echo sata-ssd ;;
-    *) echo "$1" ;;
-  esac
-}
 for config in "${CONFIG_LIST[@]}"; do
-  dev="$(device "$config")"
+  dev="$(tfs_device "$config")"
   case "$dev" in none|optane|nvme|sata-ssd|hdd|custom-*) ;; *)
     echo "ycsb_compare.sh: unknown configuration '$config' in CONFIGS" \
       "(known: cost, perf, or a device: none, optane, nvme, sata-ssd, hdd, custom-R-W-MBPS)" >&2
@@ -144,65 +121,18 @@ for config in "${CONFIG_LIST[@]}"; do
   esac
 done
 
-# bytes SIZE: 16M -> 16777216 (K, M, G suffixes).
-bytes() {
-  local v="$1"
-  case "$v" in
-    *K) echo $((${v%K} << 10)) ;;
-    *M) echo $((${v%M} << 20)) ;;
-    *G) echo $((${v%G} << 30)) ;;
-    *) echo "$v" ;;
-  esac
-}
-
 # The OPTIONS file: policies.sh's LSM shape (TFS_LSM_FLAGS) for every system.
-options_file() {
-  local flag name value db=() table=("block_cache=$(bytes "$CACHE_SIZE")")
-  local cf=("num_levels=$NUM_LEVELS" "max_bytes_for_level_base=$(bytes "$LEVEL_BASE")")
-  for flag in "${TFS_LSM_FLAGS[@]}"; do
-    name="${flag%%=*}" name="${name#--}" value="${flag#*=}"
-    case "$name" in
-      write_buffer_size|target_file_size_base) cf+=("$name=$value") ;;
-      max_bytes_for_level_base) ;;  # LEVEL_BASE
-      compaction_readahead_size) db+=("$name=$value") ;;
-      bloom_bits) table+=("filter_policy=bloomfilter:$value:false") ;;
-      compression_type)
-        [ "$value" = none ] || { echo "ycsb_compare.sh: map --compression_type=$value" >&2; exit 1; }
-        cf+=("compression=kNoCompression") ;;
-      *) echo "ycsb_compare.sh: no OPTIONS-file name for $flag (lib.sh)" >&2; exit 1 ;;
-    esac
-  done
-  printf '[Version]\n  rocksdb_version=7.8.3\n  options_file_version=1.1\n'
-  printf '[DBOptions]\n  create_if_missing=true\n'
-  printf '  %s\n' "${db[@]}"
-  printf '[CFOptions "default"]\n'
-  printf '  %s\n' "${cf[@]}"
-  printf '[TableOptions/BlockBasedTable "default"]\n'
-  printf '  %s\n' "${table[@]}"
-}
-options_file >"$WORK/options.ini"
+tfs_options_file "$NUM_LEVELS" "$LEVEL_BASE" "$CACHE_SIZE" >"$WORK/options.ini"
 
 DATA_MIB_EST=$(((RECORDS * 1100 + (1 << 20) - 1) >> 20))  # ~1.1 KB a record on disk
-BIG_MIB=$((DATA_MIB_EST * 8 > 1024 ? DATA_MIB_EST * 8 : 1024))
-
-# tool URI OUT ARG...: the admin tool's JSON into OUT; exits on failure.
-tool() {
-  local uri="$1" out="$2"
-  shift 2
-  if ! "$TIERFS_TOOL" --fs_uri="$uri" --json "$@" >"$out" 2>"$out.err"; then
-    echo "tierfs --fs_uri='$uri' --json $* failed:" >&2
-    cat "$out.err" >&2
-    exit 1
-  fi
-}
+BIG_MIB="$(tfs_big_mib "$DATA_MIB_EST")"
 
 # setup CONFIG SYSTEM FAST: prints "URI DBDIR" and the extra properties (one
 # per line) of a fresh store for SYSTEM, and makes its tier directories.
 setup() {
   local config="$1" system="$2" fast="$3" dir dev base
-  dir="$WORK/$config/$system" dev="$(device "$config")"
-  mkdir -p "$dir/tier0" "$dir/tier1"
-  base="tierfs://$dir/tier0:$fast:$FAST_DEVICE,$dir/tier1:${BIG_MIB}M:$dev;segment_size:$SEGMENT"
+  dir="$WORK/$config/$system" dev="$(tfs_device "$config")"
+  base="$(tfs_two_tiers "$dir" "$fast:$FAST_DEVICE" "${BIG_MIB}M:$dev");segment_size:$SEGMENT"
   case "$system" in
     db_paths)
       echo "$base;placement:rocksdb $dir/tier0/db"
@@ -248,8 +178,8 @@ run_system() {
   STEP=$((STEP + 1))
   tfs_progress "[$STEP/$TOTAL_STEPS] $config: $system: load ($RECORDS records) + wait for compactions"
   ycsb "$dir" load -load -P "$WL/workloada" "${props[@]}" -p rocksdb.wait_for_compaction=true
-  tool "$uri" "$dir/load.stats.json" stats
-  if [ "$system" = fast-only ]; then tool "$uri" "$dir/load.ls.json" --db=/ ls; fi
+  tfs_tool "$uri" "$dir/load.stats.json" stats
+  if [ "$system" = fast-only ]; then tfs_tool "$uri" "$dir/load.ls.json" --db=/ ls; fi
   for w in "${WORKLOAD_LIST[@]}"; do
     STEP=$((STEP + 1))
     tfs_progress "[$STEP/$TOTAL_STEPS] $config: $system: workload $w" \
@@ -257,9 +187,9 @@ run_system() {
     # shellcheck disable=SC2046  # workload_args is a word list
     ycsb "$dir" "$w" -run $(workload_args "$w") "${props[@]}" -p operationcount="$OPS" \
       -p maxexecutiontime="$DURATION"
-    tool "$uri" "$dir/$w.stats.json" stats
+    tfs_tool "$uri" "$dir/$w.stats.json" stats
   done
-  echo "$config $(device "$config") $system $dir" >>"$RUNS"
+  echo "$config $(tfs_device "$config") $system $dir" >>"$RUNS"
   rm -rf "${dir:?}/tier0" "$dir/tier1"
 }
 
@@ -282,9 +212,7 @@ for config in "${CONFIG_LIST[@]}"; do
     if [ "$system" = fast-only ]; then
       run_system "$config" fast-only "${BIG_MIB}M"
       if [ -z "$DB_BYTES" ]; then
-        DB_BYTES="$("$PY" -c 'import json, sys
-print(sum(f["size"] for f in json.load(open(sys.argv[1])) if f["kind"] == "sst"))' \
-          "$WORK/$config/fast-only/load.ls.json")"
+        DB_BYTES="$(tfs_sst_bytes "$WORK/$config/fast-only/load.ls.json")"
         FAST="$(((DB_BYTES * FAST_PCT / 100 + 1023) / 1024))K"
         tfs_progress "database after the fast-only load: $(tfs_bytes "$DB_BYTES") of SSTs;" \
           "tier 0 gets ${FAST_PCT}%: $(tfs_bytes $((${FAST%K} * 1024)))"

@@ -25,16 +25,17 @@ Definitions (also printed under the tables):
   hit        tier 0's share of the user reads the run made (TierFS counts them on
              every system: all run on TierFS)
   moved      bytes migrated or copied between tiers during the run
-Standard library and matplotlib only.
+Standard library, matplotlib and tfs_report.py (beside it) only.
 """
 import argparse
 import csv
 import json
-import math
 import os
 import sys
 
-REFERENCE = "fast-only"
+from tfs_report import (REFERENCE, find, fmt, geomean, grouped_bars, load_json, normalize,
+                        pyplot, write_csv)
+
 ROCKSDB_SYSTEMS = ("db_paths", "last_level_temp")
 MAIN_OP = {"a": "READ", "b": "READ", "c": "READ", "d": "READ", "e": "SCAN",
            "f": "READ-MODIFY-WRITE", "hotspot": "READ"}
@@ -42,12 +43,6 @@ LABEL = {"a": "A", "b": "B", "c": "C", "d": "D (latest)", "e": "E", "f": "F",
          "hotspot": "hotspot"}
 REPORT_ORDER = ["a", "b", "c", "d", "e", "f", "hotspot"]
 OPS = ["READ", "UPDATE", "INSERT", "SCAN", "READ-MODIFY-WRITE"]
-MIB = float(1 << 20)
-
-
-def load_json(path):
-    with open(path) as f:
-        return json.load(f)
 
 
 def ycsb_report(path):
@@ -92,46 +87,11 @@ def measure_run(config, device, system, run_dir, workloads):
     return rows
 
 
-def normalize(rows):
-    ref = {(r["config"], r["workload"]): r for r in rows if r["system"] == REFERENCE}
-    for r in rows:
-        f = ref.get((r["config"], r["workload"]))
-        for key, out in (("ops_per_sec", "ops_vs_fast_only"), ("p99_us", "p99_vs_fast_only")):
-            if f and f.get(key) and r.get(key) is not None:
-                r[out] = r[key] / f[key]
-
-
 CSV_COLUMNS = ["config", "slow_device", "system", "workload", "ops_per_sec", "ops_vs_fast_only",
                "main_op", "avg_us", "p99_us", "p99_vs_fast_only", "read_p99_us", "update_p99_us",
                "insert_p99_us", "scan_p99_us", "read_modify_write_p99_us", "runtime_ms",
                "operations", "failed", "user_reads", "hit_ratio", "moved_bytes",
                "fast_capacity_bytes", "tier0_used_bytes"]
-
-
-def fmt(v, kind):
-    if v is None:
-        return "n/a"
-    if kind == "ops":
-        return "%.0f" % v if v >= 100 else "%.1f" % v
-    if kind == "ratio":
-        return "%.3f" % v if v >= 0.01 else "%.5f" % v
-    if kind == "us":
-        return "%.0f" % v
-    if kind == "pct":
-        return "%.0f%%" % (100 * v)
-    if kind == "mib":
-        return "%.1f" % (v / MIB)
-    return str(v)
-
-
-def geomean(values):
-    values = [v for v in values if v]
-    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else None
-
-
-def find(rows, config, system, workload):
-    return next((r for r in rows if r["config"] == config and r["system"] == system
-                 and r["workload"] == workload), None)
 
 
 def table(rows, config, systems, workloads, cell):
@@ -140,7 +100,7 @@ def table(rows, config, systems, workloads, cell):
     for w in workloads:
         cells = []
         for s in systems:
-            r = find(rows, config, s, w)
+            r = find(rows, config=config, system=s, workload=w)
             cells.append(cell(r) if r else "")
         print("| %s | %s |" % (LABEL[w], " | ".join(cells)))
 
@@ -156,15 +116,15 @@ def print_tables(rows, configs, systems, workloads):
         table(rows, config, present, workloads, lambda r: "%s (%s)" % (
             fmt(r["ops_per_sec"], "ops"), fmt(r.get("ops_vs_fast_only"), "ratio"))
             if r["system"] != REFERENCE else fmt(r["ops_per_sec"], "ops"))
-        gm = [geomean([(find(rows, config, s, w) or {}).get("ops_vs_fast_only")
+        gm = [geomean([(find(rows, config=config, system=s, workload=w) or {}).get("ops_vs_fast_only")
                        for w in workloads]) for s in present]
         print("| geomean vs fast-only | %s |" % " | ".join(fmt(g, "ratio") for g in gm))
         print("\np99 latency of the main operation, µs (vs fast-only):\n")
         table(rows, config, present, workloads, lambda r: "%s (%s)" % (
-            fmt(r["p99_us"], "us"), fmt(r.get("p99_vs_fast_only"), "ratio"))
-            if r["system"] != REFERENCE else fmt(r["p99_us"], "us"))
+            fmt(r["p99_us"], "us0"), fmt(r.get("p99_vs_fast_only"), "ratio"))
+            if r["system"] != REFERENCE else fmt(r["p99_us"], "us0"))
         print("\nTier 0's share of user reads (hit); MiB migrated:\n")
-        table(rows, config, present, workloads, lambda r: fmt(r["hit_ratio"], "pct") + (
+        table(rows, config, present, workloads, lambda r: fmt(r["hit_ratio"], "pct0") + (
             "; %s" % fmt(r["moved_bytes"], "mib") if r["moved_bytes"] else ""))
         failed = [(r["system"], LABEL[r["workload"]], r["failed"]) for r in rows
                   if r["config"] == config and r["failed"]]
@@ -174,25 +134,15 @@ def print_tables(rows, configs, systems, workloads):
 
 
 def plot(rows, configs, systems, workloads, key, ylabel, png, title):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = pyplot()
     fig, axes = plt.subplots(len(configs), 1, figsize=(14, 4.6 * len(configs)), squeeze=False)
     for (config, device), (ax,) in zip(configs, axes):
         present = [s for s in systems if s != REFERENCE and
                    any(r["config"] == config and r["system"] == s for r in rows)]
-        width = 0.85 / max(1, len(present))
-        for i, s in enumerate(present):
-            xs, ys = [], []
-            for j, w in enumerate(workloads):
-                r = find(rows, config, s, w)
-                if r and r.get(key):
-                    xs.append(j + (i - (len(present) - 1) / 2) * width)
-                    ys.append(r[key])
-            ax.bar(xs, ys, width, label=s, color="C%d" % (i % 10),
-                   hatch="//" if s in ROCKSDB_SYSTEMS else None)
-        ax.set_xticks(range(len(workloads)))
+        grouped_bars(ax, workloads, present,
+                     lambda w, s: (find(rows, config=config, system=s, workload=w) or {}).get(key),
+                     lambda s, i: {"color": "C%d" % (i % 10),
+                                   "hatch": "//" if s in ROCKSDB_SYSTEMS else None})
         ax.set_xticklabels([LABEL[w] for w in workloads])
         ax.axhline(1.0, color="grey", linewidth=0.8, linestyle="--")
         ax.set_yscale("log")
@@ -341,14 +291,10 @@ def main(argv=None):
                 sys.exit("ycsb_report.py: run %s %s in %s: %s" % (config, system, run_dir, e))
     if not rows:
         sys.exit("ycsb_report.py: no runs in %s" % args.runs)
-    normalize(rows)
+    normalize(rows, "system", (("ops_per_sec", "ops_vs_fast_only"), ("p99_us", "p99_vs_fast_only")))
     workloads = [w for w in REPORT_ORDER if w in run_order]
 
-    with open(args.csv, "w", newline="") as f:
-        out = csv.DictWriter(f, fieldnames=CSV_COLUMNS, extrasaction="ignore")
-        out.writeheader()
-        for r in rows:
-            out.writerow({k: "" if r.get(k) is None else r.get(k) for k in CSV_COLUMNS})
+    write_csv(args.csv, rows, CSV_COLUMNS)
 
     print_tables(rows, configs, systems, workloads)
     print("\nDefinitions: ops/s is YCSB's [OVERALL] Throughput; p99 the 99th percentile of the "

@@ -13,16 +13,15 @@
 #include <cstring>
 #include <string>
 
+#include "util/splitmix64.h"
+
 namespace tierfs {
 namespace test {
 
 inline uint64_t PatternWord(uint32_t file, uint64_t word) {
-  // splitmix64 of (file, word): never the same word at two places in practice.
-  uint64_t z = (uint64_t(file) << 40) ^ word ^ 0x9e3779b97f4a7c15ull;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  z ^= z >> 31;
-  return z | 1;  // never a zero word
+  // splitmix64's mix of (file, word): never the same word at two places in
+  // practice. | 1: never a zero word.
+  return SplitMix64Mix((uint64_t(file) << 40) ^ word ^ kSplitMix64Gamma) | 1;
 }
 
 // The bytes [offset, offset + n) of file `file` into out[0, n).

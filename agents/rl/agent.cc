@@ -1,18 +1,17 @@
 #include "agents/rl/agent.h"
 
+#include "util/splitmix64.h"
+
 namespace tierfs {
 namespace rl {
 
 namespace {
 
-// splitmix64: a random stream shared by the threads without a lock (a lost
-// update only repeats a number).
+// splitmix64 (util/splitmix64.h): a random stream shared by the threads
+// without a lock (a lost update only repeats a number).
 uint64_t Next(std::atomic<uint64_t>& state) {
-  uint64_t z = state.fetch_add(0x9E3779B97F4A7C15ull, std::memory_order_relaxed) +
-               0x9E3779B97F4A7C15ull;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
+  return SplitMix64Mix(state.fetch_add(kSplitMix64Gamma, std::memory_order_relaxed) +
+                       kSplitMix64Gamma);
 }
 
 }  // namespace

@@ -31,6 +31,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "util/splitmix64.h"
+
 #if !defined(TIERFS_RL_NO_SIMD) && defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define TIERFS_RL_AVX2 1
 #include <immintrin.h>
@@ -363,13 +365,6 @@ void QValuesOf(const float* logits, int actions, int atoms, float v_min, float d
   }
 }
 
-uint64_t SplitMix64(uint64_t* state) {
-  uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
 }  // namespace
 
 // ---- NetworkShape, Weights ---------------------------------------------------
@@ -399,7 +394,7 @@ std::string NetworkShape::Describe() const {
 
 // Per layer, weights uniform in [-a, a] with a = sqrt(6 / (in + out))
 // (Glorot and Bengio 2010), biases 0. Uniform doubles in [0, 1) are the top
-// 53 bits of splitmix64 (Steele et al. 2014) started at `seed`.
+// 53 bits of splitmix64 (util/splitmix64.h) started at `seed`.
 Weights Weights::Random(const NetworkShape& shape, uint64_t seed) {
   Weights w;
   w.shape = shape;

@@ -20,6 +20,9 @@
 #include <memory>
 #include <random>
 
+#include "util/splitmix64.h"
+#include "util/zipfian.h"
+
 namespace tierfs {
 namespace sim {
 namespace {
@@ -42,22 +45,15 @@ constexpr double kShiftChance = 0.25;
 
 uint64_t AlignDown(uint64_t bytes) { return bytes / kPage * kPage; }
 
-uint64_t SplitMix64(uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
-
 // The seed of constituent `index` of a mix or phase benchmark: distinct
 // streams for distinct constituents, all fixed by the benchmark's seed.
 uint64_t DeriveSeed(uint64_t seed, uint64_t index) {
-  return SplitMix64(seed ^ SplitMix64(index + 1));
+  return SplitMix64Hash(seed ^ SplitMix64Hash(index + 1));
 }
 
 class Random {
  public:
-  explicit Random(uint64_t seed) : engine_(SplitMix64(seed)) {}
+  explicit Random(uint64_t seed) : engine_(SplitMix64Hash(seed)) {}
 
   // Uniform in [0, 1), 53 bits.
   double Uniform() { return double(engine_() >> 11) * 0x1.0p-53; }
@@ -106,32 +102,12 @@ class SizeDistribution {
   double log_q_;
 };
 
-// Zipfian ranks in [0, n), rank 0 the most popular, by Gray et al.'s method
-// as YCSB samples them: constant time a sample after an O(n) set-up.
-class Zipf {
- public:
-  Zipf(uint64_t n, double theta) : n_(n), theta_(theta), alpha_(1 / (1 - theta)) {
-    for (uint64_t i = 1; i <= n; ++i) zeta_n_ += std::pow(double(i), -theta);
-    double zeta2 = 1 + std::pow(0.5, theta);
-    eta_ = n > 1 ? (1 - std::pow(2.0 / double(n), 1 - theta)) / (1 - zeta2 / zeta_n_) : 0;
-  }
-
-  uint64_t Sample(Random* rng) const {
-    double u = rng->Uniform();
-    double uz = u * zeta_n_;
-    if (uz < 1 || n_ == 1) return 0;
-    if (uz < 1 + std::pow(0.5, theta_)) return 1;
-    uint64_t rank = uint64_t(double(n_) * std::pow(eta_ * u - eta_ + 1, alpha_));
-    return std::min(rank, n_ - 1);
-  }
-
- private:
-  uint64_t n_;
-  double theta_;
-  double alpha_;
-  double zeta_n_ = 0;
-  double eta_;
-};
+// A zipfian rank in [0, n), rank 0 the most popular: YCSB's generator
+// (util/zipfian.h) on this stream's randomness. Its formula can round up to n
+// itself for a uniform number within a few ulps of 1: n - 1 then.
+uint64_t SampleRank(const Zipfian& zipf, Random* rng) {
+  return uint64_t(std::min(zipf.Rank(rng->Uniform()), zipf.items() - 1));
+}
 
 // Which place (region, extent, item) holds each popularity rank. It starts as
 // a random permutation so that hot places are scattered over the space.
@@ -186,11 +162,11 @@ class SkewedArea {
       : begin_(begin),
         end_(end),
         region_(std::min(region, end - begin)),
-        zipf_((end - begin) / region_, theta),
+        zipf_(int64_t((end - begin) / region_), theta),
         ranks_((end - begin) / region_, rng) {}
 
   uint64_t Offset(uint64_t size, Random* rng) const {
-    uint64_t place = ranks_.Place(zipf_.Sample(rng));
+    uint64_t place = ranks_.Place(SampleRank(zipf_, rng));
     return OffsetInRegion(begin_ + place * region_, region_, end_, size, rng);
   }
   void ShiftHot(Random* rng) { ranks_.ShiftHot(rng); }
@@ -199,7 +175,7 @@ class SkewedArea {
   uint64_t begin_;
   uint64_t end_;
   uint64_t region_;
-  Zipf zipf_;
+  Zipfian zipf_;
   RankMap ranks_;
 };
 
@@ -420,7 +396,7 @@ class RocksDbSsd : public Workload {
       : Workload(spec, footprint, seed),
         extent_(std::min<uint64_t>(32 * kMiB, AlignDown(footprint / 8))),
         live_(footprint / extent_ - 1),
-        zipf_(live_, 0.99),
+        zipf_(int64_t(live_), 0.99),
         ranks_(live_, &rng_),
         free_(live_),
         write_next_(free_ * extent_) {}
@@ -437,7 +413,7 @@ class RocksDbSsd : public Workload {
 
  private:
   uint64_t ReadOffset(uint64_t size) {
-    uint64_t begin = ranks_.Place(zipf_.Sample(&rng_)) * extent_;
+    uint64_t begin = ranks_.Place(SampleRank(zipf_, &rng_)) * extent_;
     return OffsetInRegion(begin, extent_, begin + extent_, size, &rng_);
   }
 
@@ -453,7 +429,7 @@ class RocksDbSsd : public Workload {
 
   const uint64_t extent_;
   const uint64_t live_;  // extents holding data; one more is free
-  const Zipf zipf_;
+  const Zipfian zipf_;
   RankMap ranks_;
   uint64_t free_;        // the extent being written
   uint64_t write_next_;  // where the next write in it goes
@@ -463,7 +439,7 @@ class RocksDbSsd : public Workload {
 // (theta 0.99, YCSB's) over them, scattered by a RankMap as YCSB scrambles
 // its keys.
 constexpr uint64_t kYcsbItem = 64 * kKiB;
-constexpr double kYcsbTheta = 0.99;
+constexpr double kYcsbTheta = Zipfian::kYcsbTheta;
 
 // YCSB-A, B and C: reads and writes zipfian over the same items; the hot
 // items shift every kShiftEvery requests.
@@ -494,7 +470,7 @@ class YcsbLatest : public Workload {
   YcsbLatest(const Spec& spec, uint64_t footprint, uint64_t seed)
       : Workload(spec, footprint, seed),
         items_(footprint / kYcsbItem),
-        zipf_(items_, kYcsbTheta),
+        zipf_(int64_t(items_), kYcsbTheta),
         inserts_(0, items_ * kYcsbItem) {}
 
  protected:
@@ -512,12 +488,12 @@ class YcsbLatest : public Workload {
     // insert: the last item, as if the space had been filled once).
     uint64_t next = inserts_.next();
     uint64_t newest = next == 0 ? items_ - 1 : (next - 1) / kYcsbItem;
-    uint64_t item = (newest + items_ - zipf_.Sample(&rng_)) % items_;
+    uint64_t item = (newest + items_ - SampleRank(zipf_, &rng_)) % items_;
     return OffsetInRegion(item * kYcsbItem, kYcsbItem, items_ * kYcsbItem, size, &rng_);
   }
 
   const uint64_t items_;
-  const Zipf zipf_;
+  const Zipfian zipf_;
   SequentialArea inserts_;
 };
 

@@ -9,53 +9,21 @@ namespace ycsb {
 
 // ---- Zipfian ----
 
-ZipfianGenerator::ZipfianGenerator(int64_t min, int64_t max, double theta)
-    : ZipfianGenerator(min, max, theta, Zeta(0, max - min + 1, theta, 0)) {}
-
-ZipfianGenerator::ZipfianGenerator(int64_t min, int64_t max, double theta, double zetan)
-    : items_(max - min + 1),
-      base_(min),
-      theta_(theta),
-      zeta2theta_(Zeta(0, 2, theta, 0)),
-      alpha_(1.0 / (1.0 - theta)),
-      zetan0_(zetan),
-      eta0_(Eta(zetan)),
-      count_for_zeta_(items_),
-      zetan_(zetan0_),
-      eta_(eta0_) {}
-
-double ZipfianGenerator::Zeta(int64_t start, int64_t n, double theta, double initial_sum) {
-  double sum = initial_sum;
-  for (int64_t i = start; i < n; ++i) sum += 1 / std::pow(double(i + 1), theta);
-  return sum;
-}
-
-double ZipfianGenerator::Eta(double zetan) const {
-  return (1 - std::pow(2.0 / double(items_), 1 - theta_)) / (1 - zeta2theta_ / zetan);
-}
-
 int64_t ZipfianGenerator::NextLong(Random64* rng, int64_t itemcount) {
-  double zetan = zetan0_;
-  double eta = eta0_;
-  if (itemcount != items_ || grown_.load(std::memory_order_acquire)) {
+  if (itemcount == items_ && !grown_.load(std::memory_order_acquire)) {
+    return base_ + zipfian_.Rank(rng->NextDouble(), itemcount);
+  }
+  const Zipfian zipfian = [&] {
     std::lock_guard<std::mutex> lock(grow_mu_);
-    if (itemcount > count_for_zeta_) {
+    if (itemcount > grown_zipfian_.items()) {
       // More items than before: extend zeta from where it stopped. Fewer (a
       // thread that read an older count) keep the larger distribution, as YCSB.
-      zetan_ = Zeta(count_for_zeta_, itemcount, theta_, zetan_);
-      count_for_zeta_ = itemcount;
-      eta_ = Eta(zetan_);  // YCSB's eta uses the construction-time item count
+      grown_zipfian_ = grown_zipfian_.Grown(itemcount);
       grown_.store(true, std::memory_order_release);
     }
-    zetan = zetan_;
-    eta = eta_;
-  }
-
-  const double u = rng->NextDouble();
-  const double uz = u * zetan;
-  if (uz < 1.0) return base_;
-  if (uz < 1.0 + std::pow(0.5, theta_)) return base_ + 1;
-  return base_ + int64_t(double(itemcount) * std::pow(eta * u - eta + 1, alpha_));
+    return grown_zipfian_;
+  }();
+  return base_ + zipfian.Rank(rng->NextDouble(), itemcount);
 }
 
 // ---- Scrambled zipfian ----

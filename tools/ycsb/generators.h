@@ -15,6 +15,7 @@
 
 #include "tools/ycsb/counters.h"
 #include "tools/ycsb/random.h"
+#include "util/zipfian.h"
 
 namespace tierfs {
 namespace ycsb {
@@ -45,45 +46,40 @@ class UniformGenerator : public NumberGenerator {
   const int64_t lb_, interval_;
 };
 
-// Zipfian over [min, max], min the most popular, by the algorithm of Gray et
-// al., "Quickly Generating Billion-Record Synthetic Databases" (SIGMOD 1994),
-// as YCSB's ZipfianGenerator: P(min) = 1/zeta(n), P(min+1) = 0.5^theta/zeta(n)
-// exactly, the rest by Gray's closed-form approximation of rank^-theta.
+// Zipfian over [min, max], min the most popular (ZipfianGenerator): YCSB's
+// algorithm, which util/zipfian.h holds, shifted to start at min.
 // NextLong may be asked for more items than the generator was built for (the
 // "latest" distribution grows as inserts come); zeta is then extended
 // incrementally, and, as in YCSB, eta keeps the construction-time item count.
 // REQUIRES: min <= max.
 class ZipfianGenerator : public NumberGenerator {
  public:
-  static constexpr double kZipfianConstant = 0.99;
+  static constexpr double kZipfianConstant = Zipfian::kYcsbTheta;
 
-  ZipfianGenerator(int64_t min, int64_t max, double theta = kZipfianConstant);
+  ZipfianGenerator(int64_t min, int64_t max, double theta = kZipfianConstant)
+      : items_(max - min + 1), base_(min), zipfian_(items_, theta), grown_zipfian_(zipfian_) {}
   // With zeta(max - min + 1, theta) precomputed (zeta over 10^10 items takes minutes).
-  ZipfianGenerator(int64_t min, int64_t max, double theta, double zetan);
+  ZipfianGenerator(int64_t min, int64_t max, double theta, double zetan)
+      : items_(max - min + 1),
+        base_(min),
+        zipfian_(items_, theta, zetan),
+        grown_zipfian_(zipfian_) {}
 
   int64_t Next(Random64* rng) override { return NextLong(rng, items_); }
   // A value among `itemcount` items starting at min.
   int64_t NextLong(Random64* rng, int64_t itemcount);
 
-  // zeta(n) = sum over i in [1, n] of 1 / i^theta, computed from the sum over
-  // [1, start] given as `initial_sum`.
-  static double Zeta(int64_t start, int64_t n, double theta, double initial_sum);
-
-  double zetan() const { return zetan0_; }
+  double zetan() const { return zipfian_.zetan(); }
 
  private:
-  double Eta(double zetan) const;
-
   const int64_t items_, base_;
-  const double theta_, zeta2theta_, alpha_;
   // The distribution over items_, never changed: the lock-free path.
-  const double zetan0_, eta0_;
+  const Zipfian zipfian_;
 
   // After NextLong asked for more than items_: the extended distribution.
   std::atomic<bool> grown_{false};
   std::mutex grow_mu_;
-  int64_t count_for_zeta_;  // guarded by grow_mu_
-  double zetan_, eta_;      // guarded by grow_mu_
+  Zipfian grown_zipfian_;  // guarded by grow_mu_
 };
 
 // Zipfian with the popular items scattered over [min, max]
