@@ -37,7 +37,10 @@ constexpr int64_t kMinForcedGapNanos = 10 * 1000 * 1000;
 // Not thread-safe: the live migrator guards it with its own mutex.
 class MoveScheduler {
  public:
-  explicit MoveScheduler(const MigrationOptions& options) : options_(options) {}
+  // `start`: the time the engine starts (the first plan by time is due
+  // plan_ms after it).
+  MoveScheduler(const MigrationOptions& options, int64_t start)
+      : options_(options), last_plan_time_(start) {}
   const MigrationOptions& options() const { return options_; }
 
   // ---- queues ----
@@ -48,6 +51,10 @@ class MoveScheduler {
   // (`interval` 0), is not due at request `seq` and time `now`, or its queue
   // is full.
   size_t PlanRoom(uint64_t interval, uint64_t seq, int64_t now) const;
+  // Free places in the policy's queue.
+  size_t Room() const {
+    return planned_.size() < options_.queue ? size_t(options_.queue - planned_.size()) : 0;
+  }
   // The policy was asked at (seq, now).
   void Planned(uint64_t seq, int64_t now) {
     last_plan_seq_ = seq;
@@ -78,7 +85,7 @@ class MoveScheduler {
   const MigrationOptions options_;
   std::deque<Move> manual_, planned_;
   uint64_t last_plan_seq_ = 0;
-  int64_t last_plan_time_ = 0;
+  int64_t last_plan_time_;
   uint64_t plans_ = 0;
   int64_t next_chunk_ = 0;  // the rate cap
   int64_t forced_gap_ = kMinForcedGapNanos;

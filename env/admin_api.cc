@@ -170,4 +170,14 @@ Status WaitForManualMoves(const rocksdb::FileSystem* fs, int timeout_ms) {
              : Status::TimedOut("manual moves still queued after " + std::to_string(timeout_ms) + " ms");
 }
 
+Status MigrateNow(const rocksdb::FileSystem* fs, int timeout_ms) {
+  Store* store = StoreOf(fs);
+  if (!store) return NotTierFS();
+  if (!store->migrator()) return Status::NotSupported("migration is off in this store");
+  return store->migrator()->PlanNow(timeout_ms)
+             ? Status::OK()
+             : Status::TimedOut("planned moves still queued after " + std::to_string(timeout_ms) +
+                                " ms");
+}
+
 }  // namespace tierfs

@@ -17,7 +17,10 @@ constexpr int64_t kMaxNapNanos = 1000 * 1000;
 }  // namespace
 
 Migrator::Migrator(Store* store, const MigrationOptions& options)
-    : store_(store), options_(options), schedule_(options), thread_([this] { Run(); }) {}
+    : store_(store),
+      options_(options),
+      schedule_(options, DeviceModel::NowNanos()),
+      thread_([this] { Run(); }) {}
 
 Migrator::~Migrator() {
   {
@@ -101,25 +104,42 @@ void Migrator::AfterChunk(int64_t nanos) {
   schedule_.ChunkDone(chunk_start_, chunk_start_ + nanos, chunk_bytes_, forced_);
 }
 
+bool Migrator::PlanNow(int timeout_ms) {
+  std::unique_lock<std::mutex> lock(mu_);
+  plan_now_ = true;
+  cv_.notify_all();
+  return cv_.wait_for(lock, std::chrono::milliseconds(timeout_ms), [&] {
+    return !plan_now_ && schedule_.planned().empty() && !running_;
+  });
+}
+
 void Migrator::MaybePlan() {
   const uint64_t now = store_->Now();
   const int64_t wall = DeviceModel::NowNanos();
   size_t room;
+  bool asked;  // by PlanNow(), which waits until the moves are queued and run
   {
     std::lock_guard<std::mutex> lock(mu_);
-    room = schedule_.PlanRoom(store_->policy().PlanIntervalRequests(), now, wall);
-    if (room == 0) return;
-    schedule_.Planned(now, wall);
+    asked = plan_now_;
+    room = asked ? schedule_.Room()
+                 : schedule_.PlanRoom(store_->policy().PlanIntervalRequests(), now, wall);
+    if (room > 0) schedule_.Planned(now, wall);
   }
   std::vector<Move> moves;
-  store_->placement().Plan(*store_, room, &moves);
-  store_->NoteEvent(TraceEvent::kPlan, 0, FileKind::kOther, room, moves.size());
-  for (const Move& m : moves) {
-    store_->NoteEvent(TraceEvent::kQueued, m.ref.file_id, FileKind::kOther, m.ref.segment,
-                      uint64_t(m.op), m.to);
+  if (room > 0) {
+    store_->placement().Plan(*store_, room, &moves);
+    store_->NoteEvent(TraceEvent::kPlan, 0, FileKind::kOther, room, moves.size());
+    for (const Move& m : moves) {
+      store_->NoteEvent(TraceEvent::kQueued, m.ref.file_id, FileKind::kOther, m.ref.segment,
+                        uint64_t(m.op), m.to);
+    }
   }
-  std::lock_guard<std::mutex> lock(mu_);
-  schedule_.Enqueue(moves);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    schedule_.Enqueue(moves);
+    if (asked) plan_now_ = false;
+  }
+  if (asked) cv_.notify_all();
 }
 
 void Migrator::Run() {
@@ -127,7 +147,7 @@ void Migrator::Run() {
   for (;;) {
     {
       std::unique_lock<std::mutex> lock(mu_);
-      cv_.wait_for(lock, kIdleWait, [&] { return stop_ || schedule_.HasWork(); });
+      cv_.wait_for(lock, kIdleWait, [&] { return stop_ || plan_now_ || schedule_.HasWork(); });
       if (stop_) return;
     }
     if (DeviceModel::NowNanos() >= next_admin_poll) {

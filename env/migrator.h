@@ -37,6 +37,9 @@ class Migrator : public Store::Governor {
   // Blocks until no manual move is queued or running, or `timeout_ms` passes;
   // false on timeout.
   bool WaitManual(int timeout_ms);
+  // Plans now, whatever the cadence, and blocks until the planned queue is
+  // empty and no move runs, or `timeout_ms` passes; false on timeout.
+  bool PlanNow(int timeout_ms);
 
   struct Info {
     std::vector<Move> manual, planned;  // waiting, in order
@@ -65,6 +68,7 @@ class Migrator : public Store::Governor {
   MoveScheduler schedule_;            // guarded by mu_
   bool running_ = false;              // guarded by mu_
   bool running_manual_ = false;       // guarded by mu_
+  bool plan_now_ = false;             // guarded by mu_: PlanNow() asked for a plan
   Move current_;                      // guarded by mu_
   uint64_t done_ = 0, bytes_ = 0, skipped_ = 0, given_up_ = 0, waits_ = 0;  // guarded by mu_
   // The chunk in progress: when it started and whether it was forced through

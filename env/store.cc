@@ -27,10 +27,15 @@ IOStatus ReadOnlyError(const std::string& op) {
 
 }  // namespace
 
+namespace {
+std::atomic<uint64_t> store_instances{0};
+}  // namespace
+
 Store::Store(const Options& options)
     : options_(options),
       seg_size_(options.segment_size),
-      seg_shift_(seg_size_ && (seg_size_ & (seg_size_ - 1)) == 0 ? __builtin_ctzll(seg_size_) : -1) {
+      seg_shift_(seg_size_ && (seg_size_ & (seg_size_ - 1)) == 0 ? __builtin_ctzll(seg_size_) : -1),
+      instance_(store_instances.fetch_add(1) + 1) {
   base_ = options.base ? options.base : rocksdb::FileSystem::Default();
   if (options.placement == "rocksdb") {
     for (const TierOptions& t : options.tiers) path_roots_.push_back(LexicalPath(t.path));

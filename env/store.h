@@ -56,13 +56,17 @@ class Store : public StorageView {
   Migrator* migrator() { return migrator_.get(); }
   // Numbers a request: the clock of the segment statistics and the policies
   // (engine/request_clock.h), one block per thread.
+  // The block is the thread's for this store instance: keyed by the
+  // instance's number, not its address, which a store opened after another
+  // closed may reuse (the thread would go on numbering from the old store's
+  // block, far ahead of the new clock).
   uint64_t NextSeq() {
     struct ThreadBlock {
-      const Store* store = nullptr;
+      uint64_t instance = 0;
       RequestClock::Block block;
     };
     thread_local ThreadBlock b;
-    if (__builtin_expect(b.store != this, 0)) b = ThreadBlock{this, {}};
+    if (__builtin_expect(b.instance != instance_, 0)) b = ThreadBlock{instance_, {}};
     return clock_.Next(&b.block);
   }
   // A completed I/O on segment `seg` of `entry`, served by tier `t`: counts
@@ -284,6 +288,7 @@ class Store : public StorageView {
   std::unique_ptr<Policy> policy_;
   std::unique_ptr<PlacementEngine> placement_;  // over policy_
   RequestClock clock_;
+  const uint64_t instance_;  // unique per Store in this process, from 1
   std::unique_ptr<Migrator> migrator_;  // stopped first at close
   // The running trace capture, read lock-free by Observe. A stopped capture
   // stays allocated (in traces_) until the store closes, so a thread that

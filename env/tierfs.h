@@ -271,5 +271,10 @@ rocksdb::Status GetMigrationInfo(const rocksdb::FileSystem* fs, MigrationInfo* i
 // Blocks until the manual operations queued so far have run, at most
 // timeout_ms; TimedOut if they have not.
 rocksdb::Status WaitForManualMoves(const rocksdb::FileSystem* fs, int timeout_ms);
+// Asks the policy to plan now, whatever its cadence (an operator's
+// "rebalance now", or a test that wants plans at known points), and waits
+// until the moves it queued have run. NotSupported if migration is off,
+// TimedOut if moves are still queued after `timeout_ms`.
+rocksdb::Status MigrateNow(const rocksdb::FileSystem* fs, int timeout_ms);
 
 }  // namespace tierfs

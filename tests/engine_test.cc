@@ -164,7 +164,7 @@ TEST(EngineTest, ThePolicyPlansByTheRequestClockOrTheTimeWhenItsQueueHasRoom) {
   MigrationOptions o;
   o.queue = 3;
   o.plan_ms = 1000;
-  MoveScheduler s(o);
+  MoveScheduler s(o, 0);
   EXPECT_EQ(0u, s.PlanRoom(/*interval=*/0, 100, 0));  // a policy that never plans
   EXPECT_EQ(0u, s.PlanRoom(100, 99, 0));              // not due
   EXPECT_EQ(3u, s.PlanRoom(100, 100, 0));
@@ -172,6 +172,11 @@ TEST(EngineTest, ThePolicyPlansByTheRequestClockOrTheTimeWhenItsQueueHasRoom) {
   EXPECT_EQ(0u, s.PlanRoom(100, 150, 999999999));
   EXPECT_EQ(3u, s.PlanRoom(100, 150, 1000000000));  // a second passed while requests came
   EXPECT_EQ(0u, s.PlanRoom(100, 100, 2000000000));  // but none came
+  // The first plan by time is due plan_ms after the engine started, not at
+  // once (a clock far from zero at start).
+  MoveScheduler late(o, 5000000000);
+  EXPECT_EQ(0u, late.PlanRoom(100, 1, 5999999999));
+  EXPECT_EQ(3u, late.PlanRoom(100, 1, 6000000000));
   Move a, b;
   a.ref = SegmentRef{1, 0};
   b.ref = SegmentRef{1, 1};
@@ -192,7 +197,7 @@ TEST(EngineTest, ChunksKeepTheRateAndTheBusyShare) {
   MigrationOptions o;
   o.rate = 1 << 20;  // 1 MiB/s: a 256 KiB chunk every 250 ms
   o.busy_share = 10;
-  MoveScheduler s(o);
+  MoveScheduler s(o, 0);
   EXPECT_EQ(5, s.EarliestStart(5));
   s.ChunkDone(0, 1000000, kMoveChunk, /*forced=*/false);
   EXPECT_EQ(250000000, s.EarliestStart(0));

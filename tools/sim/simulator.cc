@@ -41,6 +41,9 @@ struct File {
   int level = -1;
   uint64_t size = 0;    // highest byte ever accessed
   uint8_t blocks = 0;   // tiers charged the file's own block (engine/placement.h)
+  // Open for writing, as far as the trace tells (from its first write to its
+  // settle event): its segments do not move (the store's `busy`).
+  bool writing = false;
   std::vector<Segment> segments;
 };
 
@@ -57,7 +60,7 @@ class Simulation : public StorageView {
       : config_(config),
         policy_(policy),
         placement_(policy),
-        schedule_(config.migration),
+        schedule_(config.migration, 0),
         future_(future),
         seg_size_(config.segment_size) {
     for (const SimTier& t : config.tiers) tiers_.push_back(std::make_unique<TierState>(t));
@@ -143,6 +146,9 @@ class Simulation : public StorageView {
   RequestClock clock_;
   std::unordered_map<uint32_t, RequestClock::Block> blocks_;
 
+  // The trace says when writers close (settle events): files being written
+  // are known, and do not move. Without such events nothing is "writing".
+  bool tracks_writers_ = false;
   // The migration engine's state beyond schedule_.
   bool active_valid_ = false;
   Active active_;
@@ -252,9 +258,12 @@ void Simulation::ApplyEvent(const TraceRecord& r, int64_t t) {
     case TraceEvent::kDelete:
       if (File* f = FindFile(r.file_id)) Delete(*f);
       return;
-    case TraceEvent::kSettle:
-      Settle(FileOf(r), r.size);
+    case TraceEvent::kSettle: {
+      File& f = FileOf(r);
+      Settle(f, r.size);
+      f.writing = false;
       return;
+    }
     case TraceEvent::kTruncate: {
       // As SegmentWriter::Truncate: copies go first; the charge follows at
       // the writer's close (settle).
@@ -285,10 +294,10 @@ void Simulation::Describe(const File& f, uint64_t segment, SegmentInfo* info) co
   info->hints = Hints();
   info->hints.level = f.level;
   info->file_bytes = f.size;
-  info->bytes = seg_size_;
+  info->bytes = ContentBytes(f, segment);
   info->tier = s.home;
   info->copy_tier = s.copy;
-  info->busy = false;
+  info->busy = f.writing;
   info->stats = s.heat.Snapshot();
 }
 
@@ -354,6 +363,7 @@ bool Simulation::ServePiece(const TraceRecord& r, File& file, uint64_t seg, uint
   if (write) {
     DropCopy(file, s);  // a copy is never stale
     s.writes_seen++;
+    file.writing = tracks_writers_;
   }
   const int tier = !write && s.copy >= 0 ? s.copy : s.home;
   TierState& ts = *tiers_[size_t(tier)];
@@ -404,7 +414,7 @@ bool Simulation::Serve(const TraceRecord& r, int64_t t, int64_t* completion, std
 bool Simulation::Start(const Move& m, Active* a) {
   File* f = FindFile(m.ref.file_id);
   Segment* s = Find(m.ref);
-  if (!s) return false;
+  if (!s || f->writing) return false;  // as the store: a file open for writing does not move
   switch (FirstStep(m, NumTiers(), s->home, s->copy)) {
     case MoveStep::kNothing:
     case MoveStep::kInvalid:
@@ -611,6 +621,8 @@ bool Simulation::Run(const std::vector<TraceRecord>& trace, SimResult* result,
   int64_t first_issue = INT64_MAX, last_done = 0;
 
   const bool follow = config_.follow_trace_timing;
+  tracks_writers_ = std::any_of(trace.begin(), trace.end(),
+                                [](const TraceRecord& r) { return r.event == TraceEvent::kSettle; });
   auto serve = [&](size_t i, int64_t t, int64_t* done) {
     if (future_) future_->set_now(i);
     if (!trace[i].is_io()) {

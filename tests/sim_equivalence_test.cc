@@ -1,0 +1,220 @@
+// The simulator decides as the live store does: a workload runs on a live
+// store with trace capture, the trace is replayed in the simulator with the
+// same configuration and policy, and the two must have made the same
+// decisions in the same order — every placement (tier, spills included),
+// every eviction move and whether it was made, every plan, the moves it
+// queued, and how each planned move ended.
+//
+// What timing alone can change is taken from the capture, not checked here:
+// when the migration engine plans and when its moves run (wall-clock idle
+// detection and cadence live, virtual time in a free replay), and how
+// concurrent threads interleave. So the workload has one client thread, the
+// policies plan only when the client asks (MigrateNow, with its cadence set
+// beyond reach), and the replay follows the capture's plan and move points
+// (SimConfig::follow_trace_timing). engine_test checks the cadence and pacing
+// rules themselves.
+//
+// TIERFS_EQUIVALENCE_DUMP=PREFIX writes PREFIX.POLICY: the capture's records
+// and the replay's decisions, for reading a divergence.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "env/tier_fs.h"
+#include "env/trace_format.h"
+#include "tests/test_util.h"
+#include "tools/sim/simulator.h"
+
+namespace tierfs {
+namespace {
+
+using rocksdb::FileOptions;
+using rocksdb::IOOptions;
+
+constexpr uint64_t kSeg = 64 << 10;
+
+struct LiveFile {
+  std::string name;
+  uint64_t size;
+};
+
+// One client: creates table files of one to four segments, reads pieces of
+// them, deletes some, and (for planning policies) asks for a plan now and
+// then. Deterministic for a seed.
+void RunWorkload(rocksdb::FileSystem* fs, const std::string& dir, bool plans, uint32_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<LiveFile> files;
+  int next = 1;
+  for (int step = 0; step < 400; ++step) {
+    const int op = int(rng() % 10);
+    if (op < 4 || files.size() < 3) {
+      LiveFile f;
+      f.name = dir + "/" + std::to_string(next++) + ".sst";
+      f.size = (1 + rng() % 4) * kSeg - (rng() % 3) * 4096;
+      std::unique_ptr<rocksdb::FSWritableFile> w;
+      ASSERT_TRUE(fs->NewWritableFile(f.name, FileOptions(), &w, nullptr).ok());
+      const std::string chunk(16 << 10, char('a' + step % 26));
+      for (uint64_t off = 0; off < f.size; off += chunk.size()) {
+        const size_t n = size_t(std::min<uint64_t>(chunk.size(), f.size - off));
+        ASSERT_TRUE(w->Append(rocksdb::Slice(chunk.data(), n), IOOptions(), nullptr).ok());
+      }
+      ASSERT_TRUE(w->Sync(IOOptions(), nullptr).ok());
+      ASSERT_TRUE(w->Close(IOOptions(), nullptr).ok());
+      files.push_back(f);
+    } else if (op < 8) {
+      // Reads skewed to the newest files.
+      const size_t pick = files.size() - 1 - size_t(rng() % std::min<size_t>(files.size(), 6));
+      std::unique_ptr<rocksdb::FSRandomAccessFile> r;
+      ASSERT_TRUE(fs->NewRandomAccessFile(files[pick].name, FileOptions(), &r, nullptr).ok());
+      char buf[4096];
+      rocksdb::Slice got;
+      for (int i = 0; i < 4; ++i) {
+        const uint64_t off = rng() % (files[pick].size / 4096) * 4096;
+        ASSERT_TRUE(r->Read(off, sizeof(buf), IOOptions(), &got, buf, nullptr).ok());
+      }
+    } else if (op == 8) {
+      const size_t victim = size_t(rng() % (files.size() / 2 + 1));
+      ASSERT_TRUE(fs->DeleteFile(files[victim].name, IOOptions(), nullptr).ok());
+      files.erase(files.begin() + long(victim));
+    } else if (plans) {
+      ASSERT_TRUE(MigrateNow(fs, 30000).ok());
+    }
+  }
+}
+
+std::string Describe(const TraceRecord& d) {
+  std::string out = TraceEventName(d.event);
+  out += " file " + std::to_string(d.file_id);
+  if (d.event == TraceEvent::kPlan) {
+    return "plan of at most " + std::to_string(d.offset) + ": " + std::to_string(d.size) +
+           " moves";
+  }
+  out += " segment " + std::to_string(d.offset) + " tier " + std::to_string(d.tier);
+  if (d.event == TraceEvent::kMove) {
+    Move::Op op;
+    bool made;
+    MoveCause cause;
+    DecodeMoveOutcome(d.size, &op, &made, &cause);
+    out += std::string(" ") + MoveOpName(op) + (made ? " made" : " not made") +
+           (cause == MoveCause::kEviction ? " (eviction)" : " (planned)");
+  }
+  return out;
+}
+
+bool SameDecision(const TraceRecord& a, const TraceRecord& b) {
+  return a.event == b.event && a.file_id == b.file_id && a.offset == b.offset &&
+         a.size == b.size && a.tier == b.tier;
+}
+
+struct Case {
+  std::string policy;
+  std::string params;
+  bool plans;
+};
+
+class SimEquivalenceTest : public ::testing::TestWithParam<Case> {};
+
+TEST_P(SimEquivalenceTest, TheReplayMakesTheStoresDecisions) {
+  const Case& c = GetParam();
+  test::ScratchDir dir("equivalence");
+  const std::string trace = dir.path() + "/live.trace";
+  // A fast tier of twelve segments; plans only when asked.
+  const std::string config = ";segment_size:64K;policy:" + c.policy + c.params +
+                             ";migration_plan_ms:1000000000";
+  {
+    std::shared_ptr<rocksdb::FileSystem> fs;
+    ASSERT_TRUE(NewTierFileSystem(test::MakeUri(dir, {"768K:optane", "64M:sata-ssd"},
+                                                config + ";trace:" + trace),
+                                  &fs)
+                    .ok());
+    ASSERT_TRUE(fs->CreateDir("/db", IOOptions(), nullptr).ok());
+    ASSERT_NO_FATAL_FAILURE(RunWorkload(fs.get(), "/db", c.plans, 7));
+  }  // closed: the capture ends
+
+  TraceHeader header;
+  std::vector<TraceRecord> records;
+  std::string error;
+  ASSERT_TRUE(ReadTrace(trace, &header, &records, &error)) << error;
+  std::vector<TraceRecord> live;
+  uint64_t evictions = 0, spills = 0, planned_moves = 0;
+  for (const TraceRecord& r : records) {
+    if (!sim::IsDecision(r)) continue;
+    if (r.event == TraceEvent::kMove) {
+      Move::Op op;
+      bool made, started;
+      MoveCause cause;
+      DecodeMoveOutcome(r.size, &op, &made, &cause, &started);
+      if (started) continue;  // the replay follows these; it decides the ends
+      (cause == MoveCause::kEviction ? evictions : planned_moves) += made;
+    }
+    if (r.event == TraceEvent::kPlace && r.tier == 1) spills++;
+    live.push_back(r);
+  }
+
+  sim::SimConfig sc;
+  ASSERT_TRUE(sim::ParseSimConfig(test::MakeUri(dir, {"768K:optane", "64M:sata-ssd"}, config),
+                                  &sc, &error))
+      << error;
+  sc.follow_trace_timing = true;
+  sc.record_decisions = true;
+  sim::SimResult result;
+  ASSERT_TRUE(sim::RunPolicy(records, sc, &result, &error)) << error;
+  const std::vector<TraceRecord>& replay = result.decisions;
+
+  // The workload must have exercised what it claims to.
+  EXPECT_GT(live.size(), 100u);
+  if (c.policy == "lru" || c.policy == "cde") {
+    EXPECT_GT(evictions, 0u) << "the fast tier never filled";
+  } else {
+    EXPECT_GT(spills, 0u) << "the fast tier never filled";
+  }
+  if (c.plans) {
+    EXPECT_GT(planned_moves, 0u);
+  }
+  if (getenv("TIERFS_EQUIVALENCE_DUMP")) {
+    FILE* f = fopen((std::string(getenv("TIERFS_EQUIVALENCE_DUMP")) + "." + c.policy).c_str(), "w");
+    for (const TraceRecord& r : records) {
+      if (r.is_io()) {
+        fprintf(f, "io %s file %llu off %llu size %llu tier %d\n", r.is_write() ? "W" : "R",
+                (unsigned long long)r.file_id, (unsigned long long)r.offset,
+                (unsigned long long)r.size, r.tier);
+      } else {
+        fprintf(f, "%s size %llu\n", Describe(r).c_str(), (unsigned long long)r.size);
+      }
+    }
+    fprintf(f, "---- replay\n");
+    for (const TraceRecord& r : replay) fprintf(f, "%s\n", Describe(r).c_str());
+    fclose(f);
+  }
+
+  const size_t n = std::min(live.size(), replay.size());
+  for (size_t i = 0; i < n; ++i) {
+    if (!SameDecision(live[i], replay[i])) {
+      std::string context;
+      for (size_t j = i >= 3 ? i - 3 : 0; j < i; ++j) context += "\n  " + Describe(live[j]);
+      FAIL() << c.policy << ": decision " << i << " of " << live.size() << " differs:\n  live:   "
+             << Describe(live[i]) << "\n  replay: " << Describe(replay[i])
+             << "\n after:" << context;
+    }
+  }
+  EXPECT_EQ(live.size(), replay.size()) << c.policy;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Policies, SimEquivalenceTest,
+    ::testing::Values(Case{"fast-first", "", false}, Case{"lru", "", false},
+                      Case{"cde", "", false},
+                      Case{"hintstor", ";hintstor.interval:1000000000", true},
+                      Case{"mutant", ";mutant.interval:1000000000;mutant.min_age:0", true}),
+    [](const ::testing::TestParamInfo<Case>& info) {
+      std::string name = info.param.policy;
+      for (char& ch : name) {
+        if (!isalnum(static_cast<unsigned char>(ch))) ch = '_';
+      }
+      return name;
+    });
+
+}  // namespace
+}  // namespace tierfs
