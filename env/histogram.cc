@@ -37,6 +37,12 @@ void AtomicHistogram::Merge(const LatencyHistogram& h) {
   }
 }
 
+void LatencyHistogram::Add(const LatencyHistogram& other) {
+  count += other.count;
+  sum_us += other.sum_us;
+  for (int i = 0; i < kBuckets; ++i) buckets[i] += other.buckets[i];
+}
+
 double LatencyHistogram::Percentile(double p) const {
   uint64_t total = 0;
   for (uint64_t b : buckets) total += b;

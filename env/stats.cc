@@ -1,6 +1,20 @@
 // Store statistics: the live counters, their persistence in <tier0>/meta/STATS
 // (JSON, written at close, added back at open so counters cover the store's
 // life), and the file listing behind `tierfs ls`.
+//
+// STATS, version 1 (JSON; written via STATS.tmp + rename):
+//   {"version": 1,
+//    "seq":      the request clock at close,
+//    "tiers":    [one object per tier, by index:
+//                 {<name>: n, ... for every counter (TickerKind::kCounter) of
+//                                 kTierTickers; gauges are not saved,
+//                  <name>: {"count": n, "sum_us": n, "buckets": [32 counts]}, ...
+//                                 for every row of kTierHistograms}],
+//    "segments": [[file id, segment, user reads, background reads, writes,
+//                  migrations, heat, last access, placed, last migration], ...],
+//    "files":    [[file id, level, column family], ...]}
+// A key missing loads as zero (a file written before the statistic existed);
+// unknown keys are ignored.
 #include <map>
 
 #include <nlohmann/json.hpp>
@@ -40,22 +54,7 @@ void Store::GetStats(std::vector<TierStats>* out) {
     s.device = t->device.params().name;
     s.capacity = t->capacity();
     s.used_bytes = t->used();
-    s.segments = t->segments.load();
-    t->ReadTotals(&s.reads, &s.read_bytes, &s.read_latency, &s.user_reads);
-    s.writes = t->writes.load();
-    s.write_bytes = t->write_bytes.load();
-    s.syncs = t->syncs.load();
-    s.spills_in = t->spills_in.load();
-    s.moves_in = t->moves_in.load();
-    s.moves_out = t->moves_out.load();
-    s.moved_bytes_in = t->moved_bytes_in.load();
-    s.moved_bytes_out = t->moved_bytes_out.load();
-    s.copies_in = t->copies_in.load();
-    s.copy_bytes_in = t->copy_bytes_in.load();
-    s.copies_dropped = t->copies_dropped.load();
-    s.copies = t->copies.load();
-    s.write_latency = t->write_latency.Snapshot();
-    s.sync_latency = t->sync_latency.Snapshot();
+    t->Snapshot(&s);
     out->push_back(s);
   }
 }
@@ -124,17 +123,14 @@ IOStatus Store::SaveStats() {
   GetStats(&stats);
   json tiers = json::array();
   for (const TierStats& s : stats) {
-    tiers.push_back(json{{"reads", s.reads}, {"read_bytes", s.read_bytes},
-                         {"writes", s.writes}, {"write_bytes", s.write_bytes},
-                         {"syncs", s.syncs}, {"spills_in", s.spills_in},
-                         {"user_reads", s.user_reads},
-                         {"moves_in", s.moves_in}, {"moves_out", s.moves_out},
-                         {"moved_bytes_in", s.moved_bytes_in}, {"moved_bytes_out", s.moved_bytes_out},
-                         {"copies_in", s.copies_in}, {"copy_bytes_in", s.copy_bytes_in},
-                         {"copies_dropped", s.copies_dropped},
-                         {"read_latency", HistogramToJson(s.read_latency)},
-                         {"write_latency", HistogramToJson(s.write_latency)},
-                         {"sync_latency", HistogramToJson(s.sync_latency)}});
+    json tier = json::object();
+    for (const TierTickerInfo& info : kTierTickers) {
+      if (info.kind == TickerKind::kCounter) tier[info.name] = s.Get(info.id);
+    }
+    for (const TierHistogramInfo& info : kTierHistograms) {
+      tier[info.name] = HistogramToJson(s.Get(info.id));
+    }
+    tiers.push_back(tier);
   }
   // Per segment statistics, so policies and `tierfs segments` keep them
   // across restarts: [file id, segment, user reads, background reads, writes,
@@ -183,23 +179,12 @@ void Store::LoadStats() {
     const json& j = tiers[i];
     if (!j.is_object()) continue;
     Tier& t = *tiers_[i];
-    t.AddSavedReads(j.value("reads", uint64_t(0)), j.value("read_bytes", uint64_t(0)),
-                    j.contains("read_latency") ? HistogramFromJson(j["read_latency"])
-                                               : LatencyHistogram(),
-                    j.value("user_reads", uint64_t(0)));
-    t.writes += j.value("writes", uint64_t(0));
-    t.write_bytes += j.value("write_bytes", uint64_t(0));
-    t.syncs += j.value("syncs", uint64_t(0));
-    t.spills_in += j.value("spills_in", uint64_t(0));
-    t.moves_in += j.value("moves_in", uint64_t(0));
-    t.moves_out += j.value("moves_out", uint64_t(0));
-    t.moved_bytes_in += j.value("moved_bytes_in", uint64_t(0));
-    t.moved_bytes_out += j.value("moved_bytes_out", uint64_t(0));
-    t.copies_in += j.value("copies_in", uint64_t(0));
-    t.copy_bytes_in += j.value("copy_bytes_in", uint64_t(0));
-    t.copies_dropped += j.value("copies_dropped", uint64_t(0));
-    if (j.contains("write_latency")) t.write_latency.Merge(HistogramFromJson(j["write_latency"]));
-    if (j.contains("sync_latency")) t.sync_latency.Merge(HistogramFromJson(j["sync_latency"]));
+    for (const TierTickerInfo& info : kTierTickers) {
+      if (info.kind == TickerKind::kCounter) t.Add(info.id, j.value(info.name, uint64_t(0)));
+    }
+    for (const TierHistogramInfo& info : kTierHistograms) {
+      if (j.contains(info.name)) t.Merge(info.id, HistogramFromJson(j[info.name]));
+    }
   }
   std::lock_guard<std::mutex> lock(ns_mu_);
   if (doc["files"].is_array()) {

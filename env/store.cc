@@ -295,11 +295,11 @@ void Store::FreeData(const std::shared_ptr<FileEntry>& entry) {
     if (segs.tier(s) == kNoTier) continue;
     Tier& t = tier(segs.tier(s));
     t.Release(segs.charged(s));
-    t.segments.fetch_sub(1);
+    t.Sub(TierTicker::kSegments);
     if (segs.copy(s) != kNoTier) {
       Tier& c = tier(segs.copy(s));
       c.Release(RoundUp(ContentEnd(*entry, s) - SegmentStart(s)));
-      c.copies.fetch_sub(1);
+      c.Sub(TierTicker::kCopies);
     }
   }
   entry->copies = 0;
@@ -333,7 +333,7 @@ int Store::ChargeSomeTier(FileEntry* entry, int want, int exclude, uint64_t byte
   const int t = SpillOrder(want, NumTiers(), exclude, [&](int t) {
     return ChargeForFile(tier(t), t, &entry->allowance_mask, bytes);
   });
-  if (t >= 0 && t != want) tier(t).spills_in.fetch_add(1, std::memory_order_relaxed);
+  if (t >= 0 && t != want) tier(t).Add(TierTicker::kSpillsIn);
   return t;
 }
 
@@ -382,7 +382,7 @@ IOStatus Store::PlaceSegment(FileEntry* entry, uint64_t seg, const PlacementRequ
     }
     entry->segments.Set(seg, uint8_t(t), bytes);
     entry->segments.heat(seg)->Reset(req.seq);
-    tier(t).segments.fetch_add(1, std::memory_order_relaxed);
+    tier(t).Add(TierTicker::kSegments);
     NoteEvent(TraceEvent::kPlace, entry->id, entry->kind, seg, 0, t);
     *tier_out = t;
   }

@@ -91,8 +91,8 @@ void Store::ReleaseUnusedAllowance(FileEntry* e, int t) {
 
 void Store::MoveHome(FileEntry* e, uint64_t seg, int from, int to, uint64_t charge) {
   tier(from).Release(e->segments.charged(seg));
-  tier(from).segments.fetch_sub(1);
-  tier(to).segments.fetch_add(1);
+  tier(from).Sub(TierTicker::kSegments);
+  tier(to).Add(TierTicker::kSegments);
   e->segments.Set(seg, uint8_t(to), charge);
   ReleaseUnusedAllowance(e, from);
 }
@@ -233,15 +233,15 @@ IOStatus Store::RunMove(const Move& move, MoveCause cause, Governor* governor,
     if (copy) {
       e->segments.SetCopy(seg, uint8_t(to), !durable);
       e->copies.fetch_add(1);
-      tier(to).copies.fetch_add(1);
-      tier(to).copies_in.fetch_add(1);
-      tier(to).copy_bytes_in.fetch_add(end - start);
+      tier(to).Add(TierTicker::kCopies);
+      tier(to).Add(TierTicker::kCopiesIn);
+      tier(to).Add(TierTicker::kCopyBytesIn, end - start);
     } else {
       MoveHome(e, seg, from, to, charge);
-      tier(from).moves_out.fetch_add(1);
-      tier(from).moved_bytes_out.fetch_add(end - start);
-      tier(to).moves_in.fetch_add(1);
-      tier(to).moved_bytes_in.fetch_add(end - start);
+      tier(from).Add(TierTicker::kMovesOut);
+      tier(from).Add(TierTicker::kMovedBytesOut, end - start);
+      tier(to).Add(TierTicker::kMovesIn);
+      tier(to).Add(TierTicker::kMovedBytesIn, end - start);
     }
     e->segments.heat(seg)->Moved(Now());
   }
@@ -279,8 +279,8 @@ IOStatus Store::DropCopy(FileEntry* e, uint64_t seg) {
     ReleaseUnusedAllowance(e, c);
   }
   Tier& t = tier(c);
-  t.copies.fetch_sub(1);
-  t.copies_dropped.fetch_add(1);
+  t.Sub(TierTicker::kCopies);
+  t.Add(TierTicker::kCopiesDropped);
   // A durable copy is punched only once its drop is durable: recovery must
   // never find a recorded copy full of holes.
   if (!is_volatile) {

@@ -263,7 +263,7 @@ IOStatus Store::Recover() {
       if (home == kNoTier) continue;
       segs.SetCharged(seg, RoundUp(len));
       tier(home).ForceCharge(RoundUp(len));
-      tier(home).segments.fetch_add(1);
+      tier(home).Add(TierTicker::kSegments);
       uint8_t copy = segs.copy(seg);
       if (copy != kNoTier && (copy >= NumTiers() || copy == home || len == 0 ||
                               !(entry->data_file_mask & (1u << copy)))) {
@@ -272,7 +272,7 @@ IOStatus Store::Recover() {
       }
       if (copy != kNoTier) {
         tier(copy).ForceCharge(RoundUp(len));
-        tier(copy).copies.fetch_add(1);
+        tier(copy).Add(TierTicker::kCopies);
         entry->copies.fetch_add(1);
       }
       for (uint8_t t : {home, copy}) {

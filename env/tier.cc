@@ -49,9 +49,8 @@ void Tier::ModelBackground(bool write, uint64_t stream, uint64_t offset, uint64_
 bool Tier::Idle(uint64_t max_ops_per_ms) {
   const int64_t now = DeviceModel::NowNanos();
   if (emulated) return device.BusyUntil() <= now;
-  uint64_t count, bytes;
-  LatencyHistogram unused;
-  ReadTotals(&count, &bytes, &unused);
+  uint64_t count, bytes, user;
+  ReadTotals(&count, &bytes, &user, nullptr);
   // Reads per millisecond since the last look (at least a millisecond ago).
   const int64_t elapsed = std::max<int64_t>(now - idle_since_ns_, 1000 * 1000);
   const bool idle = double(count - idle_reads_seen_) * 1e6 / double(elapsed) < double(max_ops_per_ms);
@@ -60,28 +59,30 @@ bool Tier::Idle(uint64_t max_ops_per_ms) {
   return idle;
 }
 
-void Tier::ReadTotals(uint64_t* count, uint64_t* bytes, LatencyHistogram* latency,
-                      uint64_t* user) const {
-  *count = *bytes = 0;
-  if (user) *user = 0;
-  *latency = LatencyHistogram();
+void Tier::ReadTotals(uint64_t* count, uint64_t* bytes, uint64_t* user,
+                      LatencyHistogram* latency) const {
+  *count = *bytes = *user = 0;
   for (const ReadShard& rs : read_shards_) {
     *count += rs.count.load(std::memory_order_relaxed);
     *bytes += rs.bytes.load(std::memory_order_relaxed);
-    if (user) *user += rs.user.load(std::memory_order_relaxed);
-    LatencyHistogram h = rs.latency.Snapshot();
-    latency->count += h.count;
-    latency->sum_us += h.sum_us;
-    for (int i = 0; i < LatencyHistogram::kBuckets; ++i) latency->buckets[i] += h.buckets[i];
+    *user += rs.user.load(std::memory_order_relaxed);
+    if (latency) latency->Add(rs.latency.Snapshot());
   }
 }
 
-void Tier::AddSavedReads(uint64_t count, uint64_t bytes, const LatencyHistogram& latency,
-                         uint64_t user) {
-  read_shards_[0].count.fetch_add(count);
-  read_shards_[0].user.fetch_add(user);
-  read_shards_[0].bytes.fetch_add(bytes);
-  read_shards_[0].latency.Merge(latency);
+void Tier::Snapshot(TierStats* out) const {
+  for (size_t i = 0; i < kNumTierTickers; ++i) {
+    out->tickers[i] = tickers_[i].load(std::memory_order_relaxed);
+  }
+  for (size_t i = 0; i < kNumTierHistograms; ++i) out->histograms[i] = histograms_[i].Snapshot();
+  // The tickers hold what STATS saved; the shards what was read since open.
+  uint64_t count, bytes, user;
+  LatencyHistogram latency;
+  ReadTotals(&count, &bytes, &user, &latency);
+  out->tickers[size_t(TierTicker::kReads)] += count;
+  out->tickers[size_t(TierTicker::kReadBytes)] += bytes;
+  out->tickers[size_t(TierTicker::kUserReads)] += user;
+  out->histograms[size_t(TierHistogram::kReadLatency)].Add(latency);
 }
 
 int64_t Tier::ModelWrite(uint64_t stream, uint64_t offset, uint64_t bytes, int64_t start_ns,
@@ -99,9 +100,9 @@ int64_t Tier::ModelWrite(uint64_t stream, uint64_t offset, uint64_t bytes, int64
 }
 
 void Tier::AddWrites(uint64_t count, uint64_t bytes, const LatencyHistogram& latency) {
-  writes.fetch_add(count, std::memory_order_relaxed);
-  write_bytes.fetch_add(bytes, std::memory_order_relaxed);
-  write_latency.Merge(latency);
+  Add(TierTicker::kWrites, count);
+  Add(TierTicker::kWriteBytes, bytes);
+  Merge(TierHistogram::kWriteLatency, latency);
 }
 
 void Tier::AccountSync(int64_t pending_ns, int64_t start_ns) {
@@ -113,8 +114,8 @@ void Tier::AccountSync(int64_t pending_ns, int64_t start_ns) {
     DeviceModel::WaitUntil(flushed);
     done = std::max(done, flushed);
   }
-  syncs.fetch_add(1, std::memory_order_relaxed);
-  sync_latency.Record(uint64_t(done - start_ns) / 1000);
+  Add(TierTicker::kSyncs);
+  histograms_[size_t(TierHistogram::kSyncLatency)].Record(uint64_t(done - start_ns) / 1000);
 }
 
 }  // namespace tierfs

@@ -27,26 +27,22 @@ class Tier : public CapacityAccount {
 
   std::string DataPath(uint64_t id) const;
 
-  // Counters; relaxed atomics, read by GetTierStats.
-  std::atomic<uint64_t> segments{0};
-  // Read counters live in per-thread shards (ReadTotals sums them): every
-  // RocksDB read counts here, and one shared cache line written by every
+  // Statistics, one per row of kTierTickers and kTierHistograms (tierfs.h):
+  // relaxed atomics. Reads count in per-thread shards instead (AccountRead):
+  // every RocksDB read counts here, and one shared cache line written by every
   // reading core cost more than the rest of the read path.
-  // `user`: reads for the application (not compaction input), for hit ratios.
-  void ReadTotals(uint64_t* count, uint64_t* bytes, LatencyHistogram* latency,
-                  uint64_t* user = nullptr) const;
-  void AddSavedReads(uint64_t count, uint64_t bytes, const LatencyHistogram& latency,
-                     uint64_t user);
-  std::atomic<uint64_t> writes{0}, write_bytes{0};
-  std::atomic<uint64_t> syncs{0};
-  std::atomic<uint64_t> spills_in{0};
-  // Moves (MIGRATE) and copies (REPLICATE, PREFETCH) into and out of this
-  // tier, and the bytes they carried; copies dropped here.
-  std::atomic<uint64_t> moves_in{0}, moves_out{0}, moved_bytes_in{0}, moved_bytes_out{0};
-  std::atomic<uint64_t> copies_in{0}, copy_bytes_in{0}, copies_dropped{0};
-  std::atomic<uint64_t> copies{0};  // extra copies resident
-
-  AtomicHistogram write_latency, sync_latency;
+  void Add(TierTicker t, uint64_t n = 1) {
+    tickers_[size_t(t)].fetch_add(n, std::memory_order_relaxed);
+  }
+  void Sub(TierTicker t, uint64_t n = 1) {
+    tickers_[size_t(t)].fetch_sub(n, std::memory_order_relaxed);
+  }
+  // Adds samples recorded elsewhere (a writer's batch, the STATS file).
+  void Merge(TierHistogram h, const LatencyHistogram& samples) {
+    histograms_[size_t(h)].Merge(samples);
+  }
+  // Every ticker and histogram, the read shards summed in.
+  void Snapshot(TierStats* out) const;
 
   // Records a read of `bytes` at `offset` of file `stream` that started at
   // `start_ns` (the read itself is done), first waiting out the device model.
@@ -87,6 +83,12 @@ class Tier : public CapacityAccount {
     AtomicHistogram latency;
   };
   ReadShard read_shards_[kReadShards];
+  // Reads made since open, summed over the shards.
+  void ReadTotals(uint64_t* count, uint64_t* bytes, uint64_t* user,
+                  LatencyHistogram* latency) const;
+
+  std::atomic<uint64_t> tickers_[kNumTierTickers] = {};
+  AtomicHistogram histograms_[kNumTierHistograms];
 
   uint64_t idle_reads_seen_ = 0;  // Idle(): reads counted at the last call, and when
   int64_t idle_since_ns_ = 0;

@@ -94,7 +94,8 @@ TEST_P(ConcurrentWritersTest, EvictingWritersKeepEveryByteAndTheAccount) {
   EXPECT_LE(peak.load(), store->Capacity(0));
   std::vector<TierStats> stats;
   ASSERT_TRUE(GetTierStats(fs.get(), &stats).ok());
-  EXPECT_GT(stats[1].moves_in, 0u) << "nothing was evicted: the test did not test eviction";
+  EXPECT_GT(stats[1].Get(TierTicker::kMovesIn), 0u)
+      << "nothing was evicted: the test did not test eviction";
   for (int w = 0; w < kWriters; ++w) {
     for (int f = 0; f < kFilesPerWriter; ++f) {
       ASSERT_EQ(Content(w, f), test::ReadAll(fs.get(), FileName(db, w, f)))

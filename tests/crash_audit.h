@@ -101,13 +101,13 @@ inline Audit AuditStore(rocksdb::FileSystem* fs, const std::string& dir) {
       problem(tier + "account says " + std::to_string(stats[t].used_bytes) +
               " bytes used, the segment map accounts for " + std::to_string(a.expected[t]));
     }
-    if (stats[t].segments != a.homes[t]) {
-      problem(tier + "counts " + std::to_string(stats[t].segments) + " segments, the map has " +
-              std::to_string(a.homes[t]));
+    if (stats[t].Get(TierTicker::kSegments) != a.homes[t]) {
+      problem(tier + "counts " + std::to_string(stats[t].Get(TierTicker::kSegments)) +
+              " segments, the map has " + std::to_string(a.homes[t]));
     }
-    if (stats[t].copies != a.copies[t]) {
-      problem(tier + "counts " + std::to_string(stats[t].copies) + " copies, the map has " +
-              std::to_string(a.copies[t]));
+    if (stats[t].Get(TierTicker::kCopies) != a.copies[t]) {
+      problem(tier + "counts " + std::to_string(stats[t].Get(TierTicker::kCopies)) +
+              " copies, the map has " + std::to_string(a.copies[t]));
     }
     if (a.allocated[t] > stats[t].used_bytes) {
       problem(tier + "the device holds " + std::to_string(a.allocated[t]) +

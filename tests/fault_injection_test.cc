@@ -186,8 +186,8 @@ TEST_F(FaultInjectionTest, FullDeviceOnTier0SpillsToTier1) {
   EXPECT_GT(fault_->faults.injected.load(), 0);
   std::vector<TierStats> stats;
   ASSERT_TRUE(GetTierStats(fs_.get(), &stats).ok());
-  EXPECT_GT(stats[1].spills_in, 0u);
-  EXPECT_GT(stats[1].segments, 0u);
+  EXPECT_GT(stats[1].Get(TierTicker::kSpillsIn), 0u);
+  EXPECT_GT(stats[1].Get(TierTicker::kSegments), 0u);
   ExpectKeys(0, 3000);
   fault_->faults.enospc_after = -1;
   Reopen();

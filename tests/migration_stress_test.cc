@@ -499,9 +499,9 @@ TEST_F(MigrationStressTest, ReadersSeeEveryByteWhileSegmentsMove) {
   ASSERT_TRUE(GetTierStats(fs_.get(), &stats).ok());
   uint64_t moves = 0, copies = 0, dropped = 0;
   for (const TierStats& s : stats) {
-    moves += s.moves_in;
-    copies += s.copies_in;
-    dropped += s.copies_dropped;
+    moves += s.Get(TierTicker::kMovesIn);
+    copies += s.Get(TierTicker::kCopiesIn);
+    dropped += s.Get(TierTicker::kCopiesDropped);
   }
   MigrationInfo info;
   ASSERT_TRUE(GetMigrationInfo(fs_.get(), &info).ok());

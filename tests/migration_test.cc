@@ -86,9 +86,9 @@ TEST_F(MigrationTest, MigrateMovesSegmentsAndFreesTheSource) {
   EXPECT_EQ(1u, segs[1].migrations);
   EXPECT_EQ(data, test::ReadAll(fs_.get(), "/db/000001.sst"));
   EXPECT_EQ(slow_before - (32 << 10), Allocated(1));  // the source copies were punched
-  EXPECT_EQ(2u, Stats(0).moves_in);
-  EXPECT_EQ(uint64_t(32 << 10), Stats(0).moved_bytes_in);
-  EXPECT_EQ(2u, Stats(1).moves_out);
+  EXPECT_EQ(2u, Stats(0).Get(TierTicker::kMovesIn));
+  EXPECT_EQ(uint64_t(32 << 10), Stats(0).Get(TierTicker::kMovedBytesIn));
+  EXPECT_EQ(2u, Stats(1).Get(TierTicker::kMovesOut));
 
   const uint64_t used0 = Stats(0).used_bytes, used1 = Stats(1).used_bytes;
   Reopen();
@@ -110,11 +110,12 @@ TEST_F(MigrationTest, ReplicaServesReadsSurvivesRestartAndDropsCleanly) {
     EXPECT_EQ(1, r.tier);
     EXPECT_EQ(0, r.copy_tier);
   }
-  EXPECT_EQ(3u, Stats(0).copies);
-  const uint64_t reads0 = Stats(0).reads, reads1 = Stats(1).reads;
+  EXPECT_EQ(3u, Stats(0).Get(TierTicker::kCopies));
+  const uint64_t reads0 = Stats(0).Get(TierTicker::kReads);
+  const uint64_t reads1 = Stats(1).Get(TierTicker::kReads);
   EXPECT_EQ(data, test::ReadAll(fs_.get(), "/db/000002.sst"));
-  EXPECT_GT(Stats(0).reads, reads0);  // the copies served the reads
-  EXPECT_EQ(reads1, Stats(1).reads);
+  EXPECT_GT(Stats(0).Get(TierTicker::kReads), reads0);  // the copies served the reads
+  EXPECT_EQ(reads1, Stats(1).Get(TierTicker::kReads));
 
   Reopen();  // a replica is durable
   for (const auto& r : Segments("/db/000002.sst")) EXPECT_EQ(0, r.copy_tier);
@@ -122,7 +123,7 @@ TEST_F(MigrationTest, ReplicaServesReadsSurvivesRestartAndDropsCleanly) {
 
   ASSERT_TRUE(ApplyDataOp(fs_.get(), "drop-copy", "/db/000002.sst", 0, 0, ~0ull, true).ok());
   for (const auto& r : Segments("/db/000002.sst")) EXPECT_EQ(-1, r.copy_tier);
-  EXPECT_EQ(0u, Stats(0).copies);
+  EXPECT_EQ(0u, Stats(0).Get(TierTicker::kCopies));
   EXPECT_LE(Allocated(0), fast_before + 4096);  // at most the empty backing file's block
   EXPECT_EQ(data, test::ReadAll(fs_.get(), "/db/000002.sst"));
   Reopen();
@@ -328,7 +329,7 @@ TEST_F(MigrationTest, LruEvictsTheLeastRecentSegmentOnTheCriticalPath) {
   EXPECT_EQ(0, Segments("/db/000013.sst")[0].tier);
   EXPECT_EQ(1, Segments("/db/000011.sst")[0].tier);
   EXPECT_EQ(0, Segments("/db/000010.sst")[0].tier);
-  EXPECT_EQ(1u, Stats(1).moves_in);
+  EXPECT_EQ(1u, Stats(1).Get(TierTicker::kMovesIn));
 }
 
 TEST_F(MigrationTest, ListenerFromAnOptionsFileGivesTableFilesTheirLevels) {

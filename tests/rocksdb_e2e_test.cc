@@ -120,8 +120,8 @@ TEST_P(RocksDBOnTierFS, LoadOverwriteCompactReopenVerify) {
 
   std::vector<TierStats> stats;
   ASSERT_TRUE(GetTierStats(tdb_->fs.get(), &stats).ok());
-  EXPECT_GT(stats.back().reads, 0u);
-  EXPECT_GT(stats.front().writes, 0u);
+  EXPECT_GT(stats.back().Get(TierTicker::kReads), 0u);
+  EXPECT_GT(stats.front().Get(TierTicker::kWrites), 0u);
   tdb_.reset();
 }
 

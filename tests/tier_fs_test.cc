@@ -417,8 +417,8 @@ TEST_F(TierFsTest, DeviceModelAddsServiceTime) {
   }
   std::vector<TierStats> stats;
   ASSERT_TRUE(GetTierStats(fs_.get(), &stats).ok());
-  EXPECT_EQ(5u, stats[0].reads);
-  EXPECT_GE(stats[0].read_latency.Average(), 2000.0);
+  EXPECT_EQ(5u, stats[0].Get(TierTicker::kReads));
+  EXPECT_GE(stats[0].Get(TierHistogram::kReadLatency).Average(), 2000.0);
   EXPECT_EQ("custom-2000-2000-1000", stats[0].device);
 }
 
@@ -433,14 +433,14 @@ TEST_F(TierFsTest, BufferedWritesAreWrittenBackAndSyncWaitsForTheDevice) {
   ASSERT_TRUE(f->Close(IOOptions(), nullptr).ok());
   std::vector<TierStats> stats;
   ASSERT_TRUE(GetTierStats(fs_.get(), &stats).ok());
-  EXPECT_EQ(10u, stats[0].writes);
+  EXPECT_EQ(10u, stats[0].Get(TierTicker::kWrites));
   // Ten writes of 2 ms each queue on the device; the writer did not wait for
   // them, the sync did: it returns only after all ten and its own 2 ms flush
   // (less the model's 200 us pacing slack). How much of that the sync itself
   // waited depends on how long the appends took, so bound the whole.
-  EXPECT_LT(stats[0].write_latency.Average(), 2000.0);
-  EXPECT_EQ(1u, stats[0].syncs);
-  EXPECT_GE(stats[0].sync_latency.Average(), 2000.0 - 200.0);
+  EXPECT_LT(stats[0].Get(TierHistogram::kWriteLatency).Average(), 2000.0);
+  EXPECT_EQ(1u, stats[0].Get(TierTicker::kSyncs));
+  EXPECT_GE(stats[0].Get(TierHistogram::kSyncLatency).Average(), 2000.0 - 200.0);
   EXPECT_GE(elapsed_us, 11 * 2000 - 200);
 }
 
@@ -458,7 +458,7 @@ TEST_F(TierFsTest, DirectWritesWaitForTheDevice) {
   ASSERT_TRUE(f->Close(IOOptions(), nullptr).ok());
   std::vector<TierStats> stats;
   ASSERT_TRUE(GetTierStats(fs_.get(), &stats).ok());
-  EXPECT_GE(stats[0].write_latency.Average(), 2000.0);
+  EXPECT_GE(stats[0].Get(TierHistogram::kWriteLatency).Average(), 2000.0);
   EXPECT_EQ(std::string(3 * 4096, 'd'), test::ReadAll(fs_.get(), "/db/000001.sst"));
 }
 
@@ -595,8 +595,8 @@ TEST_F(TierFsTest, StatisticsSurviveACleanCloseAndAreShownReadOnly) {
   ASSERT_EQ(100000u, test::ReadAll(fs_.get(), "/db/000001.sst").size());
   std::vector<TierStats> before;
   ASSERT_TRUE(GetTierStats(fs_.get(), &before).ok());
-  ASSERT_GT(before[0].reads + before[1].reads, 0u);
-  ASSERT_GT(before[1].writes, 0u);
+  ASSERT_GT(before[0].Get(TierTicker::kReads) + before[1].Get(TierTicker::kReads), 0u);
+  ASSERT_GT(before[1].Get(TierTicker::kWrites), 0u);
   fs_.reset();  // clean close: counters saved
   Options ro = test::MakeOptions(dir_, {"64K", "8M"}, ";segment_size:16K");
   ro.read_only = true;
@@ -604,12 +604,13 @@ TEST_F(TierFsTest, StatisticsSurviveACleanCloseAndAreShownReadOnly) {
   std::vector<TierStats> after;
   ASSERT_TRUE(GetTierStats(fs_.get(), &after).ok());
   for (int t = 0; t < 2; ++t) {
-    EXPECT_EQ(before[t].reads, after[t].reads) << t;
-    EXPECT_EQ(before[t].read_bytes, after[t].read_bytes) << t;
-    EXPECT_EQ(before[t].writes, after[t].writes) << t;
-    EXPECT_EQ(before[t].read_latency.count, after[t].read_latency.count) << t;
+    EXPECT_EQ(before[t].Get(TierTicker::kReads), after[t].Get(TierTicker::kReads)) << t;
+    EXPECT_EQ(before[t].Get(TierTicker::kReadBytes), after[t].Get(TierTicker::kReadBytes)) << t;
+    EXPECT_EQ(before[t].Get(TierTicker::kWrites), after[t].Get(TierTicker::kWrites)) << t;
+    EXPECT_EQ(before[t].Get(TierHistogram::kReadLatency).count,
+              after[t].Get(TierHistogram::kReadLatency).count) << t;
     EXPECT_EQ(before[t].used_bytes, after[t].used_bytes) << t;
-    EXPECT_EQ(before[t].segments, after[t].segments) << t;
+    EXPECT_EQ(before[t].Get(TierTicker::kSegments), after[t].Get(TierTicker::kSegments)) << t;
   }
   // Read-only: nothing may change.
   std::unique_ptr<rocksdb::FSWritableFile> f;

@@ -19,6 +19,7 @@
 
 #include "env/admin_channel.h"
 #include "env/config.h"
+#include "env/stats_report.h"
 #include "env/tier_fs.h"
 #include "env/tierfs.h"
 
@@ -42,53 +43,10 @@ int Stats(const rocksdb::FileSystem& fs) {
     return 1;
   }
   if (FLAGS_json) {
-    json out = json::array();
-    for (const TierStats& t : stats) {
-      out.push_back(json{{"tier", t.index}, {"path", t.path}, {"device", t.device},
-                         {"capacity", t.capacity}, {"used_bytes", t.used_bytes},
-                         {"segments", t.segments}, {"reads", t.reads},
-                         {"read_bytes", t.read_bytes}, {"writes", t.writes},
-                         {"write_bytes", t.write_bytes}, {"syncs", t.syncs},
-                         {"spills_in", t.spills_in}, {"user_reads", t.user_reads},
-                         {"moves_in", t.moves_in}, {"moves_out", t.moves_out},
-                         {"moved_bytes_in", t.moved_bytes_in},
-                         {"moved_bytes_out", t.moved_bytes_out},
-                         {"copies_in", t.copies_in}, {"copy_bytes_in", t.copy_bytes_in},
-                         {"copies_dropped", t.copies_dropped}, {"copies", t.copies},
-                         {"read_avg_us", t.read_latency.Average()},
-                         {"read_p99_us", t.read_latency.Percentile(99)},
-                         {"write_avg_us", t.write_latency.Average()},
-                         {"write_p99_us", t.write_latency.Percentile(99)},
-                         {"sync_avg_us", t.sync_latency.Average()},
-                         {"sync_p99_us", t.sync_latency.Percentile(99)}});
-    }
-    printf("%s\n", out.dump(2).c_str());
+    printf("%s\n", TierStatsToJson(stats).dump(2).c_str());
     return 0;
   }
-  printf("%-4s %-9s %10s %10s %5s %8s %10s %10s %10s %10s %9s %9s %9s %9s %8s %9s %7s  %s\n",
-         "tier", "device", "capacity", "used", "use%", "segments", "reads", "read", "writes",
-         "written", "rd avg", "rd p99", "wr avg", "wr p99", "syncs", "sync avg", "spills", "path");
-  for (const TierStats& t : stats) {
-    printf("%-4d %-9s %10s %10s %4.0f%% %8llu %10llu %10s %10llu %10s %7.0fus %7.0fus %7.0fus "
-           "%7.0fus %8llu %7.0fus %7llu  %s\n",
-           t.index, t.device.c_str(), FormatSize(t.capacity).c_str(),
-           FormatSize(t.used_bytes).c_str(), 100.0 * double(t.used_bytes) / double(t.capacity),
-           (unsigned long long)t.segments, (unsigned long long)t.reads,
-           FormatSize(t.read_bytes).c_str(), (unsigned long long)t.writes,
-           FormatSize(t.write_bytes).c_str(), t.read_latency.Average(),
-           t.read_latency.Percentile(99), t.write_latency.Average(),
-           t.write_latency.Percentile(99), (unsigned long long)t.syncs, t.sync_latency.Average(),
-           (unsigned long long)t.spills_in, t.path.c_str());
-  }
-  printf("\n%-4s %10s %8s %8s %10s %8s %10s %8s %8s\n", "tier", "user rds", "moves in",
-         "out", "moved in", "copies", "copied in", "dropped", "resident");
-  for (const TierStats& t : stats) {
-    printf("%-4d %10llu %8llu %8llu %10s %8llu %10s %8llu %8llu\n", t.index,
-           (unsigned long long)t.user_reads, (unsigned long long)t.moves_in,
-           (unsigned long long)t.moves_out, FormatSize(t.moved_bytes_in).c_str(),
-           (unsigned long long)t.copies_in, FormatSize(t.copy_bytes_in).c_str(),
-           (unsigned long long)t.copies_dropped, (unsigned long long)t.copies);
-  }
+  printf("%s", TierStatsTables(stats).c_str());
   printf("(I/O counters cover the store's life up to its last clean close; latency p99 is a "
          "power-of-two bucket bound)\n");
   return 0;

@@ -1,0 +1,349 @@
+// Per-tier statistics as one table (kTierTickers, kTierHistograms): every row
+// round-trips through the STATS file and shows in `tierfs --json stats` and in
+// the columns of `tierfs stats`; a STATS file written before the table loads.
+// The checks loop over the table, so a statistic added to it is checked too.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "env/stats_report.h"
+#include "tests/test_util.h"
+#include "util/size.h"
+
+namespace tierfs {
+namespace {
+
+using nlohmann::json;
+using rocksdb::FileOptions;
+using rocksdb::IOOptions;
+
+// A value for every (tier, ticker) that no other pair has.
+uint64_t Distinct(size_t tier, size_t row) { return 1000003 * (tier + 1) + 7919 * (row + 1); }
+
+LatencyHistogram DistinctHistogram(size_t tier, size_t row) {
+  LatencyHistogram h;
+  h.buckets[3 + row] = 10 + tier;
+  h.buckets[20] = 1 + row;
+  h.count = h.buckets[3 + row] + h.buckets[20];
+  h.sum_us = Distinct(tier, row);
+  return h;
+}
+
+void ExpectSameHistogram(const LatencyHistogram& want, const LatencyHistogram& got,
+                         const std::string& what) {
+  EXPECT_EQ(want.count, got.count) << what;
+  EXPECT_EQ(want.sum_us, got.sum_us) << what;
+  for (int b = 0; b < LatencyHistogram::kBuckets; ++b) {
+    EXPECT_EQ(want.buckets[b], got.buckets[b]) << what << " bucket " << b;
+  }
+}
+
+json HistogramJson(const LatencyHistogram& h) {
+  const std::vector<uint64_t> buckets(h.buckets, h.buckets + LatencyHistogram::kBuckets);
+  return json{{"count", h.count}, {"sum_us", h.sum_us}, {"buckets", buckets}};
+}
+
+class StatsTest : public ::testing::Test {
+ protected:
+  StatsTest() : dir_("stats") {}
+
+  void Open() {
+    uri_ = test::MakeUri(dir_, {"64K", "8M"}, ";segment_size:16K");
+    rocksdb::Status s = NewTierFileSystem(uri_, &fs_);
+    ASSERT_TRUE(s.ok()) << s.ToString();
+  }
+  std::vector<TierStats> Stats() {
+    std::vector<TierStats> stats;
+    EXPECT_TRUE(GetTierStats(fs_.get(), &stats).ok());
+    return stats;
+  }
+  std::string StatsPath() const { return dir_.path() + "/tier0/meta/STATS"; }
+  json ReadStatsFile() {
+    std::string text;
+    rocksdb::FileSystem* local = rocksdb::FileSystem::Default().get();
+    EXPECT_TRUE(rocksdb::ReadFileToString(local, StatsPath(), &text).ok());
+    return json::parse(text);
+  }
+  void WriteStatsFile(const json& doc) {
+    ASSERT_TRUE(rocksdb::WriteStringToFile(rocksdb::FileSystem::Default().get(), doc.dump(1),
+                                           StatsPath(), true)
+                    .ok());
+  }
+  // A store with a file on both tiers, closed cleanly: gauges are non-zero
+  // and STATS exists. Returns its statistics before the close.
+  std::vector<TierStats> MakeClosedStore() {
+    Open();
+    std::unique_ptr<rocksdb::FSWritableFile> f;
+    EXPECT_TRUE(fs_->NewWritableFile("/db/000001.sst", FileOptions(), &f, nullptr).ok());
+    EXPECT_TRUE(f->Append(test::RandomBytes(100000, 1), IOOptions(), nullptr).ok());
+    EXPECT_TRUE(f->Close(IOOptions(), nullptr).ok());
+    std::vector<TierStats> stats = Stats();
+    fs_.reset();
+    return stats;
+  }
+
+  test::ScratchDir dir_;
+  std::string uri_;
+  std::shared_ptr<rocksdb::FileSystem> fs_;
+};
+
+TEST_F(StatsTest, EveryStatisticRoundTripsThroughTheStatsFile) {
+  const std::vector<TierStats> live = MakeClosedStore();
+  ASSERT_GT(live[0].Get(TierTicker::kSegments) + live[1].Get(TierTicker::kSegments), 0u);
+  // Every row gets a value of its own; gauges too, which must not load.
+  json doc = ReadStatsFile();
+  for (size_t t = 0; t < 2; ++t) {
+    json& tier = doc["tiers"][t];
+    for (size_t i = 0; i < kNumTierTickers; ++i) tier[kTierTickers[i].name] = Distinct(t, i);
+    for (size_t i = 0; i < kNumTierHistograms; ++i) {
+      tier[kTierHistograms[i].name] = HistogramJson(DistinctHistogram(t, i));
+    }
+  }
+  WriteStatsFile(doc);
+
+  Open();
+  std::vector<TierStats> loaded = Stats();
+  ASSERT_EQ(2u, loaded.size());
+  for (size_t t = 0; t < 2; ++t) {
+    for (const TierTickerInfo& info : kTierTickers) {
+      const uint64_t want = info.kind == TickerKind::kCounter ? Distinct(t, size_t(info.id))
+                                                              : live[t].Get(info.id);
+      EXPECT_EQ(want, loaded[t].Get(info.id)) << "tier " << t << " " << info.name;
+    }
+    for (const TierHistogramInfo& info : kTierHistograms) {
+      ExpectSameHistogram(DistinctHistogram(t, size_t(info.id)), loaded[t].Get(info.id),
+                          "tier " + std::to_string(t) + " " + info.name);
+    }
+  }
+
+  fs_.reset();  // a clean close writes STATS again: the same counters, no gauges
+  const json saved = ReadStatsFile();
+  for (size_t t = 0; t < 2; ++t) {
+    const json& tier = saved["tiers"][t];
+    for (const TierTickerInfo& info : kTierTickers) {
+      if (info.kind == TickerKind::kGauge) {
+        EXPECT_FALSE(tier.contains(info.name)) << info.name;
+        continue;
+      }
+      ASSERT_TRUE(tier.contains(info.name)) << "tier " << t << " " << info.name;
+      EXPECT_EQ(Distinct(t, size_t(info.id)), tier[info.name].get<uint64_t>()) << info.name;
+    }
+    for (const TierHistogramInfo& info : kTierHistograms) {
+      ASSERT_TRUE(tier.contains(info.name)) << "tier " << t << " " << info.name;
+      EXPECT_EQ(HistogramJson(DistinctHistogram(t, size_t(info.id))), tier[info.name]) << info.name;
+    }
+  }
+}
+
+// A tier as STATS held it before the statistics became a table (version 1,
+// commit 60cccee): these keys must keep loading, whatever is added later.
+json OldTier(uint64_t base) {
+  json t;
+  const char* keys[] = {"reads", "read_bytes", "writes", "write_bytes", "syncs", "spills_in",
+                        "user_reads", "moves_in", "moves_out", "moved_bytes_in",
+                        "moved_bytes_out", "copies_in", "copy_bytes_in", "copies_dropped"};
+  uint64_t v = base;
+  for (const char* k : keys) t[k] = v++;
+  std::vector<uint64_t> buckets(32, 0);
+  buckets[4] = 2;
+  t["read_latency"] = {{"count", 2}, {"sum_us", 20 + base}, {"buckets", buckets}};
+  buckets[4] = 0;
+  buckets[12] = 3;
+  t["write_latency"] = {{"count", 3}, {"sum_us", 6000 + base}, {"buckets", buckets}};
+  buckets[12] = 0;
+  buckets[14] = 1;
+  t["sync_latency"] = {{"count", 1}, {"sum_us", 9000 + base}, {"buckets", buckets}};
+  return t;
+}
+
+TEST_F(StatsTest, AStatsFileFromBeforeTheTableStillLoads) {
+  MakeClosedStore();
+  json doc = ReadStatsFile();
+  doc["tiers"] = json::array({OldTier(100), OldTier(500)});
+  WriteStatsFile(doc);
+
+  Open();
+  std::vector<TierStats> s = Stats();
+  ASSERT_EQ(2u, s.size());
+  for (size_t t = 0; t < 2; ++t) {
+    const uint64_t b = t == 0 ? 100 : 500;
+    EXPECT_EQ(b + 0, s[t].Get(TierTicker::kReads));
+    EXPECT_EQ(b + 1, s[t].Get(TierTicker::kReadBytes));
+    EXPECT_EQ(b + 2, s[t].Get(TierTicker::kWrites));
+    EXPECT_EQ(b + 3, s[t].Get(TierTicker::kWriteBytes));
+    EXPECT_EQ(b + 4, s[t].Get(TierTicker::kSyncs));
+    EXPECT_EQ(b + 5, s[t].Get(TierTicker::kSpillsIn));
+    EXPECT_EQ(b + 6, s[t].Get(TierTicker::kUserReads));
+    EXPECT_EQ(b + 7, s[t].Get(TierTicker::kMovesIn));
+    EXPECT_EQ(b + 8, s[t].Get(TierTicker::kMovesOut));
+    EXPECT_EQ(b + 9, s[t].Get(TierTicker::kMovedBytesIn));
+    EXPECT_EQ(b + 10, s[t].Get(TierTicker::kMovedBytesOut));
+    EXPECT_EQ(b + 11, s[t].Get(TierTicker::kCopiesIn));
+    EXPECT_EQ(b + 12, s[t].Get(TierTicker::kCopyBytesIn));
+    EXPECT_EQ(b + 13, s[t].Get(TierTicker::kCopiesDropped));
+    EXPECT_EQ(2u, s[t].Get(TierHistogram::kReadLatency).count);
+    EXPECT_EQ(2u, s[t].Get(TierHistogram::kReadLatency).buckets[4]);
+    EXPECT_EQ(20 + b, s[t].Get(TierHistogram::kReadLatency).sum_us);
+    EXPECT_EQ(3u, s[t].Get(TierHistogram::kWriteLatency).buckets[12]);
+    EXPECT_EQ(6000 + b, s[t].Get(TierHistogram::kWriteLatency).sum_us);
+    EXPECT_EQ(1u, s[t].Get(TierHistogram::kSyncLatency).buckets[14]);
+    EXPECT_EQ(9000 + b, s[t].Get(TierHistogram::kSyncLatency).sum_us);
+  }
+
+  // Saved again, every old key keeps its name and value.
+  fs_.reset();
+  const json saved = ReadStatsFile();
+  for (size_t t = 0; t < 2; ++t) {
+    const json old = OldTier(t == 0 ? 100 : 500);
+    for (const auto& [key, value] : old.items()) {
+      ASSERT_TRUE(saved["tiers"][t].contains(key)) << key;
+      EXPECT_EQ(value, saved["tiers"][t][key]) << key;
+    }
+  }
+}
+
+// Tiers with a distinct value in every ticker and histogram.
+std::vector<TierStats> DistinctStats() {
+  std::vector<TierStats> stats(2);
+  for (size_t t = 0; t < stats.size(); ++t) {
+    TierStats& s = stats[t];
+    s.index = int(t);
+    s.path = "/tier" + std::to_string(t);
+    s.device = t == 0 ? "nvme" : "hdd";
+    s.capacity = uint64_t(64) << (20 + t);
+    s.used_bytes = s.capacity / 4;
+    for (size_t i = 0; i < kNumTierTickers; ++i) s.tickers[i] = Distinct(t, i);
+    for (size_t i = 0; i < kNumTierHistograms; ++i) s.histograms[i] = DistinctHistogram(t, i);
+  }
+  return stats;
+}
+
+TEST_F(StatsTest, ToolJsonHasEveryStatistic) {
+  const std::vector<TierStats> stats = DistinctStats();
+  const json out = TierStatsToJson(stats);
+  ASSERT_EQ(2u, out.size());
+  for (size_t t = 0; t < 2; ++t) {
+    const json& j = out[t];
+    EXPECT_EQ(int(t), j["tier"].get<int>());
+    EXPECT_EQ(stats[t].path, j["path"].get<std::string>());
+    EXPECT_EQ(stats[t].device, j["device"].get<std::string>());
+    EXPECT_EQ(stats[t].capacity, j["capacity"].get<uint64_t>());
+    EXPECT_EQ(stats[t].used_bytes, j["used_bytes"].get<uint64_t>());
+    for (const TierTickerInfo& info : kTierTickers) {
+      ASSERT_TRUE(j.contains(info.name)) << info.name;
+      EXPECT_EQ(stats[t].Get(info.id), j[info.name].get<uint64_t>()) << info.name;
+    }
+    for (const TierHistogramInfo& info : kTierHistograms) {
+      const std::string p = info.prefix;
+      ASSERT_TRUE(j.contains(p + "_avg_us")) << p;
+      ASSERT_TRUE(j.contains(p + "_p99_us")) << p;
+      EXPECT_DOUBLE_EQ(stats[t].Get(info.id).Average(), j[p + "_avg_us"].get<double>()) << p;
+      EXPECT_DOUBLE_EQ(stats[t].Get(info.id).Percentile(99), j[p + "_p99_us"].get<double>()) << p;
+    }
+  }
+}
+
+std::vector<std::string> Lines(const std::string& text) {
+  std::vector<std::string> lines;
+  size_t start = 0;
+  for (size_t nl; (nl = text.find('\n', start)) != std::string::npos; start = nl + 1) {
+    lines.push_back(text.substr(start, nl - start));
+  }
+  return lines;
+}
+
+// True if `header` heads a column of `table` (its first line) whose cell in
+// row `row` is `cell`, both right-aligned on the same character.
+bool HasColumn(const std::vector<std::string>& table, size_t row, const std::string& header,
+               const std::string& cell) {
+  const std::string& head = table[0];
+  for (size_t at = head.find(header); at != std::string::npos; at = head.find(header, at + 1)) {
+    const size_t end = at + header.size();
+    if ((at > 0 && head[at - 1] != ' ') || (end < head.size() && head[end] != ' ')) continue;
+    const std::string& line = table[row];
+    if (end >= cell.size() && end <= line.size() &&
+        line.compare(end - cell.size(), cell.size(), cell) == 0 &&
+        (end == cell.size() || line[end - cell.size() - 1] == ' ')) {
+      return true;
+    }
+  }
+  return false;
+}
+
+TEST_F(StatsTest, ToolColumnsShowEveryStatistic) {
+  const std::vector<TierStats> stats = DistinctStats();
+  const std::vector<std::string> lines = Lines(TierStatsTables(stats));
+  // Two tables of a header and a row per tier, a blank line between.
+  ASSERT_EQ(2 * (1 + stats.size()) + 1, lines.size()) << TierStatsTables(stats);
+  std::vector<std::string> tables[2] = {
+      {lines.begin(), lines.begin() + 3}, {lines.begin() + 4, lines.end()}};
+  for (size_t t = 0; t < 2; ++t) {
+    const size_t row = 1 + t;
+    for (const TierTickerInfo& info : kTierTickers) {
+      const std::vector<std::string>& table = tables[info.group == StatGroup::kIO ? 0 : 1];
+      const uint64_t v = stats[t].Get(info.id);
+      const std::string cell = info.unit == StatUnit::kBytes ? FormatSize(v) : std::to_string(v);
+      EXPECT_TRUE(HasColumn(table, row, info.column, cell))
+          << info.name << " (column '" << info.column << "', " << cell << ")\n"
+          << table[0] << "\n" << table[row];
+    }
+    for (const TierHistogramInfo& info : kTierHistograms) {
+      const LatencyHistogram& h = stats[t].Get(info.id);
+      char avg[32], p99[32];
+      snprintf(avg, sizeof(avg), "%.0fus", h.Average());
+      snprintf(p99, sizeof(p99), "%.0fus", h.Percentile(99));
+      EXPECT_TRUE(HasColumn(tables[0], row, std::string(info.column) + " avg", avg)) << info.name;
+      EXPECT_TRUE(HasColumn(tables[0], row, std::string(info.column) + " p99", p99)) << info.name;
+    }
+    EXPECT_EQ(0u, tables[0][row].rfind(std::to_string(t) + " ", 0)) << "rows start with the tier";
+    EXPECT_NE(std::string::npos, tables[0][row].find(stats[t].path));
+  }
+}
+
+// The tool itself, on a store closed with a distinct value in every counter:
+// `tierfs --json stats` has every counter's value, and both outputs are what
+// the functions tested above make of the statistics the store reports.
+TEST_F(StatsTest, TheToolPrintsTheTablesOfTheStoresStatistics) {
+  const std::string tool = std::string(TIERFS_BUILD_DIR) + "/tierfs";
+  if (access(tool.c_str(), X_OK) != 0) {
+    GTEST_SKIP() << "no " << tool << ": build target tierfs_tool";
+  }
+  MakeClosedStore();
+  json doc = ReadStatsFile();
+  for (size_t t = 0; t < 2; ++t) {
+    for (size_t i = 0; i < kNumTierTickers; ++i) {
+      doc["tiers"][t][kTierTickers[i].name] = Distinct(t, i);
+    }
+  }
+  WriteStatsFile(doc);
+  Options ro = test::MakeOptions(dir_, {"64K", "8M"}, ";segment_size:16K");
+  ro.read_only = true;
+  ASSERT_TRUE(NewTierFileSystem(ro, &fs_).ok());
+  const std::vector<TierStats> stats = Stats();
+  fs_.reset();
+
+  auto run = [&](const std::string& args) {
+    std::string out;
+    FILE* p = popen((tool + " --fs_uri='" + uri_ + "' " + args + " 2>&1").c_str(), "r");
+    char buf[4096];
+    for (size_t n; p && (n = fread(buf, 1, sizeof(buf), p)) > 0;) out.append(buf, n);
+    EXPECT_EQ(0, p ? pclose(p) : -1) << out;
+    return out;
+  };
+  const json out = json::parse(run("--json stats"));
+  EXPECT_EQ(TierStatsToJson(stats), out);
+  ASSERT_EQ(2u, out.size());
+  for (size_t t = 0; t < 2; ++t) {
+    for (const TierTickerInfo& info : kTierTickers) {
+      if (info.kind != TickerKind::kCounter) continue;
+      EXPECT_EQ(Distinct(t, size_t(info.id)), out[t][info.name].get<uint64_t>()) << info.name;
+    }
+  }
+  EXPECT_EQ(0u, run("stats").rfind(TierStatsTables(stats), 0));
+}
+
+}  // namespace
+}  // namespace tierfs
