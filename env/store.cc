@@ -383,7 +383,8 @@ IOStatus Store::PlaceSegment(FileEntry* entry, uint64_t seg, const PlacementRequ
     entry->segments.Set(seg, uint8_t(t), bytes);
     entry->segments.heat(seg)->Reset(req.seq);
     tier(t).Add(TierTicker::kSegments);
-    NoteEvent(TraceEvent::kPlace, entry->id, entry->kind, seg, 0, t);
+    NoteEvent(TraceEvent::kPlace, entry->id, entry->kind, seg, req.write_size, t,
+              entry->level.load(std::memory_order_relaxed));
     *tier_out = t;
   }
   MaybeRotate();

@@ -19,6 +19,7 @@
 #include <rocksdb/file_system.h>
 
 #include "agents/policy.h"
+#include "engine/observe.h"
 #include "engine/placement.h"
 #include "engine/request_clock.h"
 #include "env/journal.h"
@@ -77,25 +78,16 @@ class Store : public StorageView {
       trace->Record(entry.id, entry.kind, entry.level.load(std::memory_order_relaxed), offset,
                     size, type, priority, t, latency_ns);
     }
-    Request req;
-    req.seq = NextSeq();
-    req.type = type;
-    if (SegmentHeat* h = entry.segments.heat(seg)) h->Touch(req.seq, type);
-    req.file_id = entry.id;
-    req.kind = entry.kind;
-    req.segment = seg;
-    req.offset = offset;
-    req.size = size;
-    req.tier = t;
-    policy_->OnRequest(req, latency_ns);
+    ObserveRequest(*policy_, entry.segments.heat(seg), NextSeq(), type, entry.id, entry.kind, seg,
+                   offset, size, t, latency_ns);
   }
 
   // Records an event (what the store did besides I/O, or a decision) in the
   // running trace capture, if any (env/trace_format.h).
   void NoteEvent(TraceEvent event, uint64_t file_id, FileKind kind, uint64_t offset,
-                 uint64_t size, int tier = -1) {
+                 uint64_t size, int tier = -1, int level = -1) {
     if (TraceCapture* trace = trace_.load(std::memory_order_acquire)) {
-      trace->RecordEvent(event, file_id, kind, offset, size, tier);
+      trace->RecordEvent(event, file_id, kind, offset, size, tier, level);
     }
   }
 

@@ -53,14 +53,9 @@ void TraceCapture::Record(uint64_t file_id, FileKind kind, int level, uint64_t o
 }
 
 void TraceCapture::RecordEvent(TraceEvent event, uint64_t file_id, FileKind kind,
-                               uint64_t offset, uint64_t size, int tier) {
-  TraceRecord r;
-  r.event = event;
-  r.file_id = file_id;
-  r.kind = kind;
-  r.offset = offset;
-  r.size = size;
-  r.tier = tier;
+                               uint64_t offset, uint64_t size, int tier, int level) {
+  TraceRecord r = MakeEvent(event, file_id, kind, offset, size, tier);
+  r.level = level;
   Append(&r, DeviceModel::NowNanos());
 }
 

@@ -35,7 +35,7 @@ class TraceCapture {
   // An event (env/trace_format.h): what the store did besides I/O, or a
   // decision it made. Recorded with the current time.
   void RecordEvent(TraceEvent event, uint64_t file_id, FileKind kind, uint64_t offset,
-                   uint64_t size, int tier);
+                   uint64_t size, int tier, int level = -1);
 
   // Writes out what is buffered and closes the file; later records are
   // dropped. The first write error, if any.

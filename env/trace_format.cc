@@ -92,6 +92,18 @@ const char* TraceEventName(TraceEvent event) {
   return "unknown";
 }
 
+TraceRecord MakeEvent(TraceEvent event, uint64_t file_id, FileKind kind, uint64_t offset,
+                      uint64_t size, int tier) {
+  TraceRecord r;
+  r.event = event;
+  r.file_id = file_id;
+  r.kind = kind;
+  r.offset = offset;
+  r.size = size;
+  r.tier = tier;
+  return r;
+}
+
 bool TraceRecord::operator==(const TraceRecord& o) const {
   return time_ns == o.time_ns && stream == o.stream && file_id == o.file_id &&
          offset == o.offset && size == o.size && kind == o.kind && level == o.level &&

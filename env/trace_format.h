@@ -43,7 +43,8 @@
 //                                                                unused reservation went back
 //   2     truncate -         new size                  -
 //   3     sync     -         -                         -
-//   4     place    segment   -                         placed    a new segment's tier
+//   4     place    segment   the write that placed it  placed    a new segment's tier (and
+//                                                                the file's level, if known)
 //   5     move     segment   op | made << 2 |        to        a move charged its destination
 //                            cause << 3 |                        and began (started), or ended
 //                            started << 5                        (made or not); cause 0 planned,
@@ -120,6 +121,10 @@ struct TraceRecord {
   bool is_write() const { return is_io() && type == IoType::kWrite; }
   bool operator==(const TraceRecord& o) const;
 };
+
+// An event record (its time and stream left to the writer).
+TraceRecord MakeEvent(TraceEvent event, uint64_t file_id, FileKind kind, uint64_t offset,
+                      uint64_t size, int tier);
 
 struct TraceTier {
   uint64_t capacity = 0;

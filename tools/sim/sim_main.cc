@@ -4,7 +4,13 @@
 //   tierfs-sim run --config=URI|perf|cost|tri --workload=NAME|TRACE [--policy=P]
 //   tierfs-sim compare [--configs=perf,cost,tri] [--workloads=all|A,B]
 //                      [--policies=all|A,B] --out=DIR
+//   tierfs-sim verify --workload=TRACE --config=URI [--policy=P]
 //   tierfs-sim list      (workloads and policies)
+//
+// `verify` replays a trace captured from a live store with the capture's own
+// timing of plans and moves and checks that the simulator makes the store's
+// decisions, in order (tools/sim/verify.h): exit 0 if all are the same, 1 and
+// the first difference if not.
 //
 // `run` prints one run's statistics (--json for JSON); `compare` runs every
 // policy on every workload and configuration and writes DIR/sim.md (tables
@@ -18,6 +24,7 @@
 #include "agents/policy.h"
 #include "tools/sim/compare.h"
 #include "tools/sim/oracle.h"
+#include "tools/sim/verify.h"
 #include "tools/sim/workloads.h"
 #include "util/size.h"
 
@@ -196,6 +203,46 @@ int CompareCommand() {
   return 0;
 }
 
+int VerifyCommand() {
+  if (FLAGS_workload.empty() || FLAGS_config.rfind("tierfs://", 0) != 0) {
+    fprintf(stderr,
+            "tierfs-sim verify: --workload=TRACE (a capture) and --config=URI (the store's) are "
+            "required\n");
+    return 1;
+  }
+  std::string error;
+  TraceHeader header;
+  std::vector<TraceRecord> trace;
+  if (!ReadTrace(FLAGS_workload, &header, &trace, &error)) {
+    fprintf(stderr, "tierfs-sim: %s\n", error.c_str());
+    return 1;
+  }
+  if (header.version < 2) {
+    fprintf(stderr, "tierfs-sim verify: %s is a version %u trace: it records no decisions\n",
+            FLAGS_workload.c_str(), header.version);
+    return 1;
+  }
+  SimConfig config;
+  if (!ParseSimConfig(FLAGS_config, &config, &error) ||
+      (!FLAGS_policy.empty() &&
+       !ParsePolicySpec(FLAGS_policy, &config.policy, &config.policy_params, &error))) {
+    fprintf(stderr, "tierfs-sim: %s\n", error.c_str());
+    return 1;
+  }
+  Verification v;
+  if (!Verify(trace, config, &v, &error)) {
+    fprintf(stderr, "tierfs-sim: %s\n", error.c_str());
+    return 1;
+  }
+  if (v.ok()) {
+    printf("%zu decisions, all the same in the replay (policy %s)\n", v.live,
+           config.policy.c_str());
+    return 0;
+  }
+  printf("%zu of %zu decisions the same, then: %s\n", v.same, v.live, v.difference.c_str());
+  return 1;
+}
+
 int List() {
   printf("workloads:");
   for (const std::string& w : WorkloadNames()) printf(" %s", w.c_str());
@@ -211,7 +258,7 @@ int List() {
 
 int main(int argc, char** argv) {
   gflags::SetUsageMessage(
-      "tierfs-sim run|compare|list [flags]: replay I/O traces against emulated tiers");
+      "tierfs-sim run|compare|verify|list [flags]: replay I/O traces against emulated tiers");
   gflags::ParseCommandLineFlags(&argc, &argv, true);
   const std::string command = argc > 1 ? argv[1] : "";
   if (argc > 2) {
@@ -220,8 +267,9 @@ int main(int argc, char** argv) {
   }
   if (command == "run") return tierfs::sim::Run();
   if (command == "compare") return tierfs::sim::CompareCommand();
+  if (command == "verify") return tierfs::sim::VerifyCommand();
   if (command == "list") return tierfs::sim::List();
-  fprintf(stderr, "tierfs-sim: expected a command: run, compare or list (got '%s')\n",
+  fprintf(stderr, "tierfs-sim: expected a command: run, compare, verify or list (got '%s')\n",
           command.c_str());
   return 1;
 }

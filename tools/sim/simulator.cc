@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "engine/migration.h"
+#include "engine/observe.h"
 #include "engine/placement.h"
 #include "engine/request_clock.h"
 #include "env/config.h"
@@ -125,7 +126,7 @@ class Simulation : public StorageView {
 
   // Events that change state besides I/O (env/trace_format.h), as the store
   // handles them.
-  void ApplyEvent(const TraceRecord& r, int64_t t);
+  bool ApplyEvent(const TraceRecord& r, int64_t t, std::string* error);
   void Delete(File& f);
   void Settle(File& f, uint64_t size);
   // A decision, for SimResult::decisions.
@@ -214,15 +215,9 @@ uint64_t Simulation::ContentBytes(const File& f, uint64_t seg) const {
 
 void Simulation::Decide(TraceEvent event, uint64_t file_id, FileKind kind, uint64_t offset,
                         uint64_t size, int tier) {
-  if (!config_.record_decisions) return;
-  TraceRecord d;
-  d.event = event;
-  d.file_id = file_id;
-  d.kind = kind;
-  d.offset = offset;
-  d.size = size;
-  d.tier = tier;
-  stats_.decisions.push_back(d);
+  if (config_.record_decisions) {
+    stats_.decisions.push_back(MakeEvent(event, file_id, kind, offset, size, tier));
+  }
 }
 
 void Simulation::Delete(File& f) {
@@ -253,16 +248,30 @@ void Simulation::Settle(File& f, uint64_t size) {
   }
 }
 
-void Simulation::ApplyEvent(const TraceRecord& r, int64_t t) {
+bool Simulation::ApplyEvent(const TraceRecord& r, int64_t t, std::string* error) {
   switch (r.event) {
+    case TraceEvent::kPlace: {
+      // Following the capture, a segment is placed where the store placed
+      // it in the order of events, not at its first I/O's completion
+      // (another thread's I/O may complete in between).
+      if (!config_.follow_trace_timing) return true;
+      File& f = FileOf(r);
+      if (r.offset >= f.segments.size()) f.segments.resize(r.offset + 1);
+      if (f.segments[r.offset].home >= 0) return true;
+      TraceRecord write = r;
+      write.event = TraceEvent::kNone;
+      write.type = IoType::kWrite;
+      int64_t ready = t;
+      return Place(write, f, r.offset, r.size, t, &ready, error);
+    }
     case TraceEvent::kDelete:
       if (File* f = FindFile(r.file_id)) Delete(*f);
-      return;
+      return true;
     case TraceEvent::kSettle: {
       File& f = FileOf(r);
       Settle(f, r.size);
       f.writing = false;
-      return;
+      return true;
     }
     case TraceEvent::kTruncate: {
       // As SegmentWriter::Truncate: copies go first; the charge follows at
@@ -270,20 +279,20 @@ void Simulation::ApplyEvent(const TraceRecord& r, int64_t t) {
       File& f = FileOf(r);
       for (Segment& s : f.segments) DropCopy(f, s);
       f.size = r.size;
-      return;
+      return true;
     }
     case TraceEvent::kPlan:
       if (config_.follow_trace_timing) PlanNow(size_t(r.offset), t);
-      return;
+      return true;
     case TraceEvent::kMove:
       if (config_.follow_trace_timing) FollowMove(r, t);
-      return;
+      return true;
     case TraceEvent::kSync:    // the device models' flush is not replayed
-    case TraceEvent::kPlace:   // decisions: the replay makes its own
-    case TraceEvent::kQueued:
+    case TraceEvent::kQueued:  // a decision: the replay makes its own
     case TraceEvent::kNone:
-      return;
+      return true;
   }
+  return true;
 }
 
 void Simulation::Describe(const File& f, uint64_t segment, SegmentInfo* info) const {
@@ -349,7 +358,7 @@ bool Simulation::Place(const TraceRecord& r, File& file, uint64_t seg, uint64_t 
   s.home = int8_t(placed);
   s.charged = seg_size_;
   s.heat.Reset(req.seq);
-  Decide(TraceEvent::kPlace, file.id, file.kind, seg, 0, placed);
+  Decide(TraceEvent::kPlace, file.id, file.kind, seg, req.write_size, placed);
   return true;
 }
 
@@ -382,17 +391,8 @@ bool Simulation::ServePiece(const TraceRecord& r, File& file, uint64_t seg, uint
   (write ? ts.result.write_bytes : ts.result.read_bytes) += size;
   if (write) stats_.user_write_bytes += size;
 
-  Request req;
-  req.seq = clock_.Next(&blocks_[r.stream]);
-  req.type = r.type;
-  s.heat.Touch(req.seq, r.type);
-  req.file_id = file.id;
-  req.kind = file.kind;
-  req.segment = seg;
-  req.offset = offset;
-  req.size = size;
-  req.tier = tier;
-  policy_->OnRequest(req, uint64_t(done - t));
+  ObserveRequest(*policy_, &s.heat, clock_.Next(&blocks_[r.stream]), r.type, file.id, file.kind,
+                 seg, offset, size, tier, uint64_t(done - t));
   stats_.pieces++;
   return true;
 }
@@ -531,21 +531,32 @@ void Simulation::FollowMove(const TraceRecord& r, int64_t t) {
   bool made, started;
   MoveCause cause;
   DecodeMoveOutcome(r.size, &op, &made, &cause, &started);
-  if (cause != MoveCause::kPlanned) return;  // evictions run inline; no manual moves here
+  if (cause == MoveCause::kEviction) return;  // evictions run inline, decided here
+  const bool planned = cause == MoveCause::kPlanned;
   if (started) {
-    // The store took its next move and charged the destination.
+    // The store's migration thread took its next move and charged the
+    // destination: a planned one from our queue, a manual one as recorded.
     Move m;
     bool manual;
-    if (active_valid_ || !schedule_.Next(&m, &manual)) return;
+    if (active_valid_) return;
+    if (planned) {
+      if (!schedule_.Next(&m, &manual)) return;
+    } else {
+      m.op = op;
+      m.ref = SegmentRef{r.file_id, r.offset};
+      m.to = r.tier;
+    }
     active_valid_ = Start(m, &active_);
-    if (!active_valid_) EndPlannedMove(m, false);  // the store started it; we could not
+    if (!active_valid_ && planned) EndPlannedMove(m, false);  // the store started it; we could not
     return;
   }
   if (active_valid_) {
     const Move m = active_.move;
-    EndPlannedMove(m, FinishNow(t));
+    const bool ours = FinishNow(t);
+    if (planned) EndPlannedMove(m, ours);
     return;
   }
+  if (!planned) return;  // a manual move that never started
   // The store ended a move it never started (nothing to do, no room, busy):
   // take ours, which may start where the store's did not.
   Move m;
@@ -626,9 +637,8 @@ bool Simulation::Run(const std::vector<TraceRecord>& trace, SimResult* result,
   auto serve = [&](size_t i, int64_t t, int64_t* done) {
     if (future_) future_->set_now(i);
     if (!trace[i].is_io()) {
-      ApplyEvent(trace[i], t);
       *done = t;
-      return true;
+      return ApplyEvent(trace[i], t, error);
     }
     if (config_.migration.enabled && !follow) Migrate(t);
     if (!Serve(trace[i], t, done, error)) return false;
