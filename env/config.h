@@ -9,6 +9,8 @@
 
 namespace tierfs {
 
+// Tiers a store may have. Per-file masks of tiers (backing files, block
+// allowances) are 8 bits, and segment tables hold a tier in a byte.
 constexpr size_t kMaxTiers = 8;
 constexpr uint64_t kBlockSize = 4096;
 

@@ -4,11 +4,16 @@
 // nothing); SyncTo() makes records durable against power loss, grouping
 // concurrent callers into one sync.
 //
-// Rotate() starts generation gen+1 from a full snapshot:
-//   write SNAPSHOT-(g+1).tmp, sync; rename to SNAPSHOT-(g+1); create JOURNAL-(g+1),
-//   sync; sync meta dir; remove generation g.
-// A crash anywhere leaves either generation g or g+1 complete; Load() takes the
-// newest complete snapshot and its journal.
+// Rotate() starts generation g+1 from a full snapshot:
+//   write SNAPSHOT-(g+1).tmp, sync; create JOURNAL-(g+1) (header only), sync;
+//   rename SNAPSHOT-(g+1).tmp to SNAPSHOT-(g+1) (the commit); sync the meta
+//   directory; remove generation g.
+// A rotation that fails before the rename leaves generation g in charge, and
+// a header-only JOURNAL-(g+1) without its snapshot is recognized as
+// uncommitted. A crash anywhere leaves generation g or g+1 complete; Load()
+// takes the newest complete snapshot and its journal. (Renaming the snapshot
+// first, as the first version did, left a snapshot that recovery preferred
+// over the journal still in use when creating the journal then failed.)
 #pragma once
 
 #include <atomic>

@@ -2,9 +2,13 @@
 // accounting and placement. The FileSystem facade (tier_fs.h) and the file
 // classes (tier_files.h) are thin layers over it.
 //
-// Locking order: state_mu_ (shared for every change, exclusive for a
-// snapshot) -> ns_mu_ (the namespace) -> FileEntry::mu -> the journal's locks.
-// Reads take only FileEntry::mu, shared, to look up a tier.
+// Locking order: the placement engine's decision lock (eviction, planning;
+// engine/placement.h) -> FileEntry::move_mu -> state_mu_ (shared for every
+// change, exclusive for a snapshot) -> ns_mu_ (the namespace) -> hints_mu_ ->
+// FileEntry::mu -> the journal's locks -> the trace capture's lock (a leaf).
+// Reads take no lock: a read looks its tier up in the SegmentTable with two
+// atomic loads inside a ReadGate epoch (env/read_gate.h), which a move waits
+// out before punching the old copy.
 #pragma once
 
 #include <algorithm>

@@ -9,6 +9,7 @@
 
 #include <rocksdb/file_system.h>
 
+#include "env/config.h"
 #include "env/guard.h"
 #include "env/store.h"
 
@@ -52,8 +53,8 @@ class SegmentReader {
   const rocksdb::FileOptions options_;
   const bool sequential_;
   std::mutex open_mu_;
-  std::atomic<rocksdb::FSRandomAccessFile*> files_[8] = {};
-  std::unique_ptr<rocksdb::FSRandomAccessFile> owned_[8];  // guarded by open_mu_
+  std::atomic<rocksdb::FSRandomAccessFile*> files_[kMaxTiers] = {};
+  std::unique_ptr<rocksdb::FSRandomAccessFile> owned_[kMaxTiers];  // guarded by open_mu_
   bool hinted_ = false;                                      // guarded by open_mu_
   rocksdb::FSRandomAccessFile::AccessPattern hint_ = rocksdb::FSRandomAccessFile::kNormal;
 };
@@ -136,9 +137,9 @@ class SegmentWriter {
   const std::shared_ptr<Store> store_;
   const std::shared_ptr<FileEntry> entry_;
   const rocksdb::FileOptions options_;
-  std::unique_ptr<rocksdb::FSRandomRWFile> files_[8];
+  std::unique_ptr<rocksdb::FSRandomRWFile> files_[kMaxTiers];
   uint8_t dirty_ = 0;  // tiers written since the last sync
-  int64_t pending_[8] = {};  // per tier: when the emulated device completes our writes
+  int64_t pending_[kMaxTiers] = {};  // per tier: when the emulated device completes our writes
 
   // The segment written last, so appends inside it skip placement: its tier,
   // backing file, and the file offset its charge reaches. Only this writer
@@ -154,7 +155,7 @@ class SegmentWriter {
     uint64_t writes = 0, bytes = 0;
     LatencyHistogram latency;
   };
-  PendingStats stats_[8];
+  PendingStats stats_[kMaxTiers];
   uint8_t stats_mask_ = 0;
   uint32_t unflushed_ = 0;
   bool closed_ = false;

@@ -2,24 +2,14 @@
 // placement/migration policy in virtual time — no sleeping, no disk I/O —
 // deterministically, with the policy code the live file system runs.
 //
-// What it shares with the live file system (env/):
-//   - the policies (agents/), driven through the same interface: Place() for
-//     a segment's first access, OnRequest() after every piece of I/O with
-//     its latency, Evict() on the critical path for policies that evict,
-//     Plan() every PlanIntervalRequests() requests and at least every
-//     migration_plan_ms of virtual time;
-//   - the device models (env/device_model.h): latency, bandwidth, one queue
-//     per device, an HDD's free sequential continuation;
-//   - the per-segment statistics (env/segment_table.h, SegmentHeat) and the
-//     request clock (one tick per piece of I/O on one segment);
-//   - the migration engine's rules (env/migrator.h): a queue of
-//     migration_queue planned moves, copied in 256 KiB chunks read from the
-//     source then written to the destination, each chunk started only when
-//     both devices are idle and within migration_rate; when the devices never
-//     idle a chunk goes anyway after waiting long enough for moves to take at
-//     most migration_busy_share of the time;
-//   - the configuration grammar (tierfs:// URIs and config files; the tier
-//     paths are only names here).
+// What it shares with the live file system is code, not a copy: the engine
+// (engine/: placement and spill, critical-path eviction, the capacity account,
+// the migration schedule, the request clock, what every piece of I/O does to
+// the statistics and the policy), the policies (agents/), the device models
+// (env/device_model.h), the per-segment statistics (env/segment_table.h) and
+// the configuration grammar (tierfs:// URIs and config files; the tier paths
+// are only names here). tools/sim/verify.h checks that a replay of a live
+// capture makes the store's decisions.
 //
 // Replay. Each stream of the trace (a thread or a workload) is one client
 // doing synchronous I/O: its request i is issued when its request i-1
