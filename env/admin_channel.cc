@@ -111,7 +111,8 @@ void ServeAdminRequests(Store* store) {
       resp.message = "malformed admin request " + name;
     } else {
       try {
-        resp = RunAdminRequest(store, RequestFromJson(j), /*wait=*/false);
+        // Without a migration thread, data operations run here and now.
+        resp = RunAdminRequest(store, RequestFromJson(j), /*wait=*/store->migrator() == nullptr);
       } catch (const std::exception& e) {
         resp.message = std::string("admin request ") + name + ": " + e.what();
       }
@@ -119,6 +120,27 @@ void ServeAdminRequests(Store* store) {
     WriteAtomically(fs, dir + "/" + kResponsePrefix + name.substr(n), ToJson(resp).dump())
         .PermitUncheckedError();
     fs->DeleteFile(dir + "/" + name, rocksdb::IOOptions(), nullptr).PermitUncheckedError();
+  }
+}
+
+AdminServer::AdminServer(Store* store) : store_(store), thread_([this] { Run(); }) {}
+
+AdminServer::~AdminServer() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  thread_.join();
+}
+
+void AdminServer::Run() {
+  std::unique_lock<std::mutex> lock(mu_);
+  while (!stop_) {
+    lock.unlock();
+    ServeAdminRequests(store_);
+    lock.lock();
+    cv_.wait_for(lock, std::chrono::milliseconds(kPollMillis), [&] { return stop_; });
   }
 }
 

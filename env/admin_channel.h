@@ -3,13 +3,17 @@
 //
 // Files, not sockets: the tool writes a request, <tier0>/meta/admin/
 // REQ-<pid>-<n>.json (written as .tmp, then renamed), and waits for
-// RESP-<pid>-<n>.json. The store's migration thread looks for requests every
-// 100 ms, runs each (moves are queued, not waited for), answers and removes
-// the request. A file channel needs no port or socket path, works wherever the
+// RESP-<pid>-<n>.json. The store's admin server, a thread of its own (so the
+// channel works whether migration is on or off), looks for requests every
+// 100 ms, runs each (moves are queued for the migration thread, or run in the
+// server's thread when migration is off), answers and removes the request. A file channel needs no port or socket path, works wherever the
 // tier directory is shared, and leaves a trace when something goes wrong.
 #pragma once
 
+#include <condition_variable>
+#include <mutex>
 #include <string>
+#include <thread>
 
 #include <rocksdb/status.h>
 
@@ -42,6 +46,25 @@ AdminResponse RunAdminRequest(Store* store, const AdminRequest& request, bool wa
 
 // Server: answers the requests waiting in the store's admin directory.
 void ServeAdminRequests(Store* store);
+
+// Calls ServeAdminRequests every kPollMillis from a thread of its own, from
+// construction until destruction (which stops and joins it). A store opened
+// for writing has one.
+class AdminServer {
+ public:
+  static constexpr int kPollMillis = 100;
+  explicit AdminServer(Store* store);
+  ~AdminServer();
+
+ private:
+  void Run();
+
+  Store* const store_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool stop_ = false;  // guarded by mu_
+  std::thread thread_;
+};
 
 // Client: sends `request` to the process that has the store with metadata
 // directory `meta_dir` open, and waits up to `timeout_ms` for the answer.

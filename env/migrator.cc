@@ -3,14 +3,12 @@
 #include <algorithm>
 #include <chrono>
 
-#include "env/admin_channel.h"
 
 namespace tierfs {
 
 namespace {
-// How often the thread looks for admin requests and for work when idle, and
-// the bounds of its naps while it waits for a busy device.
-constexpr int64_t kAdminPollNanos = 100 * 1000 * 1000;
+// How often the thread looks for work when idle, and the bounds of its naps
+// while it waits for a busy device.
 constexpr auto kIdleWait = std::chrono::milliseconds(20);
 constexpr int64_t kMinNapNanos = 50 * 1000;
 constexpr int64_t kMaxNapNanos = 1000 * 1000;
@@ -143,16 +141,11 @@ void Migrator::MaybePlan() {
 }
 
 void Migrator::Run() {
-  int64_t next_admin_poll = 0;
   for (;;) {
     {
       std::unique_lock<std::mutex> lock(mu_);
       cv_.wait_for(lock, kIdleWait, [&] { return stop_ || plan_now_ || schedule_.HasWork(); });
       if (stop_) return;
-    }
-    if (DeviceModel::NowNanos() >= next_admin_poll) {
-      ServeAdminRequests(store_);  // requests from the admin tool in another process
-      next_admin_poll = DeviceModel::NowNanos() + kAdminPollNanos;
     }
     MaybePlan();
     Move move;

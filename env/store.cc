@@ -1,5 +1,6 @@
 // Store: namespace operations and segment placement. Open, recovery and close
 // are in store_recovery.cc; statistics in stats.cc.
+#include "env/admin_channel.h"
 #include "env/store.h"
 
 #include <ctime>

@@ -34,6 +34,7 @@
 
 namespace tierfs {
 
+class AdminServer;
 class Migrator;
 
 class Store : public StorageView {
@@ -285,7 +286,8 @@ class Store : public StorageView {
   std::unique_ptr<PlacementEngine> placement_;  // over policy_
   RequestClock clock_;
   const uint64_t instance_;  // unique per Store in this process, from 1
-  std::unique_ptr<Migrator> migrator_;  // stopped first at close
+  std::unique_ptr<AdminServer> admin_;  // stopped first at close: it may queue moves
+  std::unique_ptr<Migrator> migrator_;  // stopped next
   // The running trace capture, read lock-free by Observe. A stopped capture
   // stays allocated (in traces_) until the store closes, so a thread that
   // loaded the pointer just before the stop still records into valid memory

@@ -10,6 +10,7 @@
 #include <ctime>
 #include <random>
 
+#include "env/admin_channel.h"
 #include "env/config.h"
 #include "env/migrator.h"
 #include "env/posix_util.h"
@@ -81,6 +82,7 @@ IOStatus Store::Open(const Options& options, std::shared_ptr<Store>* result) {
   if (options.migration.enabled && !options.read_only) {
     store->migrator_ = std::make_unique<Migrator>(store.get(), options.migration);
   }
+  if (!options.read_only) store->admin_ = std::make_unique<AdminServer>(store.get());
   *result = std::move(store);
   return IOStatus::OK();
 }
@@ -290,6 +292,7 @@ IOStatus Store::Recover() {
 }
 
 Store::~Store() {
+  admin_.reset();
   migrator_.reset();  // joins the thread: no move runs past this point
   if (trace_.load()) StopTrace(nullptr).PermitUncheckedError();
   if (read_only()) return;

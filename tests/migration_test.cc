@@ -164,7 +164,8 @@ TEST_F(MigrationTest, WritingAFileDropsItsCopiesFirst) {
 
 TEST_F(MigrationTest, AdminChannelReachesTheProcessThatHasTheStoreOpen) {
   // The tool's path to a running process: a request file answered by the
-  // store's migration thread (here in the same process).
+  // store's admin server (here in the same process), the move queued for the
+  // migration thread.
   Open(";policy:slow-only;migration:on;migration_rate:64M");
   const std::string data = RandomBytes(32 << 10, 13);
   Write("/db/000009.sst", data);
@@ -190,6 +191,30 @@ TEST_F(MigrationTest, AdminChannelReachesTheProcessThatHasTheStoreOpen) {
   ASSERT_TRUE(SendAdminRequest(meta, req, &resp, 10000).ok());
   EXPECT_FALSE(resp.ok);
   EXPECT_NE(std::string::npos, resp.message.find("warp"));
+}
+
+TEST_F(MigrationTest, AdminChannelAnswersWithMigrationOff) {
+  // The channel has its own thread: with migration off the tool still gets
+  // answers, and a data operation runs at once, in that thread.
+  Open(";policy:slow-only;migration:off");
+  const std::string data = RandomBytes(32 << 10, 15);
+  Write("/db/000010.sst", data);
+  AdminRequest req;
+  req.command = "queue";
+  AdminResponse resp;
+  const std::string meta = dir_.path() + "/tier0/meta";
+  rocksdb::Status s = SendAdminRequest(meta, req, &resp, 10000);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_TRUE(resp.ok) << resp.message;
+  EXPECT_FALSE(resp.migration.enabled);
+  req.command = "migrate";
+  req.path = "/db/000010.sst";
+  req.tier = 0;
+  ASSERT_TRUE(SendAdminRequest(meta, req, &resp, 10000).ok());
+  EXPECT_TRUE(resp.ok) << resp.message;
+  EXPECT_EQ("done", resp.message);
+  for (const auto& r : Segments("/db/000010.sst")) EXPECT_EQ(0, r.tier);
+  EXPECT_EQ(data, test::ReadAll(fs_.get(), "/db/000010.sst"));
 }
 
 TEST_F(MigrationTest, SegmentStatisticsAndLevelsSurviveACleanRestart) {
