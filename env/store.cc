@@ -1,10 +1,10 @@
 // Store: namespace operations and segment placement. Open, recovery and close
 // are in store_recovery.cc; statistics in stats.cc.
-#include "env/admin_channel.h"
 #include "env/store.h"
 
 #include <ctime>
 
+#include "env/admin_channel.h"
 #include "env/config.h"
 #include "env/file_name.h"
 #include "env/posix_util.h"
