@@ -81,9 +81,24 @@ int64_t DeviceModel::Schedule(bool write, uint64_t stream, uint64_t offset,
   bool sequential = stream == last_stream_ && offset == last_end_;
   last_stream_ = stream;
   last_end_ = offset + bytes;
-  int64_t start = std::max(now_ns, busy_until_);
-  busy_until_ = start + ServiceNanos(write, sequential, bytes);
-  return busy_until_;
+  const int64_t service = ServiceNanos(write, sequential, bytes);
+  if (write) {
+    const int64_t start = std::max(now_ns, busy_until_);
+    busy_until_ = fg_until_ = start + service;
+    return busy_until_;
+  }
+  // Write-back queued ahead of the read: it waits for the request in flight
+  // (none if the read queues behind another read: they go as one batch) and
+  // for what is overdue, and passes the rest, which then ends later by the
+  // read's service time.
+  const int64_t free = std::max(now_ns, fg_until_);
+  const int64_t backlog = std::max<int64_t>(0, busy_until_ - free);
+  const int64_t in_flight =
+      now_ns >= fg_until_ ? ServiceNanos(true, true, kWriteBackRequestBytes) : 0;
+  const int64_t wait = std::min(backlog, in_flight) + std::max<int64_t>(0, backlog - kWriteExpireNanos);
+  fg_until_ = free + wait + service;
+  busy_until_ = std::max(busy_until_, free) + service;
+  return fg_until_;
 }
 
 int64_t DeviceModel::ScheduleWriteBack(uint64_t stream, uint64_t offset, uint64_t bytes,

@@ -2,12 +2,20 @@
 // drive, a SATA SSD or an HDD, so hybrid storage systems are reproducible on one
 // machine.
 //
-// Each emulated device is a single queue. An I/O is scheduled at
-// max(now, busy_until) and occupies the device for its service time:
+// Each emulated device serves one I/O at a time. An I/O occupies the device
+// for its service time:
 //   service = latency (skipped for an HDD I/O that continues the previous one)
 //           + bytes / bandwidth
 // so concurrent I/Os wait for each other as on a real device, and the device
-// never exceeds its bandwidth. The caller then waits for its deadline; because
+// never exceeds its bandwidth. Buffered write-back queues behind everything;
+// a read passes the write-back queued ahead of it, as a kernel I/O scheduler
+// lets it (mq-deadline dispatches reads first), within two bounds: it waits
+// for the write-back request in flight (kWriteBackRequestBytes; none when it
+// queues behind another read, as reads go in batches), and for
+// write-back queued longer than kWriteExpireNanos (mq-deadline's write
+// deadline), which it may not starve. The write-back it passes completes
+// later by the read's service time. Direct writes and flushes queue behind
+// everything. The caller then waits for its deadline; because
 // a sleep here costs ~80 us whatever is asked, a caller less than kSlackNanos
 // ahead of its deadline returns at once and the debt is paid by a later, longer
 // sleep (busy_until keeps the account).
@@ -42,14 +50,20 @@ rocksdb::Status ParseDeviceParams(const std::string& spec, DeviceParams* out);
 class DeviceModel {
  public:
   static constexpr int64_t kSlackNanos = 200 * 1000;
+  // A read waits for one write-back request in flight (the kernel's largest
+  // request, 512 KiB) ...
+  static constexpr uint64_t kWriteBackRequestBytes = 512 << 10;
+  // ... and for write-back queued longer than this (mq-deadline's write_expire).
+  static constexpr int64_t kWriteExpireNanos = 5000LL * 1000 * 1000;
 
   explicit DeviceModel(const DeviceParams& params) : params_(params) {}
 
   const DeviceParams& params() const { return params_; }
 
   // Reserves the device for one I/O of `bytes` at `offset` of stream `stream`
-  // (a file id) issued at `now_ns`, and returns the time it completes.
-  // Thread-safe.
+  // (a file id) issued at `now_ns`, and returns the time it completes: a read
+  // ahead of queued write-back (bounded, see above), a write behind
+  // everything. Thread-safe.
   int64_t Schedule(bool write, uint64_t stream, uint64_t offset,
                    uint64_t bytes, int64_t now_ns);
   // The same for a buffered write, which reaches the device through the page
@@ -76,7 +90,8 @@ class DeviceModel {
  private:
   const DeviceParams params_;
   std::mutex mu_;
-  int64_t busy_until_ = 0;    // guarded by mu_
+  int64_t busy_until_ = 0;    // guarded by mu_: all queued work done
+  int64_t fg_until_ = 0;      // guarded by mu_: reads, direct writes and flushes done
   uint64_t last_stream_ = ~0ull;
   uint64_t last_end_ = 0;
   // Per stream, where its last buffered write ended (bounded: cleared when

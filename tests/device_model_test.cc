@@ -178,6 +178,43 @@ TEST(ScheduleTest, BufferedAppendsOfAFileSeekOnceWhateverComesBetween) {
   EXPECT_EQ(done + seek + append, hdd.ScheduleWriteBack(7, 1 << 20, 4096, done));
 }
 
+TEST(ScheduleTest, AReadPassesQueuedWriteBackButNotTheRequestInFlight) {
+  // 50 ms of buffered write-back queued: a read waits for the request in
+  // flight, not for all of it, and the write-back ends later by the read's
+  // service time (the device's bandwidth is not exceeded).
+  DeviceModel ssd = Make("sata-ssd");
+  const int64_t t = 1000 * kMs;
+  int64_t written = t;
+  for (int i = 0; written < t + 50 * kMs; ++i) {
+    written = ssd.ScheduleWriteBack(1, uint64_t(i) << 20, 1 << 20, t);
+  }
+  const int64_t read = ssd.ServiceNanos(false, false, 4096);
+  const int64_t in_flight = ssd.ServiceNanos(true, true, DeviceModel::kWriteBackRequestBytes);
+  EXPECT_EQ(t + in_flight + read, ssd.Schedule(false, 2, 0, 4096, t));
+  EXPECT_EQ(written + read, ssd.BusyUntil());
+  // The next read queues behind the first, not behind the write-back.
+  EXPECT_EQ(t + in_flight + 2 * read, ssd.Schedule(false, 3, 0, 4096, t));
+  // A direct write (and a flush) waits for everything.
+  const int64_t write = ssd.ServiceNanos(true, false, 4096);
+  EXPECT_EQ(written + 2 * read + write, ssd.Schedule(true, 4, 0, 4096, t));
+}
+
+TEST(ScheduleTest, WriteBackOverdueIsNotStarvedByReads) {
+  // Write-back queued more than kWriteExpireNanos ahead: a read waits for the
+  // overdue part (mq-deadline's write deadline), then passes the rest.
+  DeviceModel hdd = Make("hdd");
+  const int64_t t = 1000 * kMs;
+  int64_t written = t;
+  for (int i = 0; written < t + DeviceModel::kWriteExpireNanos + 200 * kMs; ++i) {
+    written = hdd.ScheduleWriteBack(1, uint64_t(i) << 20, 1 << 20, t);
+  }
+  const int64_t backlog = written - t;
+  const int64_t in_flight = hdd.ServiceNanos(true, true, DeviceModel::kWriteBackRequestBytes);
+  const int64_t read = hdd.ServiceNanos(false, false, 4096);
+  EXPECT_EQ(t + in_flight + (backlog - DeviceModel::kWriteExpireNanos) + read,
+            hdd.Schedule(false, 2, 0, 4096, t));
+}
+
 TEST(ScheduleTest, IoIssuedWhileBusyWaitsForTheDevice) {
   DeviceModel ssd = Make("sata-ssd");
   const int64_t now = 1000 * kMs;
