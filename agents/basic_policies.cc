@@ -28,6 +28,10 @@ class FixedTier : public Policy {
   int Place(const PlacementRequest&, const StorageView& view) override {
     return slowest_ ? view.NumTiers() - 1 : 0;
   }
+  // slow-only is a bound: its data stays slow.
+  double FillRank(const SegmentInfo& s, uint64_t now) const override {
+    return slowest_ ? 0 : Policy::FillRank(s, now);
+  }
 
  private:
   const char* const name_;

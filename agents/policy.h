@@ -229,6 +229,16 @@ class Policy {
   // for `bytes`, the moves that make room there, most wanted first (executed
   // at once by the writer that needs the space, until there is room; a
   // victim that cannot move is skipped). Default: none, the segment spills.
+  // No idle fast capacity (engine/placement.h): when tier 0 has free space
+  // beyond its headroom, every plan also promotes segments of slower tiers
+  // that were read, highest rank first. The rank of `segment` at request
+  // `now`; 0 or less: do not promote it. Default: its heat (decayed user
+  // reads). A policy may rank; only a reference that must stay where it is
+  // (slow-only, rocksdb-levels) returns 0 for all.
+  virtual double FillRank(const SegmentInfo& segment, uint64_t now) const {
+    return segment.stats.HeatAt(now);
+  }
+
   virtual bool EvictsOnPlacement() const { return false; }
   virtual void Evict(int tier, uint64_t bytes, const StorageView& view, std::vector<Move>* moves) {
     (void)tier;

@@ -48,17 +48,19 @@ class MoveScheduler {
     manual_.insert(manual_.end(), moves.begin(), moves.end());
   }
   // How many moves to ask the policy for now: 0 if it plans never
-  // (`interval` 0), is not due at request `seq` and time `now`, or its queue
-  // is full.
+  // (`interval` 0), is not due at request `seq` and time `now` (nor had more
+  // to give last time), or its queue is full.
   size_t PlanRoom(uint64_t interval, uint64_t seq, int64_t now) const;
   // Free places in the policy's queue.
   size_t Room() const {
     return planned_.size() < options_.queue ? size_t(options_.queue - planned_.size()) : 0;
   }
-  // The policy was asked at (seq, now).
-  void Planned(uint64_t seq, int64_t now) {
+  // The policy was asked at (seq, now); `more`: it had more moves than
+  // room, so the next plan is due as soon as the queue has room again.
+  void Planned(uint64_t seq, int64_t now, bool more = false) {
     last_plan_seq_ = seq;
     last_plan_time_ = now;
+    more_ = more;
     plans_++;
   }
   // Queues the policy's moves, most wanted first, up to the queue's size,
@@ -87,6 +89,7 @@ class MoveScheduler {
   uint64_t last_plan_seq_ = 0;
   int64_t last_plan_time_;
   uint64_t plans_ = 0;
+  bool more_ = false;
   int64_t next_chunk_ = 0;  // the rate cap
   int64_t forced_gap_ = kMinForcedGapNanos;
 };

@@ -1,5 +1,7 @@
 #include "engine/placement.h"
 
+#include <algorithm>
+
 namespace tierfs {
 
 int PlacementEngine::Choose(const PlacementRequest& request, bool bulk, uint64_t bytes,
@@ -27,9 +29,66 @@ int PlacementEngine::Choose(const PlacementRequest& request, bool bulk, uint64_t
   return want;
 }
 
-void PlacementEngine::Plan(const StorageView& view, size_t max, std::vector<Move>* moves) {
+bool PlacementEngine::Plan(const StorageView& view, size_t max, std::vector<Move>* moves) {
   std::lock_guard<std::mutex> lock(decide_mu_);
-  policy_->Plan(view, max, moves);
+  const size_t before = moves->size();
+  if (policy_->PlanIntervalRequests() > 0) policy_->Plan(view, max, moves);
+  const size_t made = moves->size() - before;
+  return Fill(view, made < max ? max - made : 0, moves);
+}
+
+uint64_t PlacementEngine::PlanIntervalRequests() const {
+  const uint64_t own = policy_->PlanIntervalRequests();
+  return own > 0 ? own : kFillIntervalRequests;
+}
+
+uint64_t PlacementEngine::Headroom(uint64_t fast_capacity) const {
+  if (options_.fast_headroom_bytes > 0) return options_.fast_headroom_bytes;
+  return fast_capacity / 100 * std::min<uint64_t>(options_.fast_headroom_pct, 100);
+}
+
+bool PlacementEngine::Fill(const StorageView& view, size_t max, std::vector<Move>* moves) {
+  if (view.NumTiers() < 2) return false;
+  const uint64_t headroom = Headroom(view.Capacity(0));
+  int64_t room = int64_t(view.Free(0)) - int64_t(headroom);
+  for (const Move& m : *moves) {
+    if (m.to == 0 && m.op != Move::kDropCopy) room -= int64_t(view.SegmentSize());
+  }
+  if (room <= 0) return false;
+  candidates_.clear();
+  const uint64_t now = view.Now();
+  view.ForEachSegment([&](const SegmentInfo& s) {
+    if (s.tier == 0 || s.copy_tier == 0 || s.busy || s.hints.pinned_tier >= 0 ||
+        s.stats.user_reads == 0 || s.bytes == 0) {
+      return;
+    }
+    const double rank = policy_->FillRank(s, now);
+    if (rank > 0) candidates_.push_back({rank, s.bytes, s.ref});
+  });
+  // Best first; ties by name, so that the choice does not depend on the
+  // enumeration order (the store's and the simulator's differ).
+  std::sort(candidates_.begin(), candidates_.end(), [](const Candidate& a, const Candidate& b) {
+    if (a.rank != b.rank) return a.rank > b.rank;
+    if (a.ref.file_id != b.ref.file_id) return a.ref.file_id < b.ref.file_id;
+    return a.ref.segment < b.ref.segment;
+  });
+  size_t added = 0;
+  for (const Candidate& c : candidates_) {
+    if (room <= 0) break;
+    if (int64_t(c.bytes) > room) continue;
+    if (added == max) return true;
+    const bool planned = std::any_of(moves->begin(), moves->end(),
+                                     [&](const Move& m) { return m.ref == c.ref; });
+    if (planned) continue;
+    Move m;
+    m.op = Move::kMigrate;
+    m.ref = c.ref;
+    m.to = 0;
+    moves->push_back(m);
+    room -= int64_t(c.bytes);
+    added++;
+  }
+  return false;
 }
 
 MoveStep FirstStep(const Move& move, int tiers, int home, int copy) {

@@ -19,6 +19,7 @@
 
 #include "agents/policy.h"
 #include "engine/capacity.h"
+#include "tierfs/migration.h"
 
 namespace tierfs {
 
@@ -70,7 +71,8 @@ inline void ReleaseFileBlock(CapacityAccount& account, int t, uint8_t* mask, boo
 // to make thread-safe (they run on every I/O path).
 class PlacementEngine {
  public:
-  explicit PlacementEngine(Policy* policy) : policy_(policy) {}
+  PlacementEngine(Policy* policy, const MigrationOptions& options)
+      : policy_(policy), options_(options) {}
 
   Policy& policy() { return *policy_; }
 
@@ -81,11 +83,35 @@ class PlacementEngine {
   int Choose(const PlacementRequest& request, bool bulk, uint64_t bytes, const StorageView& view,
              const std::function<void(const Move&)>& execute);
 
-  // Asks the policy for at most `max` moves (serialized with eviction).
-  void Plan(const StorageView& view, size_t max, std::vector<Move>* moves);
+  // Asks the policy for at most `max` moves (serialized with eviction), then
+  // fills free space on tier 0 with the rest (Fill). True if the fill had
+  // more to promote than `max` allowed: plan again as soon as there is room.
+  bool Plan(const StorageView& view, size_t max, std::vector<Move>* moves);
+
+  // How often to plan: the policy's interval, or, for a policy that never
+  // plans itself, kFillIntervalRequests (the fill still runs).
+  uint64_t PlanIntervalRequests() const;
+  static constexpr uint64_t kFillIntervalRequests = 1 << 14;
+
+  // The bytes of tier 0 the fill leaves free for new writes.
+  uint64_t Headroom(uint64_t fast_capacity) const;
 
  private:
+  // No idle fast capacity: appends up to `max` promotions to tier 0 of the
+  // segments on slower tiers that were read, best ranked first
+  // (Policy::FillRank), while they fit in tier 0's free space above the
+  // headroom, counting the promotions already in *moves. REQUIRES: decide_mu_.
+  // True if candidates that fit were left for want of `max`.
+  bool Fill(const StorageView& view, size_t max, std::vector<Move>* moves);
+
+  struct Candidate {
+    double rank;
+    uint64_t bytes;
+    SegmentRef ref;
+  };
   Policy* const policy_;
+  const MigrationOptions options_;
+  std::vector<Candidate> candidates_;  // guarded by decide_mu_
   std::mutex decide_mu_;  // held across Evict() (and its moves) and Plan()
   std::vector<Move> victims_;  // guarded by decide_mu_
 };

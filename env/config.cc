@@ -128,6 +128,26 @@ Status ApplyKey(const std::string& key, const std::string& value,
     options->migration.busy_share = v;
     return Status::OK();
   }
+  if (key == "fast_headroom") {
+    // A percentage of tier 0 ("5%") or a size ("64M").
+    uint64_t v;
+    if (!value.empty() && value.back() == '%') {
+      if (!ParseSize(value.substr(0, value.size() - 1), &v) || v > 100) {
+        return Status::InvalidArgument(where + ": bad fast_headroom '" + value +
+                                       "' (expected a percentage of tier 0, 0% to 100%, or a size)");
+      }
+      options->migration.fast_headroom_pct = v;
+      options->migration.fast_headroom_bytes = 0;
+    } else {
+      if (!ParseSize(value, &v)) {
+        return Status::InvalidArgument(where + ": bad fast_headroom '" + value +
+                                       "' (expected a percentage of tier 0, e.g. 5%, or a size, e.g. 64M)");
+      }
+      options->migration.fast_headroom_bytes = v;
+      options->migration.fast_headroom_pct = 0;  // "0" means no headroom, not the default
+    }
+    return Status::OK();
+  }
   if (key == "migration_plan_ms") {
     uint64_t v;
     if (!ParseSize(value, &v) || v == 0) {
@@ -158,7 +178,7 @@ Status ApplyKey(const std::string& key, const std::string& value,
   return Status::InvalidArgument(where + ": unknown key '" + key +
                                  "' (known: segment_size, policy, placement, POLICY.PARAM, migration, "
                                  "migration_queue, migration_rate, migration_idle_ops, migration_busy_share, "
-                                 "migration_plan_ms, trace" +
+                                 "migration_plan_ms, fast_headroom, trace" +
                                  (where.rfind("line", 0) == 0 ? ", tier" : "") + ")");
 }
 

@@ -120,12 +120,12 @@ void Migrator::MaybePlan() {
     std::lock_guard<std::mutex> lock(mu_);
     asked = plan_now_;
     room = asked ? schedule_.Room()
-                 : schedule_.PlanRoom(store_->policy().PlanIntervalRequests(), now, wall);
-    if (room > 0) schedule_.Planned(now, wall);
+                 : schedule_.PlanRoom(store_->placement().PlanIntervalRequests(), now, wall);
   }
   std::vector<Move> moves;
+  bool more = false;
   if (room > 0) {
-    store_->placement().Plan(*store_, room, &moves);
+    more = store_->placement().Plan(*store_, room, &moves);
     store_->NoteEvent(TraceEvent::kPlan, 0, FileKind::kOther, room, moves.size());
     for (const Move& m : moves) {
       store_->NoteEvent(TraceEvent::kQueued, m.ref.file_id, FileKind::kOther, m.ref.segment,
@@ -134,6 +134,7 @@ void Migrator::MaybePlan() {
   }
   {
     std::lock_guard<std::mutex> lock(mu_);
+    if (room > 0) schedule_.Planned(now, wall, more);
     schedule_.Enqueue(moves);
     if (asked) plan_now_ = false;
   }

@@ -68,6 +68,26 @@ TEST_F(ConfigTest, OneTierTakesDefaults) {
   EXPECT_EQ(options_.policy, "fast-first");
 }
 
+TEST_F(ConfigTest, FastHeadroomIsAPercentageOrASize) {
+  const std::string t = "tierfs://" + Tier("t0") + ":1G," + Tier("t1") + ":10G";
+  ASSERT_TRUE(Parse(t).ok());
+  EXPECT_EQ(5u, options_.migration.fast_headroom_pct);  // the default
+  EXPECT_EQ(0u, options_.migration.fast_headroom_bytes);
+  ASSERT_TRUE(Parse(t + ";fast_headroom:12%").ok());
+  EXPECT_EQ(12u, options_.migration.fast_headroom_pct);
+  ASSERT_TRUE(Parse(t + ";fast_headroom:64M").ok());
+  EXPECT_EQ(64 * kMiB, options_.migration.fast_headroom_bytes);
+  options_ = Options();
+  ASSERT_TRUE(Parse(t + ";fast_headroom:0").ok());  // none at all, not the default
+  EXPECT_EQ(0u, options_.migration.fast_headroom_bytes);
+  EXPECT_EQ(0u, options_.migration.fast_headroom_pct);
+  for (const char* bad : {"101%", "lots", "-5%"}) {
+    rocksdb::Status s = Parse(t + ";fast_headroom:" + bad);
+    EXPECT_TRUE(s.IsInvalidArgument()) << bad;
+    EXPECT_NE(std::string::npos, s.ToString().find(std::string("fast_headroom '") + bad)) << s.ToString();
+  }
+}
+
 TEST_F(ConfigTest, TwoTiersWithDevicesKeepTheirOrder) {
   std::string t0 = Tier("t0"), t1 = Tier("t1");
   ASSERT_TRUE(Parse("tierfs://" + t0 + ":512M:nvme," + t1 + ":1T:hdd").ok());

@@ -115,7 +115,7 @@ TEST(EngineTest, EvictAndPlanNeverRunTogether) {
   fast.ForceCharge(4096);  // full: every placement evicts
   View view({&fast, &slow});
   OverlapProbe policy;
-  PlacementEngine engine(&policy);
+  PlacementEngine engine(&policy, MigrationOptions());
   PlacementRequest req;
   std::vector<std::thread> threads;
   for (int i = 0; i < 4; ++i) {
@@ -143,7 +143,7 @@ TEST(EngineTest, EvictionStopsOnceThereIsRoom) {
       moves->resize(3);
     }
   } policy;
-  PlacementEngine engine(&policy);
+  PlacementEngine engine(&policy, MigrationOptions());
   int executed = 0;
   EXPECT_EQ(0, engine.Choose(PlacementRequest(), true, 4096, view, [&](const Move&) {
     executed++;
@@ -158,6 +158,98 @@ TEST(EngineTest, EvictionStopsOnceThereIsRoom) {
   EXPECT_EQ(0, engine.Choose(PlacementRequest(), false, 4096, view, [&](const Move&) {
     ADD_FAILURE() << "metadata placement evicted";
   }));
+}
+
+// Segments of one file with set homes and read counts, on a view with fixed
+// use per tier.
+class SegmentsView : public View {
+ public:
+  using View::View;
+  std::vector<SegmentInfo> segments;
+  uint64_t SegmentSize() const override { return 64 << 10; }
+  uint64_t Now() const override { return 1000; }
+  void ForEachSegment(const std::function<void(const SegmentInfo&)>& fn) const override {
+    for (const SegmentInfo& s : segments) fn(s);
+  }
+  void Add(uint64_t segment, int tier, uint32_t reads, bool busy = false) {
+    SegmentInfo s;
+    s.ref = SegmentRef{7, segment};
+    s.tier = tier;
+    s.bytes = 64 << 10;
+    s.busy = busy;
+    s.stats.user_reads = reads;
+    s.stats.heat = reads;
+    s.stats.last_access = 1000;
+    segments.push_back(s);
+  }
+};
+
+class NoPlans : public Policy {
+ public:
+  const char* Name() const override { return "no-plans"; }
+  int Place(const PlacementRequest&, const StorageView&) override { return 0; }
+};
+
+TEST(EngineTest, FreeFastSpaceIsFilledWithTheHottestReadSegmentsDownToTheHeadroom) {
+  // Tier 0: 1 MiB, 5% headroom (51.2 KiB); 10 of its 16 segments' worth used.
+  CapacityAccount fast(1 << 20), slow(1 << 30);
+  fast.ForceCharge(10 * (64 << 10));
+  SegmentsView view({&fast, &slow});
+  for (uint64_t i = 0; i < 8; ++i) view.Add(i, 1, uint32_t(10 + i));  // hotter as i grows
+  view.Add(8, 1, 0);                        // never read: not promoted
+  view.Add(9, 1, 1000, /*busy=*/true);      // being written: not promoted
+  view.Add(10, 0, 1000);                    // already fast
+  NoPlans policy;
+  MigrationOptions o;
+  PlacementEngine engine(&policy, o);
+  EXPECT_EQ(PlacementEngine::kFillIntervalRequests, engine.PlanIntervalRequests());
+  std::vector<Move> moves;
+  // Room for 5 segments above the headroom: the five hottest, hottest first.
+  EXPECT_FALSE(engine.Plan(view, 10, &moves));
+  ASSERT_EQ(5u, moves.size());
+  for (size_t k = 0; k < moves.size(); ++k) {
+    EXPECT_EQ(7 - k, moves[k].ref.segment);
+    EXPECT_EQ(0, moves[k].to);
+    EXPECT_EQ(Move::kMigrate, moves[k].op);
+  }
+  // Fewer slots than candidates: it says it has more.
+  moves.clear();
+  EXPECT_TRUE(engine.Plan(view, 2, &moves));
+  EXPECT_EQ(2u, moves.size());
+  // No room above the headroom: nothing.
+  fast.ForceCharge(6 * (64 << 10));
+  moves.clear();
+  EXPECT_FALSE(engine.Plan(view, 10, &moves));
+  EXPECT_TRUE(moves.empty());
+}
+
+TEST(EngineTest, APolicyRanksTheFillOrKeepsItsDataWhereItIs) {
+  CapacityAccount fast(1 << 20), slow(1 << 30);
+  SegmentsView view({&fast, &slow});
+  view.Add(0, 1, 5);
+  view.Add(1, 1, 50);
+  class Coldest : public NoPlans {  // ranks the least read first
+    double FillRank(const SegmentInfo& s, uint64_t) const override {
+      return 1.0 / s.stats.user_reads;
+    }
+  } coldest;
+  std::vector<Move> moves;
+  PlacementEngine(&coldest, MigrationOptions()).Plan(view, 1, &moves);
+  ASSERT_EQ(1u, moves.size());
+  EXPECT_EQ(0u, moves[0].ref.segment);
+  class Stays : public NoPlans {
+    double FillRank(const SegmentInfo&, uint64_t) const override { return 0; }
+  } stays;
+  moves.clear();
+  PlacementEngine(&stays, MigrationOptions()).Plan(view, 10, &moves);
+  EXPECT_TRUE(moves.empty());
+  // fast_headroom_pct 100: the fill is off.
+  MigrationOptions off;
+  off.fast_headroom_pct = 100;
+  NoPlans plain;
+  moves.clear();
+  PlacementEngine(&plain, off).Plan(view, 10, &moves);
+  EXPECT_TRUE(moves.empty());
 }
 
 TEST(EngineTest, ThePolicyPlansByTheRequestClockOrTheTimeWhenItsQueueHasRoom) {

@@ -29,6 +29,13 @@ struct MigrationOptions {
   // The policy plans at least this often (milliseconds) while requests come.
   // Default: 1000.
   uint64_t plan_ms = 1000;
+  // No idle fast capacity: while slower tiers hold data that is read, each
+  // plan also promotes the hottest of it (as the policy ranks it) into free
+  // space on tier 0, down to this headroom kept for new writes (WAL, flushes,
+  // L0). A percentage of tier 0's capacity unless fast_headroom_bytes is set.
+  // Default: 5%. fast_headroom_pct 100 turns the fill off.
+  uint64_t fast_headroom_pct = 5;
+  uint64_t fast_headroom_bytes = 0;
 };
 
 }  // namespace tierfs

@@ -57,13 +57,15 @@ std::string FormatResult(const SimResult& r, const SimConfig& config) {
                 FormatSize(r.migrated_bytes).c_str(), (unsigned long long)r.moves,
                 (unsigned long long)r.moves_skipped, (unsigned long long)r.plans,
                 (unsigned long long)r.forced_chunks, FormatSize(r.evicted_bytes).c_str());
-  out += Printf("%-4s %-10s %10s %10s %8s %10s %10s %10s %10s\n", "tier", "device", "capacity",
-                "peak used", "hit", "read", "written", "moved in", "moved out");
+  out += Printf("%-4s %-10s %10s %10s %10s %8s %10s %10s %10s %10s %10s\n", "tier", "device",
+                "capacity", "peak used", "mean used", "hit", "user reads", "read", "written",
+                "moved in", "moved out");
   for (size_t i = 0; i < r.tiers.size(); ++i) {
     const TierResult& t = r.tiers[i];
-    out += Printf("%-4zu %-10s %10s %10s %7.1f%% %10s %10s %10s %10s\n", i, t.device.c_str(),
-                  FormatSize(t.capacity).c_str(), FormatSize(t.peak_used).c_str(),
-                  100 * t.hit_ratio, FormatSize(t.read_bytes).c_str(),
+    out += Printf("%-4zu %-10s %10s %10s %10s %7.1f%% %9.1f%% %10s %10s %10s %10s\n", i,
+                  t.device.c_str(), FormatSize(t.capacity).c_str(),
+                  FormatSize(t.peak_used).c_str(), FormatSize(uint64_t(t.mean_used)).c_str(),
+                  100 * t.hit_ratio, 100 * t.user_read_share, FormatSize(t.read_bytes).c_str(),
                   FormatSize(t.write_bytes).c_str(), FormatSize(t.migrated_in).c_str(),
                   FormatSize(t.migrated_out).c_str());
   }
@@ -74,6 +76,8 @@ std::string ResultJson(const SimResult& r, const SimConfig& config) {
   nlohmann::json tiers = nlohmann::json::array();
   for (const TierResult& t : r.tiers) {
     tiers.push_back({{"device", t.device}, {"capacity", t.capacity}, {"peak_used", t.peak_used},
+                     {"mean_used", t.mean_used}, {"user_reads", t.user_reads},
+                     {"user_read_share", t.user_read_share},
                      {"hit_ratio", t.hit_ratio}, {"served", t.served},
                      {"read_bytes", t.read_bytes}, {"write_bytes", t.write_bytes},
                      {"migrated_in", t.migrated_in}, {"migrated_out", t.migrated_out}});

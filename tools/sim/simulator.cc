@@ -60,7 +60,7 @@ class Simulation : public StorageView {
   Simulation(const SimConfig& config, Policy* policy, FutureIndex* future)
       : config_(config),
         policy_(policy),
-        placement_(policy),
+        placement_(policy, config.migration),
         schedule_(config.migration, 0),
         future_(future),
         seg_size_(config.segment_size) {
@@ -155,6 +155,7 @@ class Simulation : public StorageView {
   Active active_;
   int64_t mig_free_ = 0;      // the migration thread is free from then
   std::vector<Move> scratch_;
+  std::vector<double> used_sum_;  // per tier: bytes charged, summed at each request
 
   SimResult stats_;
 };
@@ -388,6 +389,7 @@ bool Simulation::ServePiece(const TraceRecord& r, File& file, uint64_t seg, uint
   }
   *completion = std::max(*completion, done);
   if (r.type != IoType::kBackgroundRead) ts.result.served++;
+  if (r.type == IoType::kUserRead) ts.result.user_reads++;
   (write ? ts.result.write_bytes : ts.result.read_bytes) += size;
   if (write) stats_.user_write_bytes += size;
 
@@ -485,14 +487,14 @@ int64_t Simulation::EvictNow(const Move& m, int64_t t) {
 }
 
 void Simulation::MaybePlan(int64_t t) {
-  const size_t room = schedule_.PlanRoom(policy_->PlanIntervalRequests(), Now(), t);
+  const size_t room = schedule_.PlanRoom(placement_.PlanIntervalRequests(), Now(), t);
   if (room > 0) PlanNow(room, t);
 }
 
 void Simulation::PlanNow(size_t room, int64_t t) {
-  schedule_.Planned(Now(), t);
   scratch_.clear();
-  placement_.Plan(*this, room, &scratch_);
+  const bool more = placement_.Plan(*this, room, &scratch_);
+  schedule_.Planned(Now(), t, more);
   Decide(TraceEvent::kPlan, 0, FileKind::kOther, room, scratch_.size(), -1);
   for (const Move& m : scratch_) {
     Decide(TraceEvent::kQueued, m.ref.file_id, FileKind::kOther, m.ref.segment, uint64_t(m.op),
@@ -632,6 +634,7 @@ bool Simulation::Run(const std::vector<TraceRecord>& trace, SimResult* result,
   int64_t first_issue = INT64_MAX, last_done = 0;
 
   const bool follow = config_.follow_trace_timing;
+  used_sum_.assign(tiers_.size(), 0);
   tracks_writers_ = std::any_of(trace.begin(), trace.end(),
                                 [](const TraceRecord& r) { return r.event == TraceEvent::kSettle; });
   auto serve = [&](size_t i, int64_t t, int64_t* done) {
@@ -642,6 +645,7 @@ bool Simulation::Run(const std::vector<TraceRecord>& trace, SimResult* result,
     }
     if (config_.migration.enabled && !follow) Migrate(t);
     if (!Serve(trace[i], t, done, error)) return false;
+    for (size_t k = 0; k < tiers_.size(); ++k) used_sum_[k] += double(tiers_[k]->account.used());
     latencies.push_back(*done - t);
     first_issue = std::min(first_issue, t);
     last_done = std::max(last_done, *done);
@@ -699,9 +703,10 @@ bool Simulation::Run(const std::vector<TraceRecord>& trace, SimResult* result,
     stats_.throughput =
         stats_.virtual_seconds > 0 ? double(stats_.requests) / stats_.virtual_seconds : 0;
   }
-  uint64_t served = 0, device_writes = 0;
+  uint64_t served = 0, device_writes = 0, user_reads = 0;
   for (const auto& t : tiers_) {
     served += t->result.served;
+    user_reads += t->result.user_reads;
     device_writes += t->result.write_bytes + t->result.migrated_in;
   }
   for (size_t i = 0; i < tiers_.size(); ++i) {
@@ -709,6 +714,8 @@ bool Simulation::Run(const std::vector<TraceRecord>& trace, SimResult* result,
     tr.capacity = tiers_[i]->account.capacity();
     tr.device = config_.tiers[i].device.name;
     tr.hit_ratio = served ? double(tr.served) / double(served) : 0;
+    tr.user_read_share = user_reads ? double(tr.user_reads) / double(user_reads) : 0;
+    tr.mean_used = stats_.requests ? used_sum_[i] / double(stats_.requests) : 0;
     stats_.tiers.push_back(tr);
   }
   stats_.device_write_bytes = device_writes;

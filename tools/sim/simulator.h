@@ -84,6 +84,9 @@ struct TierResult {
   uint64_t read_bytes = 0, write_bytes = 0;        // user I/O
   uint64_t migrated_in = 0, migrated_out = 0;      // bytes moved or copied in / out
   uint64_t peak_used = 0;        // most bytes ever charged
+  double mean_used = 0;          // bytes charged, averaged over the requests
+  uint64_t user_reads = 0;       // pieces of user reads served here
+  double user_read_share = 0;    // user_reads / all pieces of user reads
   double hit_ratio = 0;          // served / all pieces served
 };
 
