@@ -138,6 +138,13 @@ IOStatus Store::CopyRange(FileEntry* entry, int from, int to, uint64_t start, ui
   return s;
 }
 
+std::string Store::DescribeMove(const Move& m) {
+  std::string s = std::string(MoveOpName(m.op)) + " " + std::to_string(m.ref.file_id) + ":" +
+                  std::to_string(m.ref.segment);
+  if (m.op != Move::kDropCopy) s += " -> tier " + std::to_string(m.to);
+  return s;
+}
+
 IOStatus Store::ExecuteMove(const Move& move, MoveCause cause, Governor* governor,
                             uint64_t* bytes) {
   IOStatus s = RunMove(move, cause, governor, bytes);
