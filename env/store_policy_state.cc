@@ -13,10 +13,10 @@ std::string AgentsPath(const std::string& meta_dir) { return meta_dir + "/AGENTS
 
 void Store::LoadPolicyState() {
   const std::string path = AgentsPath(meta_dir_);
-  if (!base_->FileExists(path, rocksdb::IOOptions(), nullptr).ok()) {
+  if (base_->FileExists(path, rocksdb::IOOptions(), nullptr).IsNotFound()) {
     policy_state_ = "none saved";
     return;
-  }
+  }  // another error: the read below fails and says why
   std::string bytes;
   IOStatus s = rocksdb::ReadFileToString(base_.get(), path, &bytes);
   std::string error;

@@ -111,7 +111,13 @@ IOStatus Store::OpenTiers() {
   std::vector<std::string> markers(tiers_.size());
   for (size_t i = 0; i < tiers_.size(); ++i) {
     std::string text;
-    if (rocksdb::ReadFileToString(base_.get(), tiers_[i]->root + "/TIERFS-TIER", &text).ok()) {
+    IOStatus rs = rocksdb::ReadFileToString(base_.get(), tiers_[i]->root + "/TIERFS-TIER", &text);
+    if (!rs.ok() && !rs.IsNotFound() && !rs.IsPathNotFound()) {
+      // Not "no marker": taken for one, it would have a new marker written.
+      return IOStatus::IOError("cannot read the marker of tier " + std::to_string(i) + " (" +
+                               tiers_[i]->root + "): " + rs.ToString());
+    }
+    if (rs.ok()) {
       markers[i] = text;
       std::string id = MarkerField(text, "store");
       if (store_id.empty()) store_id = id;
@@ -244,7 +250,11 @@ IOStatus Store::Recover() {
     for (int t = 0; t < NumTiers(); ++t) {
       if (!(entry->data_file_mask & (1u << t))) continue;
       uint64_t sz = 0;
-      if (base_->GetFileSize(tier(t).DataPath(id), io, &sz, nullptr).ok()) size = std::max(size, sz);
+      // A size not read would cut the file short (its size is its longest
+      // backing file's): refuse to open rather than guess.
+      s = base_->GetFileSize(tier(t).DataPath(id), io, &sz, nullptr);
+      if (!s.ok()) return s;
+      size = std::max(size, sz);
     }
     entry->size = size;
     uint64_t nseg = size == 0 ? 0 : SegmentOf(size - 1) + 1;
