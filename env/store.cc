@@ -508,7 +508,8 @@ IOStatus Store::RelocateSegment(FileEntry* entry, uint64_t seg, uint64_t valid_e
   if (s.ok()) s = Log(JournalRecord::Segment(entry->id, seg, uint8_t(to)), entry);
   std::unique_lock<std::shared_mutex> lock(entry->mu);
   if (!s.ok()) {
-    // Not committed: the segment stays where it was; drop the partial copy.
+    // Not committed: the segment stays where it was; drop the partial copy
+    // (best effort: recovery punches data on a tier that is not its home).
     if (has_data) {
       PunchHole(tier(to).DataPath(entry->id), start, RoundUp(valid_end - start)).PermitUncheckedError();
     }
@@ -529,6 +530,8 @@ IOStatus Store::RelocateSegment(FileEntry* entry, uint64_t seg, uint64_t valid_e
   if (!s.ok()) return s;
   ReadGate::WaitForReaders();
   if (has_data) {
+    // Best effort, as every punch of a copy that is no longer home: if it
+    // fails, the next open's recovery punches it.
     PunchHole(tier(from).DataPath(entry->id), start, RoundUp(valid_end - start)).PermitUncheckedError();
   }
   *new_tier = to;

@@ -101,6 +101,7 @@ IOStatus Store::OpenTiers() {
   IOOptions io;
   for (size_t i = 0; i < options_.tiers.size(); ++i) {
     DeviceParams device;
+    // Checked by ValidateOptions in Open: cannot fail here.
     ParseDeviceParams(options_.tiers[i].device, &device).PermitUncheckedError();
     tiers_.push_back(std::make_unique<Tier>(int(i), options_.tiers[i], device));
   }
@@ -239,6 +240,7 @@ IOStatus Store::Recover() {
       if (e) {
         e->data_file_mask.fetch_or(uint8_t(1u << t));
       } else if (!read_only()) {
+        // Best effort: an orphan that stays is found again at the next open.
         base_->DeleteFile(tier(t).data_dir + "/" + c, io, nullptr).PermitUncheckedError();
       }
     }
@@ -274,6 +276,8 @@ IOStatus Store::Recover() {
           if (home == t || segs.copy(seg) == t || read_only()) continue;
           uint64_t from = std::max(begin, SegmentStart(seg));
           uint64_t to = std::min(end, SegmentLimit(seg));
+          // Best effort: data left here is punched again at the next open,
+          // and reads never look at a tier that is neither home nor copy.
           PunchHole(path, from, RoundUp(to) - from).PermitUncheckedError();
         }
       }
