@@ -22,13 +22,6 @@ Status RunHere(Store* store, const std::vector<Move>& moves, bool skip_busy) {
   return Status::OK();
 }
 
-std::string Describe(const Move& m) {
-  std::string s = std::string(MoveOpName(m.op)) + " " + std::to_string(m.ref.file_id) + ":" +
-                  std::to_string(m.ref.segment);
-  if (m.op != Move::kDropCopy) s += " -> tier " + std::to_string(m.to);
-  return s;
-}
-
 }  // namespace
 
 Status ListSegments(const rocksdb::FileSystem* fs, const std::string& dir,
@@ -151,9 +144,9 @@ void MigrationInfoOf(Store* store, MigrationInfo* info) {
   if (!m) return;
   Migrator::Info i = m->GetInfo();
   info->enabled = true;
-  for (const Move& mv : i.manual) info->queue.push_back("manual " + Describe(mv));
-  for (const Move& mv : i.planned) info->queue.push_back("planned " + Describe(mv));
-  if (i.running) info->running = Describe(i.current);
+  for (const Move& mv : i.manual) info->queue.push_back("manual " + Store::DescribeMove(mv));
+  for (const Move& mv : i.planned) info->queue.push_back("planned " + Store::DescribeMove(mv));
+  if (i.running) info->running = Store::DescribeMove(i.current);
   info->done = i.done;
   info->bytes = i.bytes;
   info->skipped = i.skipped;

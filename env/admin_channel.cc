@@ -43,14 +43,16 @@ json ToJson(const AdminResponse& r) {
   return json{{"ok", r.ok}, {"message", r.message},
               {"migration", {{"enabled", m.enabled}, {"queue", m.queue}, {"running", m.running},
                              {"done", m.done}, {"bytes", m.bytes}, {"skipped", m.skipped},
-                             {"given_up", m.given_up}, {"waits", m.waits}}}};
+                             {"given_up", m.given_up}, {"waits", m.waits}}},
+              {"errors", StoreErrorsToJson(r.errors)}};
 }
 
 AdminResponse ResponseFromJson(const json& j) {
   AdminResponse r;
   r.ok = j.value("ok", false);
   r.message = j.value("message", "");
-  const json& m = j["migration"];
+  r.errors = StoreErrorsFromJson(j.value("errors", json::object()));
+  const json m = j.value("migration", json::object());
   if (m.is_object()) {
     r.migration.enabled = m.value("enabled", false);
     r.migration.queue = m.value("queue", std::vector<std::string>());
@@ -82,13 +84,16 @@ AdminResponse RunAdminRequest(Store* store, const AdminRequest& r, bool wait) {
     s = PinOn(store, r.path, r.column_family, c == "pin" ? r.tier : -1);
   } else if (c == "hint") {
     s = AccessHintOn(store, r.path, r.column_family, r.hint);
-  } else if (c != "queue") {
+  } else if (c != "queue" && c != "errors") {
     s = Status::InvalidArgument("unknown admin command '" + c + "'");
   }
   AdminResponse resp;
   resp.ok = s.ok();
-  resp.message = s.ok() ? (wait || c == "queue" || c == "hint" ? "done" : "queued") : s.ToString();
+  resp.message =
+      s.ok() ? (wait || c == "queue" || c == "errors" || c == "hint" ? "done" : "queued")
+             : s.ToString();
   MigrationInfoOf(store, &resp.migration);
+  resp.errors = store->errors();
   return resp;
 }
 
@@ -105,6 +110,8 @@ void ServeAdminRequests(Store* store) {
     }
     std::string text;
     AdminResponse resp;
+    // Not an error of the store's: a request that cannot be read now is
+    // tried again at the next poll, and the tool withdraws it at its timeout.
     if (!rocksdb::ReadFileToString(fs, dir + "/" + name, &text).ok()) continue;
     json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
     if (!j.is_object()) {
@@ -117,9 +124,14 @@ void ServeAdminRequests(Store* store) {
         resp.message = std::string("admin request ") + name + ": " + e.what();
       }
     }
-    WriteAtomically(fs, dir + "/" + kResponsePrefix + name.substr(n), ToJson(resp).dump())
-        .PermitUncheckedError();
-    fs->DeleteFile(dir + "/" + name, rocksdb::IOOptions(), nullptr).PermitUncheckedError();
+    // The tool that asked waits for an answer that will not come (it times
+    // out); a request that stays would run again at every poll.
+    Status ws = WriteAtomically(fs, dir + "/" + kResponsePrefix + name.substr(n), ToJson(resp).dump());
+    if (!ws.ok()) store->ReportError(StoreError::kAdminChannel, "answering " + name, ws);
+    ws = fs->DeleteFile(dir + "/" + name, rocksdb::IOOptions(), nullptr);
+    if (!ws.ok() && !ws.IsNotFound() && !ws.IsPathNotFound()) {  // not withdrawn meanwhile
+      store->ReportError(StoreError::kAdminChannel, "removing " + name, ws);
+    }
   }
 }
 
@@ -158,6 +170,7 @@ Status SendAdminRequest(const std::string& meta_dir, const AdminRequest& request
   while (std::chrono::steady_clock::now() < deadline) {
     std::string text;
     if (rocksdb::ReadFileToString(fs.get(), answer, &text).ok()) {
+      // The answer is read: a copy left behind is never read again.
       fs->DeleteFile(answer, rocksdb::IOOptions(), nullptr).PermitUncheckedError();
       json j = json::parse(text, nullptr, false);
       if (!j.is_object()) return Status::Corruption("malformed admin response " + answer);
@@ -166,7 +179,8 @@ Status SendAdminRequest(const std::string& meta_dir, const AdminRequest& request
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
-  // Nobody answered: withdraw the request so a later process does not run it.
+  // Nobody answered: withdraw the request so a later process does not run it
+  // (if it is already gone, a process took it as we gave up: nothing to do).
   fs->DeleteFile(dir + "/" + kRequestPrefix + id, rocksdb::IOOptions(), nullptr)
       .PermitUncheckedError();
   return Status::TimedOut("no answer from the process that has the TierFS store open (" +

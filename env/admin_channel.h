@@ -17,6 +17,7 @@
 
 #include <rocksdb/status.h>
 
+#include "env/store_errors.h"
 #include "env/tierfs.h"
 
 namespace tierfs {
@@ -24,7 +25,7 @@ namespace tierfs {
 class Store;
 
 struct AdminRequest {
-  // migrate, replicate, prefetch, drop-copy, pin, unpin, hint, queue
+  // migrate, replicate, prefetch, drop-copy, pin, unpin, hint, queue, errors
   std::string command;
   std::string path;           // logical file path
   std::string column_family;  // pin, unpin, hint: instead of a path
@@ -37,6 +38,7 @@ struct AdminResponse {
   bool ok = false;
   std::string message;
   MigrationInfo migration;
+  StoreErrorCounts errors{};  // the store's error counters (Store::errors()), every answer
 };
 
 // Runs `request` on `store`. With `wait`, data operations run now in this

@@ -124,6 +124,9 @@ IOStatus Journal::Create(rocksdb::FileSystem* fs, const std::string& meta_dir,
 }
 
 Journal::~Journal() {
+  // Every record was written through at its Append, and durability is
+  // SyncTo's (the store syncs at close and reports a failure): closing only
+  // releases the descriptor.
   if (file_) file_->Close(IOOptions(), nullptr).PermitUncheckedError();
 }
 
@@ -155,7 +158,8 @@ IOStatus Journal::StartGeneration(uint64_t gen, const std::vector<JournalRecord>
   if (s.ok()) s = journal->Fsync(io, nullptr);
   if (s.ok()) s = fs_->RenameFile(tmp, snap, io, nullptr);
   if (!s.ok()) {
-    // Not committed: generation gen-1 stays the current one.
+    // Not committed: generation gen-1 stays the current one. A .tmp that
+    // stays is ignored by Load() and removed by the next rotation.
     fs_->DeleteFile(tmp, io, nullptr).PermitUncheckedError();
     return IOStatus::IOError("TierFS cannot start journal generation " +
                              std::to_string(gen) + " in " + dir_ + ": " + s.ToString());
@@ -168,6 +172,7 @@ IOStatus Journal::StartGeneration(uint64_t gen, const std::vector<JournalRecord>
   if (!s.ok()) {
     error_ = IOStatus::IOError("TierFS journal directory " + dir_ + " sync failed: " + s.ToString());
   }
+  // The old journal's records are all in the snapshot just committed.
   if (file_) file_->Close(io, nullptr).PermitUncheckedError();
   file_ = std::move(journal);
   generation_ = gen;

@@ -15,6 +15,9 @@ class FileLogger : public rocksdb::Logger {
  public:
   explicit FileLogger(std::unique_ptr<rocksdb::FSWritableFile> file)
       : rocksdb::Logger(rocksdb::InfoLogLevel::INFO_LEVEL), file_(std::move(file)) {}
+  // A database's info LOG (not TierFS's own, env/info_log.h). As RocksDB's own
+  // loggers, a line or a close that fails is dropped: there is nowhere left
+  // to report a failure of the place failures are reported to.
   ~FileLogger() override { CloseFile().PermitUncheckedError(); }
 
   using rocksdb::Logger::Logv;

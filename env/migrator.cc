@@ -141,6 +141,17 @@ void Migrator::MaybePlan() {
   if (asked) cv_.notify_all();
 }
 
+void Migrator::ReportGivenUp(const Move& move, bool manual, const rocksdb::IOStatus& s) {
+  const std::string what = std::string(manual ? "manual " : "planned ") + Store::DescribeMove(move);
+  if (s.IsAborted() && Stopping()) {
+    // The store is closing: the move is dropped, not failed; the segment
+    // stays where it was.
+    store_->LogInfo(what + " abandoned: the store is closing");
+    return;
+  }
+  store_->ReportError(StoreError::kMigrationGivenUp, what + " given up", s);
+}
+
 void Migrator::Run() {
   for (;;) {
     {
@@ -162,18 +173,20 @@ void Migrator::Run() {
     uint64_t bytes = 0;
     rocksdb::IOStatus s =
         store_->ExecuteMove(move, manual ? MoveCause::kManual : MoveCause::kPlanned, this, &bytes);
+    const bool given_up = !s.ok() && !s.IsBusy() && !s.IsNoSpace();
     {
       std::lock_guard<std::mutex> lock(mu_);
       running_ = running_manual_ = false;
       if (s.ok() && bytes > 0) {
         done_++;
         bytes_ += bytes;
-      } else if (s.ok() || s.IsBusy() || s.IsNoSpace()) {
+      } else if (!given_up) {
         skipped_++;
       } else {
         given_up_++;
       }
     }
+    if (given_up) ReportGivenUp(move, manual, s);
     cv_.notify_all();
   }
 }

@@ -58,6 +58,9 @@ class Migrator : public Store::Governor {
  private:
   void Run();
   void MaybePlan();
+  // Logs and counts a move that failed (Store::ReportError); one abandoned
+  // because the store closes is only logged.
+  void ReportGivenUp(const Move& move, bool manual, const rocksdb::IOStatus& s);
   bool Stopping();
 
   Store* const store_;

@@ -12,7 +12,8 @@
 //                                 for every row of kTierHistograms}],
 //    "segments": [[file id, segment, user reads, background reads, writes,
 //                  migrations, heat, last access, placed, last migration], ...],
-//    "files":    [[file id, level, column family], ...]}
+//    "files":    [[file id, level, column family], ...],
+//    "errors":   {<name>: n, ... for every row of kStoreErrors (store_errors.h)}}
 // A key missing loads as zero (a file written before the statistic existed);
 // unknown keys are ignored.
 #include <map>
@@ -161,23 +162,49 @@ IOStatus Store::SaveStats() {
       }
     }
   }
-  json doc{{"version", 1}, {"seq", Now()}, {"tiers", tiers}, {"segments", segments},
-           {"files", files}};
+  json doc{{"version", 1},   {"seq", Now()},   {"tiers", tiers},
+           {"segments", segments}, {"files", files}, {"errors", StoreErrorsToJson(errors())}};
   const std::string path = meta_dir_ + "/STATS";
   IOStatus s = rocksdb::WriteStringToFile(base_.get(), doc.dump(1), path + ".tmp", true);
   if (s.ok()) s = base_->RenameFile(path + ".tmp", path, rocksdb::IOOptions(), nullptr);
   return s;
 }
 
-void Store::LoadStats() {
+IOStatus Store::LoadStats() {
+  const std::string path = meta_dir_ + "/STATS";
   std::string text;
-  if (!rocksdb::ReadFileToString(base_.get(), meta_dir_ + "/STATS", &text).ok()) return;
+  IOStatus s = rocksdb::ReadFileToString(base_.get(), path, &text);
+  if (s.IsNotFound() || s.IsPathNotFound()) return IOStatus::OK();  // never closed cleanly
+  if (!s.ok()) return s;
   json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (!doc.is_object() || !doc["tiers"].is_array()) return;  // a damaged STATS only loses counters
+  if (!doc.is_object() || !doc["tiers"].is_array()) {
+    return IOStatus::Corruption(path + " is not a TierFS statistics file: nothing loaded");
+  }
+  // Rows are read in the order the file has them; a value of the wrong type
+  // throws, and what was added before it stays.
+  uint64_t skipped = 0;
+  try {
+    LoadStatsDocument(doc, &skipped);
+  } catch (const std::exception& e) {
+    return IOStatus::Corruption(path + " is damaged (" + e.what() +
+                                "): the statistics after the damage were not loaded");
+  }
+  if (skipped > 0) {
+    return IOStatus::Corruption(path + ": " + std::to_string(skipped) +
+                                " malformed rows skipped");
+  }
+  return IOStatus::OK();
+}
+
+void Store::LoadStatsDocument(const json& doc, uint64_t* skipped) {
+  errors_.AddAll(StoreErrorsFromJson(doc.value("errors", json::object())));
   const json& tiers = doc["tiers"];
   for (size_t i = 0; i < tiers.size() && i < tiers_.size(); ++i) {
     const json& j = tiers[i];
-    if (!j.is_object()) continue;
+    if (!j.is_object()) {
+      ++*skipped;
+      continue;
+    }
     Tier& t = *tiers_[i];
     for (const TierTickerInfo& info : kTierTickers) {
       if (info.kind == TickerKind::kCounter) t.Add(info.id, j.value(info.name, uint64_t(0)));
@@ -187,11 +214,14 @@ void Store::LoadStats() {
     }
   }
   std::lock_guard<std::mutex> lock(ns_mu_);
-  if (doc["files"].is_array()) {
+  if (doc.contains("files") && doc["files"].is_array()) {
     for (const json& row : doc["files"]) {
-      if (!row.is_array() || row.size() < 3) continue;
+      if (!row.is_array() || row.size() < 3) {
+        ++*skipped;
+        continue;
+      }
       std::shared_ptr<FileEntry> e = ns_.FindId(row[0].get<uint64_t>());
-      if (!e) continue;
+      if (!e) continue;  // deleted since: nothing to restore
       e->hints.level = row[1].get<int>();
       e->level.store(int8_t(e->hints.level), std::memory_order_relaxed);
       std::string cf = row[2].get<std::string>();
@@ -203,12 +233,15 @@ void Store::LoadStats() {
   }
   // The request clock goes on where it stopped, so ages and decay continue.
   clock_.Restore(doc.value("seq", uint64_t(0)));
-  if (!doc["segments"].is_array()) return;
+  if (!doc.contains("segments") || !doc["segments"].is_array()) return;
   for (const json& row : doc["segments"]) {
-    if (!row.is_array() || row.size() < 7) continue;
+    if (!row.is_array() || row.size() < 7) {
+      ++*skipped;
+      continue;
+    }
     std::shared_ptr<FileEntry> e = ns_.FindId(row[0].get<uint64_t>());
     uint64_t s = row[1].get<uint64_t>();
-    if (!e || e->segments.tier(s) == kNoTier) continue;
+    if (!e || e->segments.tier(s) == kNoTier) continue;  // deleted or moved since
     SegmentHeat* h = e->segments.heat(s);
     h->user_reads = row[2].get<uint32_t>();
     h->background_reads = row[3].get<uint32_t>();

@@ -22,6 +22,11 @@ namespace {
 // tier is moved whole to a tier with room (RelocateSegment).
 constexpr uint64_t kWholeFileChunk = 64 << 10;
 
+// A journal this long is rotated (a new generation from a snapshot); after a
+// failed rotation, the next try comes this many records later.
+constexpr uint64_t kRecordsPerGeneration = 1 << 16;
+constexpr uint64_t kRotationRetryRecords = 1 << 12;
+
 IOStatus ReadOnlyError(const std::string& op) {
   return IOStatus::NotSupported(op + " on a TierFS store opened read-only");
 }
@@ -36,7 +41,8 @@ Store::Store(const Options& options)
     : options_(options),
       seg_size_(options.segment_size),
       seg_shift_(seg_size_ && (seg_size_ & (seg_size_ - 1)) == 0 ? __builtin_ctzll(seg_size_) : -1),
-      instance_(store_instances.fetch_add(1) + 1) {
+      instance_(store_instances.fetch_add(1) + 1),
+      rotate_at_(kRecordsPerGeneration) {
   base_ = options.base ? options.base : rocksdb::FileSystem::Default();
   if (options.placement == "rocksdb") {
     for (const TierOptions& t : options.tiers) path_roots_.push_back(LexicalPath(t.path));
@@ -70,18 +76,41 @@ IOStatus Store::Log(const JournalRecord& record, FileEntry* entry, uint64_t* lsn
 }
 
 void Store::MaybeRotate() {
-  constexpr uint64_t kRecordsPerGeneration = 1 << 16;
-  if (read_only() || journal_->records_since_snapshot() < kRecordsPerGeneration) return;
+  if (read_only() || journal_->records_since_snapshot() < rotate_at_.load()) return;
   std::unique_lock<std::shared_mutex> state(state_mu_);
-  if (journal_->records_since_snapshot() < kRecordsPerGeneration) return;
+  const uint64_t records = journal_->records_since_snapshot();
+  if (records < rotate_at_.load()) return;
   std::vector<JournalRecord> snapshot;
   {
     std::lock_guard<std::mutex> lock(ns_mu_);
     snapshot = ns_.SnapshotRecords();
   }
-  // A failed rotation leaves the old generation in use; the journal keeps
-  // growing and the next change tries again.
-  journal_->Rotate(snapshot).PermitUncheckedError();
+  const uint64_t generation = journal_->generation() + 1;
+  IOStatus s = journal_->Rotate(snapshot);
+  if (s.ok()) {
+    rotate_at_ = kRecordsPerGeneration;
+    return;
+  }
+  // The old generation stays in use (journal.h) and the journal grows on.
+  // Each try writes and syncs a whole snapshot under the exclusive state
+  // lock: the next comes a few thousand records later, not at every change.
+  rotate_at_ = records + kRotationRetryRecords;
+  ReportError(StoreError::kJournalRotation,
+              "journal rotation to generation " + std::to_string(generation) + " after " +
+                  std::to_string(records) + " records failed; generation " +
+                  std::to_string(generation - 1) + " stays in use",
+              s);
+}
+
+void Store::ReportError(StoreError kind, const std::string& what, const rocksdb::Status& status) {
+  errors_.Add(kind);
+  const bool logged = info_log_ && info_log_->Log("ERROR %s: %s: %s", kStoreErrors[size_t(kind)].name,
+                                                  what.c_str(), status.ToString().c_str());
+  if (!logged) errors_.Add(StoreError::kInfoLog);
+}
+
+void Store::LogInfo(const std::string& line) {
+  if (!info_log_ || !info_log_->Log("%s", line.c_str())) errors_.Add(StoreError::kInfoLog);
 }
 
 // ---------------------------------------------------------------- namespace
@@ -360,11 +389,19 @@ IOStatus Store::PlaceSegment(FileEntry* entry, uint64_t seg, const PlacementRequ
     if (req.hints.lifetime) entry->hints.lifetime = req.hints.lifetime;
     req.hints = entry->hints;
   }
+  // An eviction that cannot be made is no reason to fail the write: the
+  // segment spills instead. Busy (the file is being written) and NoSpace (no
+  // room below) are what evictions meet in normal running; any other failure
+  // is an error of the store's that no caller sees.
   const int want = placement_->Choose(req, IsBulkKind(entry->kind), bytes + kFileBlock, *this,
                                       [this](const Move& m) {
                                         uint64_t moved;
-                                        ExecuteMove(m, MoveCause::kEviction, nullptr, &moved)
-                                            .PermitUncheckedError();
+                                        IOStatus s =
+                                            ExecuteMove(m, MoveCause::kEviction, nullptr, &moved);
+                                        if (!s.ok() && !s.IsBusy() && !s.IsNoSpace()) {
+                                          ReportError(StoreError::kEvictionMove,
+                                                      "eviction " + DescribeMove(m), s);
+                                        }
                                       });
   {
     std::shared_lock<std::shared_mutex> state(state_mu_);
@@ -471,7 +508,8 @@ IOStatus Store::RelocateSegment(FileEntry* entry, uint64_t seg, uint64_t valid_e
   if (s.ok()) s = Log(JournalRecord::Segment(entry->id, seg, uint8_t(to)), entry);
   std::unique_lock<std::shared_mutex> lock(entry->mu);
   if (!s.ok()) {
-    // Not committed: the segment stays where it was; drop the partial copy.
+    // Not committed: the segment stays where it was; drop the partial copy
+    // (best effort: recovery punches data on a tier that is not its home).
     if (has_data) {
       PunchHole(tier(to).DataPath(entry->id), start, RoundUp(valid_end - start)).PermitUncheckedError();
     }
@@ -492,6 +530,8 @@ IOStatus Store::RelocateSegment(FileEntry* entry, uint64_t seg, uint64_t valid_e
   if (!s.ok()) return s;
   ReadGate::WaitForReaders();
   if (has_data) {
+    // Best effort, as every punch of a copy that is no longer home: if it
+    // fails, the next open's recovery punches it.
     PunchHole(tier(from).DataPath(entry->id), start, RoundUp(valid_end - start)).PermitUncheckedError();
   }
   *new_tier = to;

@@ -26,8 +26,10 @@
 #include "engine/observe.h"
 #include "engine/placement.h"
 #include "engine/request_clock.h"
+#include "env/info_log.h"
 #include "env/journal.h"
 #include "env/namespace.h"
+#include "env/store_errors.h"
 #include "env/tier.h"
 #include "env/tierfs.h"
 #include "env/trace_capture.h"
@@ -192,6 +194,9 @@ class Store : public StorageView {
   // carried bytes).
   rocksdb::IOStatus ExecuteMove(const Move& move, MoveCause cause, Governor* governor,
                                 uint64_t* bytes);
+  // "migrate 12:3 -> tier 1" (operation, file id:segment, destination), as
+  // `tierfs queue` and the info log show a move.
+  static std::string DescribeMove(const Move& move);
 
   // Trace capture (env/trace_capture.h): records every I/O into `path`
   // until StopTrace or close. One capture at a time: Busy if one runs.
@@ -230,6 +235,19 @@ class Store : public StorageView {
   rocksdb::IOStatus SegmentsToMove(const std::string& path, Move::Op op, int tier,
                                    uint64_t first, uint64_t last, std::vector<Move>* moves);
 
+  // ---- errors no caller hears of (env/store_errors.h, env/info_log.h) ----
+  // Logs "<kind's name>: <what>: <status>" to <tier0>/meta/LOG and counts
+  // it. For errors at open, at close and on background threads; an error a
+  // caller receives is the caller's to report. Thread-safe.
+  void ReportError(StoreError kind, const std::string& what, const rocksdb::Status& status);
+  // A line of context in the LOG (open, close, a refused policy state): not
+  // an error, not counted.
+  void LogInfo(const std::string& line);
+  // Errors by kind over the store's life: those saved in STATS at the last
+  // clean close, plus this open's.
+  StoreErrorCounts errors() const { return errors_.Snapshot(); }
+  std::string info_log_path() const { return meta_dir_ + "/LOG"; }
+
   // ---- inspection ----
   void GetStats(std::vector<TierStats>* stats);
   void ListFiles(const std::string& dir, std::vector<FileInfo>* files);
@@ -243,9 +261,18 @@ class Store : public StorageView {
  private:
   explicit Store(const Options& options);
   rocksdb::IOStatus Recover();
+  // The saves of a clean close: AGENTS, the journal's last sync, STATS; a
+  // failure is reported (ReportError), there being no caller to return it to.
+  void SaveAtClose();
   void DescribeSegment(const FileEntry& e, uint64_t s, SegmentInfo* info) const;
   rocksdb::IOStatus OpenTiers();
-  void LoadStats();
+  // Adds the counters saved in STATS to the live ones. OK if there is no
+  // STATS; Corruption (or the read's error) naming what was not loaded if it
+  // is damaged; what was read before the damage stays.
+  rocksdb::IOStatus LoadStats();
+  // LoadStats' reading of the parsed file, row by row; counts rows of the
+  // wrong shape in *skipped. Throws on a value of the wrong type.
+  void LoadStatsDocument(const nlohmann::json& doc, uint64_t* skipped);
   // Appends `record`, updating `entry`'s lsn. REQUIRES: state_mu_ shared.
   rocksdb::IOStatus Log(const JournalRecord& record, FileEntry* entry,
                         uint64_t* lsn = nullptr);
@@ -315,6 +342,12 @@ class Store : public StorageView {
   std::vector<std::string> path_roots_;
   std::string meta_dir_;
   rocksdb::FileLock* meta_lock_ = nullptr;
+  std::unique_ptr<InfoLog> info_log_;  // <meta_dir_>/LOG; set by OpenTiers
+  StoreErrorCounters errors_;
+  // The journal length at which MaybeRotate next tries a rotation: raised
+  // after a failed one, so a rotation that keeps failing is retried (and
+  // logged) every few thousand records, not at every change.
+  std::atomic<uint64_t> rotate_at_;
 
   std::shared_mutex state_mu_;
   mutable std::mutex ns_mu_;

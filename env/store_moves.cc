@@ -138,6 +138,13 @@ IOStatus Store::CopyRange(FileEntry* entry, int from, int to, uint64_t start, ui
   return s;
 }
 
+std::string Store::DescribeMove(const Move& m) {
+  std::string s = std::string(MoveOpName(m.op)) + " " + std::to_string(m.ref.file_id) + ":" +
+                  std::to_string(m.ref.segment);
+  if (m.op != Move::kDropCopy) s += " -> tier " + std::to_string(m.to);
+  return s;
+}
+
 IOStatus Store::ExecuteMove(const Move& move, MoveCause cause, Governor* governor,
                             uint64_t* bytes) {
   IOStatus s = RunMove(move, cause, governor, bytes);
@@ -224,7 +231,8 @@ IOStatus Store::RunMove(const Move& move, MoveCause cause, Governor* governor,
               e, &lsn);
     }
     if (!s.ok()) {
-      // Not committed: the home stays; the partial copy goes.
+      // Not committed: the home stays; the partial copy goes (best effort:
+      // recovery punches data that is neither home nor recorded copy).
       PunchHole(tier(to).DataPath(e->id), start, charge).PermitUncheckedError();
       tier(to).Release(charge);
       ReleaseUnusedAllowance(e, to);
@@ -252,6 +260,7 @@ IOStatus Store::RunMove(const Move& move, MoveCause cause, Governor* governor,
   s = journal_->SyncTo(lsn);
   if (!s.ok()) return s;
   ReadGate::WaitForReaders();
+  // Best effort: if the punch fails, recovery punches the old home.
   PunchHole(tier(from).DataPath(e->id), start, charge).PermitUncheckedError();
   tier(from).NoteSpaceFreed();
   MaybeRotate();
@@ -291,6 +300,7 @@ IOStatus Store::DropCopy(FileEntry* e, uint64_t seg) {
     }
   }
   ReadGate::WaitForReaders();
+  // Best effort: the copy is no longer recorded, so recovery punches it.
   PunchHole(t.DataPath(e->id), SegmentStart(seg), charge).PermitUncheckedError();
   t.Release(charge);
   t.NoteSpaceFreed();

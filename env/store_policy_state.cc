@@ -1,8 +1,6 @@
 // Store: keeping what the policy learned across restarts (Policy::SaveState,
 // the learning policies' weights) in <tier 0>/meta/AGENTS, written at a
 // clean close (temporary file, then rename) and offered back at open.
-#include <cstdio>
-
 #include "env/store.h"
 
 namespace tierfs {
@@ -15,10 +13,10 @@ std::string AgentsPath(const std::string& meta_dir) { return meta_dir + "/AGENTS
 
 void Store::LoadPolicyState() {
   const std::string path = AgentsPath(meta_dir_);
-  if (!base_->FileExists(path, rocksdb::IOOptions(), nullptr).ok()) {
+  if (base_->FileExists(path, rocksdb::IOOptions(), nullptr).IsNotFound()) {
     policy_state_ = "none saved";
     return;
-  }
+  }  // another error: the read below fails and says why
   std::string bytes;
   IOStatus s = rocksdb::ReadFileToString(base_.get(), path, &bytes);
   std::string error;
@@ -28,9 +26,10 @@ void Store::LoadPolicyState() {
   }
   // A state the policy cannot use (another policy's, another tier count,
   // damage) costs the warm start, never the open: the policy starts cold.
+  // Not counted as an error: choosing another policy for a store is one way
+  // here. MigrationInfo::policy_state says the same to the admin tool.
   policy_state_ = "refused " + path + ": " + (s.ok() ? error : s.ToString());
-  fprintf(stderr, "TierFS: %s; policy %s starts untrained\n", policy_state_.c_str(),
-          policy_->Name());
+  LogInfo(policy_state_ + "; policy " + policy_->Name() + " starts untrained");
 }
 
 IOStatus Store::SavePolicyState() {

@@ -3,7 +3,8 @@
 // Tier root layout:
 //   <root>/TIERFS-TIER      marker: store id and tier index
 //   <root>/data/<id, hex>   one sparse backing file per file, segments at their offsets
-//   <tier0>/meta/           SNAPSHOT-n, JOURNAL-n, STATS, LOCK
+//   <tier0>/meta/           SNAPSHOT-n, JOURNAL-n, STATS, AGENTS, LOCK, admin/,
+//                           LOG and LOG.old (env/info_log.h)
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
@@ -69,12 +70,19 @@ IOStatus Store::Open(const Options& options, std::shared_ptr<Store>* result) {
   IOStatus s = store->OpenTiers();
   if (s.ok()) s = store->Recover();
   if (!s.ok()) return s;
-  try {
-    store->LoadStats();
-  } catch (const std::exception&) {
-    // A damaged STATS file costs the saved counters, never the open.
+  // A damaged STATS file costs the saved counters, never the open.
+  s = store->LoadStats();
+  if (!s.ok()) {
+    store->ReportError(StoreError::kStatsLoad,
+                       "loading " + store->meta_dir_ + "/STATS (counters go on from what was read)",
+                       s);
   }
-  if (!options.read_only) store->LoadPolicyState();
+  if (!options.read_only) {
+    store->LogInfo("open: journal generation " + std::to_string(store->journal_->generation()) +
+                   ", " + std::to_string(store->tiers_.size()) + " tiers, policy " +
+                   store->policy_->Name());
+    store->LoadPolicyState();
+  }
   if (!options.trace.empty() && !options.read_only) {
     s = store->StartTrace(options.trace);
     if (!s.ok()) return s;
@@ -93,15 +101,24 @@ IOStatus Store::OpenTiers() {
   IOOptions io;
   for (size_t i = 0; i < options_.tiers.size(); ++i) {
     DeviceParams device;
+    // Checked by ValidateOptions in Open: cannot fail here.
     ParseDeviceParams(options_.tiers[i].device, &device).PermitUncheckedError();
     tiers_.push_back(std::make_unique<Tier>(int(i), options_.tiers[i], device));
   }
   meta_dir_ = tiers_[0]->root + "/meta";
+  // Only the process that holds meta/LOCK rotates the LOG (info_log.h).
+  info_log_ = std::make_unique<InfoLog>(info_log_path(), /*may_rotate=*/!read_only());
   std::string store_id;
   std::vector<std::string> markers(tiers_.size());
   for (size_t i = 0; i < tiers_.size(); ++i) {
     std::string text;
-    if (rocksdb::ReadFileToString(base_.get(), tiers_[i]->root + "/TIERFS-TIER", &text).ok()) {
+    IOStatus rs = rocksdb::ReadFileToString(base_.get(), tiers_[i]->root + "/TIERFS-TIER", &text);
+    if (!rs.ok() && !rs.IsNotFound() && !rs.IsPathNotFound()) {
+      // Not "no marker": taken for one, it would have a new marker written.
+      return IOStatus::IOError("cannot read the marker of tier " + std::to_string(i) + " (" +
+                               tiers_[i]->root + "): " + rs.ToString());
+    }
+    if (rs.ok()) {
       markers[i] = text;
       std::string id = MarkerField(text, "store");
       if (store_id.empty()) store_id = id;
@@ -223,6 +240,7 @@ IOStatus Store::Recover() {
       if (e) {
         e->data_file_mask.fetch_or(uint8_t(1u << t));
       } else if (!read_only()) {
+        // Best effort: an orphan that stays is found again at the next open.
         base_->DeleteFile(tier(t).data_dir + "/" + c, io, nullptr).PermitUncheckedError();
       }
     }
@@ -234,7 +252,11 @@ IOStatus Store::Recover() {
     for (int t = 0; t < NumTiers(); ++t) {
       if (!(entry->data_file_mask & (1u << t))) continue;
       uint64_t sz = 0;
-      if (base_->GetFileSize(tier(t).DataPath(id), io, &sz, nullptr).ok()) size = std::max(size, sz);
+      // A size not read would cut the file short (its size is its longest
+      // backing file's): refuse to open rather than guess.
+      s = base_->GetFileSize(tier(t).DataPath(id), io, &sz, nullptr);
+      if (!s.ok()) return s;
+      size = std::max(size, sz);
     }
     entry->size = size;
     uint64_t nseg = size == 0 ? 0 : SegmentOf(size - 1) + 1;
@@ -254,6 +276,8 @@ IOStatus Store::Recover() {
           if (home == t || segs.copy(seg) == t || read_only()) continue;
           uint64_t from = std::max(begin, SegmentStart(seg));
           uint64_t to = std::min(end, SegmentLimit(seg));
+          // Best effort: data left here is punched again at the next open,
+          // and reads never look at a tier that is neither home nor copy.
           PunchHole(path, from, RoundUp(to) - from).PermitUncheckedError();
         }
       }
@@ -287,19 +311,45 @@ IOStatus Store::Recover() {
   if (read_only()) return IOStatus::OK();
   s = Journal::Create(base_.get(), meta_dir_, generation + 1, ns_.SnapshotRecords(), &journal_);
   if (!s.ok()) return s;
-  (void)torn;  // records after a torn tail were never acknowledged
+  if (torn) {
+    // Dropped by starting the new generation without it. Nothing is lost
+    // that was promised (the record never completed, so no sync covered it),
+    // but it is the trace of a crash mid-append, or of damage at the end.
+    ReportError(StoreError::kTornJournalTail,
+                "recovery dropped an incomplete record at the end of " +
+                    Journal::JournalName(meta_dir_, generation) +
+                    " (an append cut short; never acknowledged as durable)",
+                IOStatus::Corruption("torn journal tail"));
+  }
   return IOStatus::OK();
 }
 
 Store::~Store() {
   admin_.reset();
   migrator_.reset();  // joins the thread: no move runs past this point
-  if (trace_.load()) StopTrace(nullptr).PermitUncheckedError();
-  if (read_only()) return;
-  SaveStats().PermitUncheckedError();
-  SavePolicyState().PermitUncheckedError();
-  if (journal_) journal_->SyncAll().PermitUncheckedError();
+  if (trace_.load()) {
+    const std::string path = trace_.load()->path();
+    IOStatus s = StopTrace(nullptr);
+    if (!s.ok()) ReportError(StoreError::kFinalSave, "writing trace " + path + " at close", s);
+  }
+  // A store that never finished opening (no journal: recovery failed, or
+  // another process holds the lock) saves nothing: its counters are empty,
+  // and the files may be another process's.
+  if (!read_only() && journal_) SaveAtClose();
+  // Unlocking cannot fail in a way that matters: the lock goes with the
+  // descriptor, which this closes either way.
   if (meta_lock_) base_->UnlockFile(meta_lock_, IOOptions(), nullptr).PermitUncheckedError();
+}
+
+void Store::SaveAtClose() {
+  IOStatus s = SavePolicyState();
+  if (!s.ok()) ReportError(StoreError::kFinalSave, "saving " + meta_dir_ + "/AGENTS at close", s);
+  s = journal_->SyncAll();
+  if (!s.ok()) ReportError(StoreError::kFinalSave, "syncing the journal at close", s);
+  // STATS last, so that it counts the failures above.
+  s = SaveStats();
+  if (!s.ok()) ReportError(StoreError::kFinalSave, "saving " + meta_dir_ + "/STATS at close", s);
+  LogInfo("close: errors over the store's life: " + StoreErrorsLine(errors()));
 }
 
 }  // namespace tierfs

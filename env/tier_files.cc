@@ -121,6 +121,7 @@ IOStatus SegmentReader::Prefetch(uint64_t offset, size_t n, const IOOptions& opt
     uint8_t t = entry_->segments.read_tier(store_->SegmentOf(off));
     if (t != kNoTier && !(entry_->data_file_mask.load() & (1u << t))) t = kNoTier;
     rocksdb::FSRandomAccessFile* f;
+    // Advisory, as RocksDB's own Prefetch: a failure costs only the read-ahead.
     if (t != kNoTier && Handle(t, &f).ok()) {
       f->Prefetch(off, size_t(piece_end - off), options, dbg).PermitUncheckedError();
     }
@@ -130,6 +131,7 @@ IOStatus SegmentReader::Prefetch(uint64_t offset, size_t n, const IOOptions& opt
 }
 
 IOStatus SegmentReader::InvalidateCache(size_t offset, size_t length) {
+  // Advisory (posix_fadvise DONTNEED): a failure costs only page cache.
   for (auto& f : files_) {
     rocksdb::FSRandomAccessFile* file = f.load(std::memory_order_acquire);
     if (file) file->InvalidateCache(offset, length).PermitUncheckedError();
@@ -185,6 +187,10 @@ SegmentWriter::SegmentWriter(std::shared_ptr<Store> store, std::shared_ptr<FileE
 }
 
 SegmentWriter::~SegmentWriter() {
+  // RocksDB closes a file before dropping it and gets Close's status; this
+  // one is a no-op then. Otherwise the file is dropped after an error RocksDB
+  // already has, and closing backing files only releases descriptors (every
+  // write reached the OS; durability is Sync's).
   Guard("close", "", [&] { return Close(); }).PermitUncheckedError();
   store_->DropHandle(entry_);
 }

@@ -267,6 +267,8 @@ IOStatus TierFileSystem::GetFileModificationTime(const std::string& fname, const
     if (!e) return IOStatus::PathNotFound(fname + ": no such file in TierFS");
     const uint8_t mask = e->data_file_mask.load();
     *mtime = e->ctime.load();
+    // A backing file that cannot be stat'ed (removed by a move meanwhile)
+    // just does not count: the newest of the others, or the creation time.
     for (int t = 0; t < store_->NumTiers(); ++t) {
       uint64_t m = 0;
       if ((mask & (1u << t)) &&

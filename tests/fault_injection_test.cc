@@ -8,113 +8,14 @@
 
 #include "db/open.h"
 #include "env/tier_fs.h"
+#include "tests/fault_fs.h"
 #include "tests/test_util.h"
 
 namespace tierfs {
 namespace {
 
-using rocksdb::IODebugContext;
 using rocksdb::IOOptions;
-using rocksdb::IOStatus;
-using rocksdb::Slice;
-
-// Switches shared by the wrapper and its files. A fault applies to paths that
-// start with the given prefix.
-struct Faults {
-  std::string enospc_prefix;          // set before use, then only read
-  std::atomic<int64_t> enospc_after{-1};  // bytes that still fit; -1: off
-  std::string eio_prefix;
-  std::atomic<bool> read_eio{false};
-  std::atomic<bool> sync_eio{false};
-  std::atomic<int> injected{0};
-  std::string create_fails;  // NewWritableFile of paths containing this fails
-
-  bool Matches(const std::string& prefix, const std::string& path) const {
-    return !prefix.empty() && path.compare(0, prefix.size(), prefix) == 0;
-  }
-  bool WriteFails(const std::string& path, size_t n) {
-    if (!Matches(enospc_prefix, path)) return false;
-    int64_t left = enospc_after.load();
-    if (left < 0) return false;
-    if (int64_t(n) > left) {
-      injected++;
-      return true;
-    }
-    enospc_after -= int64_t(n);
-    return false;
-  }
-};
-
-class FaultRWFile : public rocksdb::FSRandomRWFileOwnerWrapper {
- public:
-  FaultRWFile(std::unique_ptr<rocksdb::FSRandomRWFile> f, std::string path, Faults* faults)
-      : FSRandomRWFileOwnerWrapper(std::move(f)), path_(std::move(path)), faults_(faults) {}
-  IOStatus Write(uint64_t offset, const Slice& data, const IOOptions& o, IODebugContext* d) override {
-    if (faults_->WriteFails(path_, data.size())) return IOStatus::NoSpace("injected ENOSPC: " + path_);
-    return FSRandomRWFileOwnerWrapper::Write(offset, data, o, d);
-  }
-  IOStatus Sync(const IOOptions& o, IODebugContext* d) override {
-    if (faults_->sync_eio && faults_->Matches(faults_->eio_prefix, path_)) {
-      faults_->injected++;
-      return IOStatus::IOError("injected EIO on sync: " + path_);
-    }
-    return FSRandomRWFileOwnerWrapper::Sync(o, d);
-  }
-  IOStatus Fsync(const IOOptions& o, IODebugContext* d) override { return Sync(o, d); }
-
- private:
-  const std::string path_;
-  Faults* const faults_;
-};
-
-class FaultRandomAccessFile : public rocksdb::FSRandomAccessFileOwnerWrapper {
- public:
-  FaultRandomAccessFile(std::unique_ptr<rocksdb::FSRandomAccessFile> f, std::string path,
-                        Faults* faults)
-      : FSRandomAccessFileOwnerWrapper(std::move(f)), path_(std::move(path)), faults_(faults) {}
-  IOStatus Read(uint64_t offset, size_t n, const IOOptions& o, Slice* result, char* scratch,
-                IODebugContext* d) const override {
-    if (faults_->read_eio && faults_->Matches(faults_->eio_prefix, path_)) {
-      faults_->injected++;
-      return IOStatus::IOError("injected EIO on read: " + path_);
-    }
-    return FSRandomAccessFileOwnerWrapper::Read(offset, n, o, result, scratch, d);
-  }
-
- private:
-  const std::string path_;
-  Faults* const faults_;
-};
-
-class FaultFS : public rocksdb::FileSystemWrapper {
- public:
-  FaultFS() : FileSystemWrapper(rocksdb::FileSystem::Default()) {}
-  const char* Name() const override { return "FaultFS"; }
-  IOStatus NewRandomRWFile(const std::string& f, const rocksdb::FileOptions& o,
-                           std::unique_ptr<rocksdb::FSRandomRWFile>* r, IODebugContext* d) override {
-    std::unique_ptr<rocksdb::FSRandomRWFile> file;
-    IOStatus s = target()->NewRandomRWFile(f, o, &file, d);
-    if (s.ok()) r->reset(new FaultRWFile(std::move(file), f, &faults));
-    return s;
-  }
-  IOStatus NewRandomAccessFile(const std::string& f, const rocksdb::FileOptions& o,
-                               std::unique_ptr<rocksdb::FSRandomAccessFile>* r,
-                               IODebugContext* d) override {
-    std::unique_ptr<rocksdb::FSRandomAccessFile> file;
-    IOStatus s = target()->NewRandomAccessFile(f, o, &file, d);
-    if (s.ok()) r->reset(new FaultRandomAccessFile(std::move(file), f, &faults));
-    return s;
-  }
-  IOStatus NewWritableFile(const std::string& f, const rocksdb::FileOptions& o,
-                           std::unique_ptr<rocksdb::FSWritableFile>* r, IODebugContext* d) override {
-    if (!faults.create_fails.empty() && f.find(faults.create_fails) != std::string::npos) {
-      faults.injected++;
-      return IOStatus::IOError("injected: cannot create " + f);
-    }
-    return target()->NewWritableFile(f, o, r, d);
-  }
-  Faults faults;
-};
+using test::FaultFS;
 
 std::string Key(int i) { return "key" + std::to_string(100000 + i); }
 std::string Value(int i) { return std::string(500, char('a' + i % 26)) + std::to_string(i); }

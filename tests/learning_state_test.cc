@@ -52,11 +52,18 @@ TEST(LearningStateTest, WeightsAreSavedAtCloseAndLoadedAtOpen) {
     f.put('\x55');
   }
   {
+    test::StderrCapture capture;  // said in the store's LOG, not on stderr
     std::shared_ptr<rocksdb::FileSystem> fs;
     ASSERT_TRUE(NewTierFileSystem(uri, &fs).ok());
+    EXPECT_EQ("", capture.Finish());
     const std::string state = PolicyState(fs.get());
     EXPECT_EQ(0u, state.rfind("refused", 0)) << state;
     EXPECT_NE(std::string::npos, state.find("checksum")) << state;
+    bool logged = false;
+    for (const std::string& line : test::ReadLines(dir.path() + "/tier0/meta/LOG")) {
+      logged |= line.find(state + "; policy harmonia starts untrained") != std::string::npos;
+    }
+    EXPECT_TRUE(logged) << state;
     Write(fs.get(), "/db/000002.sst");
   }
   // Another policy's state is refused by name.

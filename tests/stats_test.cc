@@ -307,9 +307,8 @@ TEST_F(StatsTest, ToolColumnsShowEveryStatistic) {
 // `tierfs --json stats` has every counter's value, and both outputs are what
 // the functions tested above make of the statistics the store reports.
 TEST_F(StatsTest, TheToolPrintsTheTablesOfTheStoresStatistics) {
-  const std::string tool = std::string(TIERFS_BUILD_DIR) + "/tierfs";
-  if (access(tool.c_str(), X_OK) != 0) {
-    GTEST_SKIP() << "no " << tool << ": build target tierfs_tool";
+  if (access(test::ToolPath().c_str(), X_OK) != 0) {
+    GTEST_SKIP() << "no " << test::ToolPath() << ": build target tierfs_tool";
   }
   MakeClosedStore();
   json doc = ReadStatsFile();
@@ -327,10 +326,7 @@ TEST_F(StatsTest, TheToolPrintsTheTablesOfTheStoresStatistics) {
 
   auto run = [&](const std::string& args) {
     std::string out;
-    FILE* p = popen((tool + " --fs_uri='" + uri_ + "' " + args + " 2>&1").c_str(), "r");
-    char buf[4096];
-    for (size_t n; p && (n = fread(buf, 1, sizeof(buf), p)) > 0;) out.append(buf, n);
-    EXPECT_EQ(0, p ? pclose(p) : -1) << out;
+    EXPECT_EQ(0, test::RunTool("--fs_uri='" + uri_ + "' " + args, &out)) << out;
     return out;
   };
   const json out = json::parse(run("--json stats"));

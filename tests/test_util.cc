@@ -3,9 +3,12 @@
 #include <dirent.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
+#include <fstream>
+#include <iterator>
 #include <random>
 
 #include "env/posix_util.h"
@@ -73,6 +76,54 @@ std::string ReadAll(rocksdb::FileSystem* fs, const std::string& path) {
   rocksdb::IOStatus s = rocksdb::ReadFileToString(fs, path, &data);
   if (!s.ok()) return "<error: " + s.ToString() + ">";
   return data;
+}
+
+std::vector<std::string> ReadLines(const std::string& path) {
+  std::vector<std::string> lines;
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+std::string ToolPath() { return std::string(TIERFS_BUILD_DIR) + "/tierfs"; }
+
+int RunTool(const std::string& args, std::string* output) {
+  output->clear();
+  FILE* p = popen((ToolPath() + " " + args + " 2>&1").c_str(), "r");
+  if (!p) return -1;
+  char buf[4096];
+  for (size_t n; (n = fread(buf, 1, sizeof(buf), p)) > 0;) output->append(buf, n);
+  const int status = pclose(p);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+StderrCapture::StderrCapture() {
+  const char* tmp = getenv("TMPDIR");
+  std::string templ = std::string(tmp && *tmp ? tmp : "/tmp") + "/tierfs-stderr-XXXXXX";
+  std::vector<char> buf(templ.begin(), templ.end());
+  buf.push_back('\0');
+  fd_ = mkstemp(buf.data());
+  if (fd_ < 0) abort();
+  path_ = buf.data();
+  fflush(stderr);
+  saved_ = dup(2);
+  dup2(fd_, 2);
+}
+
+StderrCapture::~StderrCapture() {
+  if (saved_ >= 0) Finish();
+}
+
+std::string StderrCapture::Finish() {
+  fflush(stderr);
+  dup2(saved_, 2);
+  close(saved_);
+  saved_ = -1;
+  close(fd_);
+  std::ifstream in(path_);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  unlink(path_.c_str());
+  return text;
 }
 
 std::string RandomBytes(size_t n, uint32_t seed) {

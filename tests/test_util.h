@@ -41,5 +41,28 @@ std::string RandomBytes(size_t n, uint32_t seed);
 // Reads a whole logical file through `fs`.
 std::string ReadAll(rocksdb::FileSystem* fs, const std::string& path);
 
+// The lines of a file on the local disk; empty if it cannot be read.
+std::vector<std::string> ReadLines(const std::string& path);
+
+// The admin tool's path in the build tree (build target tierfs_tool).
+std::string ToolPath();
+// Runs the admin tool with `args` (shell words), its stderr folded into
+// *output; returns its exit status, -1 if it could not be run.
+int RunTool(const std::string& args, std::string* output);
+
+// Everything written to file descriptor 2 — stdio, write(2), any library —
+// from construction until Finish(), which restores it.
+class StderrCapture {
+ public:
+  StderrCapture();
+  ~StderrCapture();
+  std::string Finish();
+
+ private:
+  int saved_ = -1;
+  int fd_ = -1;
+  std::string path_;
+};
+
 }  // namespace test
 }  // namespace tierfs

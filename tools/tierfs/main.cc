@@ -5,10 +5,16 @@
 // Inspection commands (stats, ls, segments) open the store read-only: they
 // change nothing and work while a database is open in another process.
 // Steering commands (move, replicate, prefetch, drop-copy, pin, unpin, hint,
-// queue) go to the process that has the store open, through the admin channel
-// (env/admin_channel.h); if no process has it open, the tool opens it itself
-// and runs data operations at once. Each command is one function in the table
-// below; usage is generated from the table.
+// queue, errors) go to the process that has the store open, through the admin
+// channel (env/admin_channel.h); if no process has it open, the tool opens it
+// itself and runs data operations at once. Each command is one function in
+// the table below; usage is generated from the table.
+//
+// Errors the store could hand to no caller (env/store_errors.h) are counted:
+// `tierfs stats` ends with their line, `tierfs errors` shows every counter of
+// the process that has the store open, and every --json answer of a steering
+// command carries them. `tierfs --json stats` stays one object per tier
+// (scripts read it so); `tierfs --json errors` has the counters.
 #include <gflags/gflags.h>
 
 #include <cstdio>
@@ -20,6 +26,8 @@
 #include "env/admin_channel.h"
 #include "env/config.h"
 #include "env/stats_report.h"
+#include "env/store.h"
+#include "env/store_errors.h"
 #include "env/tier_fs.h"
 #include "env/tierfs.h"
 
@@ -49,6 +57,10 @@ int Stats(const rocksdb::FileSystem& fs) {
   printf("%s", TierStatsTables(stats).c_str());
   printf("(I/O counters cover the store's life up to its last clean close; latency p99 is a "
          "power-of-two bucket bound)\n");
+  const Store* store = StoreOf(&fs);
+  printf("errors: %s (to the last clean close and in this read; `tierfs errors` asks the "
+         "process that has the store open; details in %s)\n",
+         StoreErrorsLine(store->errors()).c_str(), store->info_log_path().c_str());
   return 0;
 }
 
@@ -123,15 +135,17 @@ int Ls(const rocksdb::FileSystem& fs) {
 bool ParseSteering(const std::string& cmd, const std::vector<std::string>& args,
                    AdminRequest* req, std::string* error) {
   req->command = cmd == "move" ? "migrate" : cmd;
-  size_t need_tier = (cmd == "drop-copy" || cmd == "unpin" || cmd == "queue" || cmd == "hint") ? 0 : 1;
-  size_t want = (FLAGS_cf.empty() && cmd != "queue" ? 1 : 0) + need_tier + (cmd == "hint" ? 1 : 0);
+  const bool whole_store = cmd == "queue" || cmd == "errors";  // no file, no tier
+  size_t need_tier =
+      (whole_store || cmd == "drop-copy" || cmd == "unpin" || cmd == "hint") ? 0 : 1;
+  size_t want = (FLAGS_cf.empty() && !whole_store ? 1 : 0) + need_tier + (cmd == "hint" ? 1 : 0);
   if (args.size() != want) {
     *error = cmd + ": expected " + std::to_string(want) + " argument(s), got " +
              std::to_string(args.size());
     return false;
   }
   size_t i = 0;
-  if (FLAGS_cf.empty() && cmd != "queue") req->path = args[i++];
+  if (FLAGS_cf.empty() && !whole_store) req->path = args[i++];
   req->column_family = FLAGS_cf;
   if (!FLAGS_cf.empty() && cmd != "pin" && cmd != "unpin" && cmd != "hint") {
     *error = cmd + ": --cf applies to pin, unpin and hint only";
@@ -164,7 +178,17 @@ bool ParseSteering(const std::string& cmd, const std::vector<std::string>& args,
   return true;
 }
 
-int PrintResponse(const std::string& cmd, const AdminResponse& r, bool offline) {
+// `tierfs errors`: every counter, its value and what it counts.
+void PrintErrors(const StoreErrorCounts& errors, const std::string& log) {
+  printf("errors over the store's life (details in %s):\n", log.c_str());
+  for (const StoreErrorInfo& info : kStoreErrors) {
+    printf("  %-20s %8llu  %s\n", info.name, (unsigned long long)errors[size_t(info.id)],
+           info.help);
+  }
+}
+
+int PrintResponse(const std::string& cmd, const AdminResponse& r, bool offline,
+                  const std::string& log) {
   const MigrationInfo& m = r.migration;
   if (FLAGS_json) {
     json q = m.queue;
@@ -172,12 +196,18 @@ int PrintResponse(const std::string& cmd, const AdminResponse& r, bool offline) 
                         {"migration", {{"enabled", m.enabled}, {"queue", q}, {"running", m.running},
                                        {"done", m.done}, {"bytes", m.bytes},
                                        {"skipped", m.skipped}, {"given_up", m.given_up},
-                                       {"waits", m.waits}}}}.dump(2).c_str());
+                                       {"waits", m.waits}}},
+                        {"errors", StoreErrorsToJson(r.errors)}, {"log", log}}.dump(2).c_str());
     return r.ok ? 0 : 1;
   }
   if (!r.ok) {
     fprintf(stderr, "tierfs %s: %s\n", cmd.c_str(), r.message.c_str());
     return 1;
+  }
+  if (cmd == "errors") {
+    PrintErrors(r.errors, log);
+    if (offline) printf("(no process has the store open: counted to its last clean close and by this open)\n");
+    return 0;
   }
   if (cmd != "queue") printf("%s: %s\n", cmd.c_str(), r.message.c_str());
   if (offline) {
@@ -213,9 +243,10 @@ int Steer(const std::string& cmd, const std::vector<std::string>& args, Options 
   }
   options.read_only = false;
   options.migration.enabled = false;  // data operations run in this thread
+  const std::string log = options.tiers[0].path + "/meta/LOG";
   std::shared_ptr<rocksdb::FileSystem> fs;
   rocksdb::Status s = NewTierFileSystem(options, &fs);
-  if (s.ok()) return PrintResponse(cmd, RunAdminRequest(StoreOf(fs.get()), req, true), true);
+  if (s.ok()) return PrintResponse(cmd, RunAdminRequest(StoreOf(fs.get()), req, true), true, log);
   if (s.ToString().find("in use by another process") == std::string::npos) {
     fprintf(stderr, "tierfs: %s\n", s.ToString().c_str());
     return 1;
@@ -226,7 +257,7 @@ int Steer(const std::string& cmd, const std::vector<std::string>& args, Options 
     fprintf(stderr, "tierfs %s: %s\n", cmd.c_str(), s.ToString().c_str());
     return 1;
   }
-  return PrintResponse(cmd, resp, false);
+  return PrintResponse(cmd, resp, false, log);
 }
 
 struct Command {
@@ -251,6 +282,7 @@ const std::vector<Command>& Commands() {
       {"hint", "FILE HINT | --cf=NAME HINT: hot, cold, write-intensive, read-intensive, archival, none",
        nullptr},
       {"queue", "the migration queue, the move running and the engine's counters", nullptr},
+      {"errors", "errors no caller heard of (failed rotations, saves, moves...), by kind", nullptr},
   };
   return commands;
 }
