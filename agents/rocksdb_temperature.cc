@@ -12,7 +12,7 @@
 // keeps the old file, and so its tier).
 //
 // It is the policy of TierFS's emulation-only mode (`placement:rocksdb`,
-// env/tierfs.h), in which the store first pins every file created under a
+// tierfs/file_system.h), in which the store first pins every file created under a
 // tier's root directory to that tier (RocksDB's db_paths) and this policy
 // places the others. Not in PolicyNames(): it decides nothing of its own, so
 // comparisons of TierFS's policies leave it out. Parameters: none.

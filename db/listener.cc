@@ -1,11 +1,12 @@
-// TierFSListener (declared in env/tierfs.h, where its use is documented).
+// TierFSListener (declared in tierfs/hints.h, where its use is documented).
 
 #include <map>
 #include <mutex>
 
 #include <rocksdb/utilities/object_registry.h>
 
-#include "env/tierfs.h"
+#include "env/registrar.h"
+#include "tierfs/hints.h"
 
 namespace tierfs {
 namespace {

@@ -1,6 +1,7 @@
-#include "db/open.h"
+// OpenDB (tierfs/db.h).
+#include "tierfs/db.h"
 
-#include "env/tierfs.h"
+#include "tierfs/file_system.h"
 
 namespace tierfs {
 

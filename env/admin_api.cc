@@ -1,5 +1,6 @@
 // The public calls that steer a running store: hints, pins, HintStor's data
-// operations, and the migration queue (tierfs.h).
+// operations, trace capture and the migration queue (tierfs/hints.h,
+// tierfs/trace.h, tierfs/statistics.h).
 #include "env/admin_ops.h"
 #include "env/migrator.h"
 #include "env/tier_fs.h"

@@ -18,7 +18,7 @@
 #include <rocksdb/status.h>
 
 #include "env/store_errors.h"
-#include "env/tierfs.h"
+#include "tierfs/statistics.h"
 
 namespace tierfs {
 

@@ -1,4 +1,4 @@
-// The steering operations behind the public API (tierfs.h) on a store: used
+// The steering operations behind the public API (tierfs/hints.h) on a store: used
 // by the API, by the admin channel's server and by the tool's offline path.
 // Paths are as the caller gave them (normalized here).
 #pragma once
@@ -8,7 +8,7 @@
 #include <rocksdb/status.h>
 
 #include "env/store.h"
-#include "env/tierfs.h"
+#include "tierfs/statistics.h"
 
 namespace tierfs {
 

@@ -11,7 +11,6 @@
 
 #include "agents/policy.h"
 #include "env/device_model.h"
-#include "env/tierfs.h"
 
 namespace tierfs {
 

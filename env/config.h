@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "env/tierfs.h"
+#include "tierfs/file_system.h"
 #include "util/size.h"
 
 namespace tierfs {

@@ -5,7 +5,7 @@
 #include <atomic>
 #include <cstdint>
 
-#include "env/tierfs.h"
+#include "tierfs/statistics.h"
 
 namespace tierfs {
 

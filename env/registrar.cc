@@ -7,8 +7,10 @@
 
 #include <rocksdb/utilities/object_registry.h>
 
+#include "env/registrar.h"
 #include "env/tier_fs.h"
-#include "env/tierfs.h"
+#include "tierfs/file_system.h"
+#include "tierfs/statistics.h"
 
 namespace tierfs {
 

@@ -1,6 +1,6 @@
 // What the admin tool shows of GetTierStats: the JSON of `tierfs --json stats`
 // and the tables of `tierfs stats`, both made from the rows of kTierTickers and
-// kTierHistograms (tierfs.h), so a statistic added there shows up in both.
+// kTierHistograms (tierfs/statistics.h), so a statistic added there shows up in both.
 #pragma once
 
 #include <string>
@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "env/tierfs.h"
+#include "tierfs/statistics.h"
 
 namespace tierfs {
 

@@ -31,8 +31,9 @@
 #include "env/namespace.h"
 #include "env/store_errors.h"
 #include "env/tier.h"
-#include "env/tierfs.h"
 #include "env/trace_capture.h"
+#include "tierfs/file_system.h"
+#include "tierfs/statistics.h"
 
 namespace tierfs {
 

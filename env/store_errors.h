@@ -3,7 +3,7 @@
 // line in the info log (env/info_log.h) naming what failed and the status;
 // Store::ReportError does both.
 //
-// As the per-tier tickers (kTierTickers in tierfs.h): one enum, one row per
+// As the per-tier tickers (kTierTickers in tierfs/statistics.h): one enum, one row per
 // value naming it, and everything that shows a counter — the STATS file, the
 // admin channel's responses, `tierfs stats` and `tierfs errors` — goes by the
 // rows. Adding a kind is one enum value, one row (in enum order: the
@@ -18,7 +18,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "env/tierfs.h"  // detail::RowsInEnumOrder
+#include "tierfs/statistics.h"  // detail::RowsInEnumOrder
 
 namespace tierfs {
 

@@ -9,7 +9,8 @@
 #include "engine/capacity.h"
 #include "env/device_model.h"
 #include "env/histogram.h"
-#include "env/tierfs.h"
+#include "tierfs/file_system.h"
+#include "tierfs/statistics.h"
 
 namespace tierfs {
 
@@ -27,7 +28,7 @@ class Tier : public CapacityAccount {
 
   std::string DataPath(uint64_t id) const;
 
-  // Statistics, one per row of kTierTickers and kTierHistograms (tierfs.h):
+  // Statistics, one per row of kTierTickers and kTierHistograms (tierfs/statistics.h):
   // relaxed atomics. Reads count in per-thread shards instead (AccountRead):
   // every RocksDB read counts here, and one shared cache line written by every
   // reading core cost more than the rest of the read path.

@@ -1,4 +1,4 @@
-// Tests of the URI and configuration-file parser (env/tierfs.h ParseUri,
+// Tests of the URI and configuration-file parser (tierfs/file_system.h: ParseUri,
 // ParseConfigFile, ValidateOptions) and of the size helpers (env/config.h).
 //
 // Every refusal is checked for the part of the input it must name: a user who
@@ -14,7 +14,6 @@
 
 #include <gtest/gtest.h>
 
-#include "env/tierfs.h"
 #include "tests/test_util.h"
 
 namespace tierfs {

@@ -19,12 +19,12 @@
 #include <chrono>
 #include <random>
 
-#include "db/open.h"
 #include "env/tier_fs.h"
 #include "tests/crash_audit.h"
 #include "tests/crash_files.h"
 #include "tests/crash_keys.h"
 #include "tests/test_util.h"
+#include "tierfs/db.h"
 
 namespace tierfs {
 namespace {

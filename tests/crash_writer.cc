@@ -24,10 +24,9 @@
 #include <thread>
 #include <vector>
 
-#include "db/open.h"
-#include "env/tierfs.h"
 #include "tests/crash_files.h"
 #include "tests/crash_keys.h"
+#include "tierfs/tierfs.h"
 
 namespace {
 

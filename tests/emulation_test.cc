@@ -10,9 +10,8 @@
 #include <rocksdb/db.h>
 #include <rocksdb/options.h>
 
-#include "db/open.h"
-#include "env/tierfs.h"
 #include "tests/test_util.h"
+#include "tierfs/tierfs.h"
 
 namespace tierfs {
 namespace {

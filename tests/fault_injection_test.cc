@@ -6,10 +6,10 @@
 
 #include <atomic>
 
-#include "db/open.h"
 #include "env/tier_fs.h"
 #include "tests/fault_fs.h"
 #include "tests/test_util.h"
+#include "tierfs/db.h"
 
 namespace tierfs {
 namespace {

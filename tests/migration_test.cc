@@ -11,10 +11,11 @@
 #include <rocksdb/db.h>
 #include <rocksdb/utilities/options_util.h>
 
-#include "db/open.h"
 #include "env/admin_channel.h"
+#include "env/registrar.h"
 #include "env/tier_fs.h"
 #include "tests/test_util.h"
+#include "tierfs/db.h"
 
 namespace tierfs {
 namespace {

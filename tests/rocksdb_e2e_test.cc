@@ -7,9 +7,9 @@
 #include <rocksdb/options.h>
 #include <rocksdb/table.h>
 
-#include "db/open.h"
 #include "env/tier_fs.h"
 #include "tests/test_util.h"
+#include "tierfs/db.h"
 
 namespace tierfs {
 namespace {

@@ -8,10 +8,10 @@
 #include <map>
 #include <set>
 
-#include "db/open.h"
 #include "env/trace_format.h"
 #include "tests/crash_keys.h"
 #include "tests/test_util.h"
+#include "tierfs/db.h"
 #include "tools/sim/compare.h"
 #include "tools/sim/simulator.h"
 

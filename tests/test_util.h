@@ -7,7 +7,7 @@
 
 #include <rocksdb/file_system.h>
 
-#include "env/tierfs.h"
+#include "tierfs/tierfs.h"
 
 namespace tierfs {
 namespace test {

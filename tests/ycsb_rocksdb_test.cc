@@ -12,7 +12,7 @@
 
 #include <rocksdb/db.h>
 
-#include "env/tierfs.h"
+#include "tierfs/file_system.h"
 #include "tests/test_util.h"
 #include "tools/ycsb/core_workload.h"
 #include "tools/ycsb/tool.h"

@@ -1,5 +1,5 @@
 // TierFS's background migration settings: part of the public API (installed
-// as <tierfs/migration.h>, included by <tierfs/tierfs.h>), and the one place
+// as <tierfs/migration.h>, included by <tierfs/file_system.h>), and the one place
 // their defaults are written — the file system's Options, the migration
 // engine (engine/migration.h) and the simulator's configuration all hold this
 // struct. No dependencies.

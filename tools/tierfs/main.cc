@@ -29,7 +29,8 @@
 #include "env/store.h"
 #include "env/store_errors.h"
 #include "env/tier_fs.h"
-#include "env/tierfs.h"
+#include "tierfs/file_system.h"
+#include "tierfs/statistics.h"
 
 DEFINE_string(fs_uri, "", "the TierFS URI (tierfs://...), as given to db_bench --fs_uri");
 DEFINE_string(db, "/", "logical directory to list (ls)");

@@ -8,7 +8,7 @@
 #include <rocksdb/convenience.h>
 #include <rocksdb/table.h>
 
-#include "env/tierfs.h"
+#include "tierfs/hints.h"
 #include "util/size.h"
 
 namespace tierfs {

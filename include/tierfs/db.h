@@ -1,11 +1,15 @@
-// Opening RocksDB on TierFS from C++ in one call.
+// Opening RocksDB on TierFS from C++ in one call. Part of the public API,
+// installed as <tierfs/db.h>.
 #pragma once
 
 #include <memory>
 #include <string>
 
 #include <rocksdb/db.h>
+#include <rocksdb/env.h>
+#include <rocksdb/file_system.h>
 #include <rocksdb/options.h>
+#include <rocksdb/status.h>
 
 namespace tierfs {
 

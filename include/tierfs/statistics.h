@@ -1,0 +1,231 @@
+// TierFS's statistics and reports: per-tier counters and latency histograms
+// (one table, kTierTickers and kTierHistograms), the files and segments of a
+// directory with their placement, and the migration engine's queue. Part of
+// the public API, installed as <tierfs/statistics.h>. Every function takes a
+// file system made by NewTierFileSystem (<tierfs/file_system.h>), or a
+// FileSystemWrapper around one; any other is InvalidArgument.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <rocksdb/file_system.h>
+#include <rocksdb/status.h>
+
+namespace tierfs {
+
+// A latency histogram: counts per power-of-two bucket of microseconds.
+struct LatencyHistogram {
+  static constexpr int kBuckets = 32;  // bucket i: [2^(i-1), 2^i) us; 0: < 1 us
+  uint64_t count = 0;
+  uint64_t sum_us = 0;
+  uint64_t buckets[kBuckets] = {};
+  double Average() const { return count ? double(sum_us) / count : 0.0; }
+  // Upper bound of the bucket holding the p-th percentile (p in (0, 100]).
+  double Percentile(double p) const;
+  // Adds the samples of `other` to this one.
+  void Add(const LatencyHistogram& other);
+};
+
+// ---- Per-tier statistics: one table ----
+//
+// Every per-tier statistic is a row of kTierTickers (counters) or
+// kTierHistograms (latencies), as RocksDB's Tickers and TickersNameMap. The
+// rows drive everything that names a statistic: GetTierStats, the STATS file
+// that carries counters across a clean close, `tierfs --json stats` and the
+// columns of `tierfs stats`. Adding a statistic is one enum value, one row (in
+// enum order: a static_assert below checks it) and its increment.
+
+// What a ticker counts in (histograms count microseconds, as LatencyHistogram).
+enum class StatUnit : uint8_t { kCount, kBytes };
+
+// A counter adds up over the store's life: saved in STATS at a clean close and
+// added back at open. A gauge is the tier's current state, rebuilt by recovery.
+enum class TickerKind : uint8_t { kCounter, kGauge };
+
+// Which of `tierfs stats`'s tables shows a ticker: I/O, or placement (reads for
+// hit ratios, moves, copies). Latency histograms are shown with I/O.
+enum class StatGroup : uint8_t { kIO, kPlacement };
+
+enum class TierTicker : uint32_t {
+  kSegments,  // gauge
+  kReads,
+  kReadBytes,
+  kWrites,
+  kWriteBytes,
+  kSyncs,
+  kSpillsIn,
+  kUserReads,
+  kMovesIn,
+  kMovesOut,
+  kMovedBytesIn,
+  kMovedBytesOut,
+  kCopiesIn,
+  kCopyBytesIn,
+  kCopiesDropped,
+  kCopies,  // gauge
+  kNumTickers  // not a ticker: the count of them
+};
+constexpr size_t kNumTierTickers = size_t(TierTicker::kNumTickers);
+
+enum class TierHistogram : uint32_t {
+  kReadLatency,
+  kWriteLatency,
+  kSyncLatency,
+  kNumHistograms  // not a histogram: the count of them
+};
+constexpr size_t kNumTierHistograms = size_t(TierHistogram::kNumHistograms);
+
+struct TierTickerInfo {
+  TierTicker id;
+  // Key in STATS and in `tierfs --json stats`. Never rename one: benchmark
+  // scripts read these keys, and STATS files written before must still load.
+  const char* name;
+  const char* column;  // header of its column in `tierfs stats`
+  TickerKind kind;
+  StatUnit unit;
+  StatGroup group;
+  const char* help;  // one line for people (a report's legend, a metric's HELP)
+};
+
+struct TierHistogramInfo {
+  TierHistogram id;
+  const char* name;    // key of the whole histogram in STATS; the same rule as tickers
+  const char* prefix;  // `tierfs --json stats` shows <prefix>_avg_us and <prefix>_p99_us
+  const char* column;  // `tierfs stats` shows "<column> avg" and "<column> p99"
+  const char* help;
+};
+
+// One row per TierTicker, in enum order; columns of a group in this order too.
+inline constexpr TierTickerInfo kTierTickers[kNumTierTickers] = {
+    {TierTicker::kSegments, "segments", "segments", TickerKind::kGauge, StatUnit::kCount,
+     StatGroup::kIO, "segments whose home is this tier"},
+    {TierTicker::kReads, "reads", "reads", TickerKind::kCounter, StatUnit::kCount,
+     StatGroup::kIO, "reads served here, user and background (one per segment piece)"},
+    {TierTicker::kReadBytes, "read_bytes", "read", TickerKind::kCounter, StatUnit::kBytes,
+     StatGroup::kIO, "bytes read"},
+    {TierTicker::kWrites, "writes", "writes", TickerKind::kCounter, StatUnit::kCount,
+     StatGroup::kIO, "writes here (one per segment piece)"},
+    {TierTicker::kWriteBytes, "write_bytes", "written", TickerKind::kCounter, StatUnit::kBytes,
+     StatGroup::kIO, "bytes written by RocksDB (moves and copies not included)"},
+    {TierTicker::kSyncs, "syncs", "syncs", TickerKind::kCounter, StatUnit::kCount,
+     StatGroup::kIO, "syncs of backing files here (per file, tiers written since its last sync)"},
+    {TierTicker::kSpillsIn, "spills_in", "spills", TickerKind::kCounter, StatUnit::kCount,
+     StatGroup::kIO, "segments placed here because the policy's tier was full"},
+    {TierTicker::kUserReads, "user_reads", "user rds", TickerKind::kCounter, StatUnit::kCount,
+     StatGroup::kPlacement, "reads for the application (not compaction input): hit ratios"},
+    {TierTicker::kMovesIn, "moves_in", "moves in", TickerKind::kCounter, StatUnit::kCount,
+     StatGroup::kPlacement, "segments migrated here (MIGRATE)"},
+    {TierTicker::kMovesOut, "moves_out", "out", TickerKind::kCounter, StatUnit::kCount,
+     StatGroup::kPlacement, "segments migrated away"},
+    {TierTicker::kMovedBytesIn, "moved_bytes_in", "moved in", TickerKind::kCounter,
+     StatUnit::kBytes, StatGroup::kPlacement, "bytes migrated here"},
+    {TierTicker::kMovedBytesOut, "moved_bytes_out", "moved out", TickerKind::kCounter,
+     StatUnit::kBytes, StatGroup::kPlacement, "bytes migrated away"},
+    {TierTicker::kCopiesIn, "copies_in", "copies", TickerKind::kCounter, StatUnit::kCount,
+     StatGroup::kPlacement, "extra copies made here (REPLICATE, PREFETCH)"},
+    {TierTicker::kCopyBytesIn, "copy_bytes_in", "copied in", TickerKind::kCounter,
+     StatUnit::kBytes, StatGroup::kPlacement, "bytes copied here"},
+    {TierTicker::kCopiesDropped, "copies_dropped", "dropped", TickerKind::kCounter,
+     StatUnit::kCount, StatGroup::kPlacement, "extra copies dropped here"},
+    {TierTicker::kCopies, "copies", "resident", TickerKind::kGauge, StatUnit::kCount,
+     StatGroup::kPlacement, "extra copies resident here"},
+};
+
+// One row per TierHistogram, in enum order. Writes are buffered (write-back)
+// unless direct: write latency is what the writer waited; sync latency
+// includes the device draining them.
+inline constexpr TierHistogramInfo kTierHistograms[kNumTierHistograms] = {
+    {TierHistogram::kReadLatency, "read_latency", "read", "rd",
+     "read latency, device model included"},
+    {TierHistogram::kWriteLatency, "write_latency", "write", "wr",
+     "what a writer waited for a write"},
+    {TierHistogram::kSyncLatency, "sync_latency", "sync", "sync",
+     "sync latency, the device draining buffered writes included"},
+};
+
+namespace detail {
+// True if row i of `rows` describes enum value i and has a name: a row
+// forgotten or out of place fails the static_asserts below.
+template <typename Row, size_t N>
+constexpr bool RowsInEnumOrder(const Row (&rows)[N]) {
+  for (size_t i = 0; i < N; ++i) {
+    if (size_t(rows[i].id) != i || rows[i].name == nullptr) return false;
+  }
+  return true;
+}
+}  // namespace detail
+static_assert(detail::RowsInEnumOrder(kTierTickers),
+              "kTierTickers needs one row per TierTicker, in enum order");
+static_assert(detail::RowsInEnumOrder(kTierHistograms),
+              "kTierHistograms needs one row per TierHistogram, in enum order");
+
+// A snapshot of one tier: what it is, its capacity account, and every ticker
+// and histogram, read as stats.Get(TierTicker::kMovesIn).
+struct TierStats {
+  int index = 0;
+  std::string path;
+  std::string device;
+  uint64_t capacity = 0;
+  uint64_t used_bytes = 0;  // charged: resident data + reserved headroom
+  std::array<uint64_t, kNumTierTickers> tickers{};                // by TierTicker
+  std::array<LatencyHistogram, kNumTierHistograms> histograms{};  // by TierHistogram
+
+  uint64_t Get(TierTicker t) const { return tickers[size_t(t)]; }
+  const LatencyHistogram& Get(TierHistogram h) const { return histograms[size_t(h)]; }
+};
+
+// Statistics of every tier of `fs`. Counters (TickerKind::kCounter) cover the
+// store's life: those saved in STATS at its last clean close, added back at
+// open, plus this open's; gauges are its state now.
+rocksdb::Status GetTierStats(const rocksdb::FileSystem* fs,
+                             std::vector<TierStats>* stats);
+
+// One line per file for `tierfs ls`.
+struct FileInfo {
+  std::string name;              // logical path
+  std::string kind;              // "sst", "wal", ...
+  int level = -1;                // LSM level from the event listener, -1 unknown
+  std::string hint;              // access hint ("none", "hot", ...)
+  int pinned_tier = -1;
+  uint64_t size = 0;
+  std::vector<uint64_t> segments_per_tier;
+};
+rocksdb::Status ListFiles(const rocksdb::FileSystem* fs, const std::string& dir,
+                          std::vector<FileInfo>* files);
+
+// One line per placed segment of a bulk file (SST, WAL, blob) for
+// `tierfs segments`: where it is and how it was used. Counters run since the
+// segment was placed (saved at a clean close).
+struct SegmentReport {
+  std::string file;       // logical path
+  uint64_t segment = 0;
+  int tier = 0;           // home
+  int copy_tier = -1;     // extra copy, -1 none
+  uint64_t bytes = 0;
+  uint64_t user_reads = 0, background_reads = 0, writes = 0, migrations = 0;
+  double heat = 0;        // decayed user reads, as of now
+};
+rocksdb::Status ListSegments(const rocksdb::FileSystem* fs, const std::string& dir,
+                             std::vector<SegmentReport>* segments);
+
+// The migration engine's queue and counters.
+struct MigrationInfo {
+  bool enabled = false;              // the store has a migration thread
+  std::vector<std::string> queue;    // "manual|planned OP FILE_ID:SEGMENT -> TIER", in order
+  std::string running;               // the move in progress, "" if none
+  uint64_t done = 0, bytes = 0;      // moves completed, bytes they carried
+  uint64_t skipped = 0;              // nothing to do, file busy, or no room
+  uint64_t given_up = 0;             // devices never idle, or an error
+  uint64_t waits = 0;                // chunks that waited for foreground I/O
+  // The policy's learned state saved at the last clean close: "loaded from
+  // PATH", "none saved", or "refused PATH: why" (another policy's, another
+  // tier count, damage; the policy then starts untrained).
+  std::string policy_state;
+};
+rocksdb::Status GetMigrationInfo(const rocksdb::FileSystem* fs, MigrationInfo* info);
+
+}  // namespace tierfs
