@@ -37,8 +37,29 @@ const Entry kFollowers[] = {
     {"rocksdb-temperature", NewRocksDBTemperaturePolicy},
 };
 
+// By AccessHint, in enum order.
 const char* const kAccessHintNames[] = {"none", "hot", "cold", "write-intensive",
                                         "read-intensive", "archival"};
+// By DataOp, in enum order.
+const char* const kDataOpNames[] = {"migrate", "replicate", "prefetch", "drop-copy"};
+
+// names[value], or "?" for a value past the table (a cast integer).
+template <typename Enum, size_t N>
+const char* EnumName(const char* const (&names)[N], Enum value) {
+  return size_t(value) < N ? names[size_t(value)] : "?";
+}
+
+// The enum value whose name (names[value]) is `name`; false if none.
+template <typename Enum, size_t N>
+bool ParseEnumName(const char* const (&names)[N], const std::string& name, Enum* out) {
+  for (size_t i = 0; i < N; ++i) {
+    if (name == names[i]) {
+      *out = Enum(i);
+      return true;
+    }
+  }
+  return false;
+}
 
 }  // namespace
 
@@ -58,27 +79,15 @@ bool StorageView::Lookup(const SegmentRef& ref, SegmentInfo* info) const {
   return found;
 }
 
-const char* AccessHintName(AccessHint hint) { return kAccessHintNames[int(hint)]; }
+const char* AccessHintName(AccessHint hint) { return EnumName(kAccessHintNames, hint); }
 
 bool ParseAccessHint(const std::string& name, AccessHint* hint) {
-  for (int i = 0; i < int(sizeof(kAccessHintNames) / sizeof(kAccessHintNames[0])); ++i) {
-    if (name == kAccessHintNames[i]) {
-      *hint = AccessHint(i);
-      return true;
-    }
-  }
-  return false;
+  return ParseEnumName(kAccessHintNames, name, hint);
 }
 
-const char* MoveOpName(Move::Op op) {
-  switch (op) {
-    case Move::kMigrate: return "migrate";
-    case Move::kReplicate: return "replicate";
-    case Move::kPrefetch: return "prefetch";
-    case Move::kDropCopy: return "drop-copy";
-  }
-  return "?";
-}
+const char* DataOpName(DataOp op) { return EnumName(kDataOpNames, op); }
+
+bool ParseDataOp(const std::string& name, DataOp* op) { return ParseEnumName(kDataOpNames, name, op); }
 
 bool PolicyLearns(const std::string& name) {
   return name == "harmonia" || name == "harmonia-nocoord" || name == "sibyl" || name == "sapm" ||

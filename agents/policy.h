@@ -28,26 +28,12 @@
 #include <vector>
 
 #include "agents/file_kind.h"
+#include "tierfs/hint_types.h"  // AccessHint, DataOp: the public API's enums
 
 namespace tierfs {
 
 // Temperature RocksDB attached to a file (FileOptions::temperature).
 enum class Temperature : uint8_t { kUnknown = 0, kHot, kWarm, kCold };
-
-// An application's access-pattern hint for a column family or a file:
-// HintStor's stream hints (hintstor.txt, section 4.2).
-enum class AccessHint : uint8_t {
-  kNone = 0,
-  kHot,             // keep on the fastest tier that has room
-  kCold,            // keep on the slowest tier
-  kWriteIntensive,  // written often: fast tier, never replicated
-  kReadIntensive,   // read often: fast tier, or a replica there
-  kArchival,        // written once, rarely read: slowest tier
-};
-const char* AccessHintName(AccessHint hint);
-// Parses "hot", "cold", "write-intensive", "read-intensive", "archival",
-// "none"; false on anything else.
-bool ParseAccessHint(const std::string& name, AccessHint* hint);
 
 // Everything known about the file a segment belongs to, beyond its kind.
 struct Hints {
@@ -156,17 +142,17 @@ class StorageView {
 // The four atomic operations of HintStor, on one segment. REDIRECT is
 // placement (Place(), or a pin); the others are moves.
 struct Move {
-  enum Op : uint8_t {
-    kMigrate = 0,  // move the segment's home to `to`
-    kReplicate,    // durable extra copy on `to` that serves reads; the home stays
-    kPrefetch,     // the same copy, not durable: gone after a restart, dropped without a journal write
-    kDropCopy,     // drop the extra copy (costs no data write: the home is current)
-  };
+  // The public API's DataOp (tierfs/hint_types.h), under the names the
+  // policies use.
+  using Op = DataOp;
+  static constexpr Op kMigrate = DataOp::kMigrate;      // move the segment's home to `to`
+  static constexpr Op kReplicate = DataOp::kReplicate;  // durable extra copy on `to`; the home stays
+  static constexpr Op kPrefetch = DataOp::kPrefetch;    // the same copy, not durable
+  static constexpr Op kDropCopy = DataOp::kDropCopy;    // drop the extra copy (no data write)
   Op op = kMigrate;
   SegmentRef ref;
   int to = 0;  // destination tier (ignored by kDropCopy)
 };
-const char* MoveOpName(Move::Op op);
 
 class Policy {
  public:

@@ -34,24 +34,22 @@ Status ListSegments(const rocksdb::FileSystem* fs, const std::string& dir,
 }
 
 Status SetAccessHint(const rocksdb::FileSystem* fs, const std::string& path,
-                     const std::string& column_family, const std::string& hint) {
+                     const std::string& column_family, AccessHint hint) {
   Store* store = StoreOf(fs);
   if (!store) return NotTierFS();
   return AccessHintOn(store, path, column_family, hint);
 }
 
 Status AccessHintOn(Store* store, const std::string& path, const std::string& column_family,
-                    const std::string& hint) {
-  AccessHint h;
-  if (!ParseAccessHint(hint, &h)) {
-    return Status::InvalidArgument("unknown access hint '" + hint +
-                                   "' (known: hot, cold, write-intensive, read-intensive, "
-                                   "archival, none)");
+                    AccessHint hint) {
+  if (uint8_t(hint) > uint8_t(AccessHint::kArchival)) {
+    return Status::InvalidArgument("unknown access hint " + std::to_string(int(hint)));
   }
   if (path.empty() == column_family.empty()) {
     return Status::InvalidArgument("SetAccessHint: give a path or a column family, not both");
   }
-  return store->SetAccessHint(path.empty() ? "" : TierFileSystem::Normalize(path), column_family, h);
+  return store->SetAccessHint(path.empty() ? "" : TierFileSystem::Normalize(path), column_family,
+                              hint);
 }
 
 Status NoteTableFile(const rocksdb::FileSystem* fs, const std::string& path, int level,
@@ -84,23 +82,17 @@ Status PinOn(Store* store, const std::string& path, const std::string& column_fa
   return Status::OK();
 }
 
-Status ApplyDataOp(const rocksdb::FileSystem* fs, const std::string& op, const std::string& path,
-                   int tier, uint64_t first, uint64_t last, bool wait) {
+Status ApplyDataOp(const rocksdb::FileSystem* fs, DataOp op, const std::string& path, int tier,
+                   uint64_t first, uint64_t last, bool wait) {
   Store* store = StoreOf(fs);
   if (!store) return NotTierFS();
   return DataOpOn(store, op, path, tier, first, last, wait);
 }
 
-Status DataOpOn(Store* store, const std::string& op, const std::string& path, int tier,
-                uint64_t first, uint64_t last, bool wait) {
-  Move::Op kind;
-  if (op == "migrate") kind = Move::kMigrate;
-  else if (op == "replicate") kind = Move::kReplicate;
-  else if (op == "prefetch") kind = Move::kPrefetch;
-  else if (op == "drop-copy") kind = Move::kDropCopy;
-  else {
-    return Status::InvalidArgument("unknown data operation '" + op +
-                                   "' (known: migrate, replicate, prefetch, drop-copy)");
+Status DataOpOn(Store* store, DataOp op, const std::string& path, int tier, uint64_t first,
+                uint64_t last, bool wait) {
+  if (uint8_t(op) > uint8_t(DataOp::kDropCopy)) {
+    return Status::InvalidArgument("unknown data operation " + std::to_string(int(op)));
   }
   if (first > last) {
     return Status::InvalidArgument("segment range " + std::to_string(first) + "-" +
@@ -108,7 +100,7 @@ Status DataOpOn(Store* store, const std::string& op, const std::string& path, in
   }
   std::vector<Move> moves;
   rocksdb::IOStatus s =
-      store->SegmentsToMove(TierFileSystem::Normalize(path), kind, tier, first, last, &moves);
+      store->SegmentsToMove(TierFileSystem::Normalize(path), op, tier, first, last, &moves);
   if (!s.ok()) return s;
   if (wait) return RunHere(store, moves, /*skip_busy=*/false);
   if (!store->migrator()) {

@@ -78,12 +78,18 @@ Status WriteAtomically(rocksdb::FileSystem* fs, const std::string& path, const s
 AdminResponse RunAdminRequest(Store* store, const AdminRequest& r, bool wait) {
   Status s;
   const std::string& c = r.command;
-  if (c == "migrate" || c == "replicate" || c == "prefetch" || c == "drop-copy") {
-    s = DataOpOn(store, c, r.path, r.tier, r.first, r.last, wait);
+  DataOp op;
+  AccessHint hint;
+  if (ParseDataOp(c, &op)) {
+    s = DataOpOn(store, op, r.path, r.tier, r.first, r.last, wait);
   } else if (c == "pin" || c == "unpin") {
     s = PinOn(store, r.path, r.column_family, c == "pin" ? r.tier : -1);
+  } else if (c == "hint" && !ParseAccessHint(r.hint, &hint)) {
+    s = Status::InvalidArgument("unknown access hint '" + r.hint +
+                                "' (known: hot, cold, write-intensive, read-intensive, "
+                                "archival, none)");
   } else if (c == "hint") {
-    s = AccessHintOn(store, r.path, r.column_family, r.hint);
+    s = AccessHintOn(store, r.path, r.column_family, hint);
   } else if (c != "queue" && c != "errors") {
     s = Status::InvalidArgument("unknown admin command '" + c + "'");
   }

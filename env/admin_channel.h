@@ -25,11 +25,12 @@ namespace tierfs {
 class Store;
 
 struct AdminRequest {
-  // migrate, replicate, prefetch, drop-copy, pin, unpin, hint, queue, errors
+  // A data operation by its DataOpName (migrate, replicate, prefetch,
+  // drop-copy), or pin, unpin, hint, queue, errors.
   std::string command;
   std::string path;           // logical file path
   std::string column_family;  // pin, unpin, hint: instead of a path
-  std::string hint;           // hint: hot, cold, ...
+  std::string hint;           // hint: an AccessHintName (hot, cold, ...)
   int tier = -1;
   uint64_t first = 0, last = ~0ull;  // segment range
 };

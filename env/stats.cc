@@ -75,7 +75,7 @@ void Store::ListFiles(const std::string& dir, std::vector<FileInfo>* files) {
     {
       std::shared_lock<std::shared_mutex> elock(e->mu);
       info.level = e->hints.level;
-      info.hint = AccessHintName(e->hints.access);
+      info.hint = e->hints.access;
       info.pinned_tier = e->hints.pinned_tier;
     }
     info.segments_per_tier.assign(tiers_.size(), 0);

@@ -139,7 +139,7 @@ IOStatus Store::CopyRange(FileEntry* entry, int from, int to, uint64_t start, ui
 }
 
 std::string Store::DescribeMove(const Move& m) {
-  std::string s = std::string(MoveOpName(m.op)) + " " + std::to_string(m.ref.file_id) + ":" +
+  std::string s = std::string(DataOpName(m.op)) + " " + std::to_string(m.ref.file_id) + ":" +
                   std::to_string(m.ref.segment);
   if (m.op != Move::kDropCopy) s += " -> tier " + std::to_string(m.to);
   return s;

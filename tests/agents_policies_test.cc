@@ -114,13 +114,34 @@ bool IsMove(const Move& m, Move::Op op, uint64_t file, uint64_t segment, int to)
 std::string Describe(const std::vector<Move>& moves) {
   std::string out;
   for (const Move& m : moves) {
-    out += std::string(MoveOpName(m.op)) + " " + std::to_string(m.ref.file_id) + "/" +
+    out += std::string(DataOpName(m.op)) + " " + std::to_string(m.ref.file_id) + "/" +
            std::to_string(m.ref.segment) + "->" + std::to_string(m.to) + "; ";
   }
   return out;
 }
 
 // --- the registry --------------------------------------------------------------
+
+TEST(HintNamesTest, EveryValueRoundTripsAndOthersAreRefused) {
+  for (int i = 0; i <= int(AccessHint::kArchival); ++i) {
+    AccessHint h = AccessHint::kHot;
+    EXPECT_TRUE(ParseAccessHint(AccessHintName(AccessHint(i)), &h)) << i;
+    EXPECT_EQ(AccessHint(i), h);
+  }
+  for (int i = 0; i <= int(DataOp::kDropCopy); ++i) {
+    DataOp op = DataOp::kMigrate;
+    EXPECT_TRUE(ParseDataOp(DataOpName(DataOp(i)), &op)) << i;
+    EXPECT_EQ(DataOp(i), op);
+  }
+  AccessHint h = AccessHint::kCold;
+  EXPECT_FALSE(ParseAccessHint("lukewarm", &h));
+  EXPECT_EQ(AccessHint::kCold, h);
+  DataOp op = DataOp::kPrefetch;
+  EXPECT_FALSE(ParseDataOp("teleport", &op));
+  EXPECT_EQ(DataOp::kPrefetch, op);
+  EXPECT_STREQ("?", AccessHintName(AccessHint(77)));
+  EXPECT_STREQ("?", DataOpName(DataOp(77)));
+}
 
 TEST(PolicyRegistryTest, EveryNameConstructsAndAnswersToIt) {
   for (const std::string& name : PolicyNames()) {

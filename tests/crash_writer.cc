@@ -126,11 +126,13 @@ int RunMover(const char* uri, uint64_t seed) {
   std::thread(ReadForever, &files, seed + 1).detach();
   std::thread(PinForever, fs.get(), &files, tiers, seed + 2).detach();
 
-  static const char* kOps[] = {"migrate", "migrate", "replicate", "prefetch", "drop-copy"};
+  using tierfs::DataOp;
+  static const DataOp kOps[] = {DataOp::kMigrate, DataOp::kMigrate, DataOp::kReplicate,
+                                DataOp::kPrefetch, DataOp::kDropCopy};
   std::mt19937_64 rng(seed);
   for (long done = 1;; ++done) {
     const MovedFile& f = files[rng() % files.size()];
-    const char* op = kOps[rng() % 5];
+    const DataOp op = kOps[rng() % 5];
     const int tier = int(rng() % tiers);
     uint64_t first = rng() % f.segments, last = first + (rng() % 3 == 0 ? rng() % 6 : 0);
     if (rng() % 10 == 0) {
@@ -140,7 +142,7 @@ int RunMover(const char* uri, uint64_t seed) {
     s = tierfs::ApplyDataOp(fs.get(), op, f.path, tier, first, last, /*wait=*/true);
     // The files are closed: nothing but a full destination may stop a move.
     if (!s.ok() && !s.IsNoSpace()) {
-      Die(std::string(op) + " " + f.path + " " + std::to_string(first) + "-" +
+      Die(std::string(tierfs::DataOpName(op)) + " " + f.path + " " + std::to_string(first) + "-" +
           std::to_string(last) + " to tier " + std::to_string(tier) + ": " + s.ToString());
     }
     std::string line = std::to_string(done) + "\n";

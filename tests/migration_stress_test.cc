@@ -162,11 +162,12 @@ struct MoveTarget {
 // on a file open for writing.
 void MoveLoop(rocksdb::FileSystem* fs, const std::vector<MoveTarget>& targets, int tiers,
               uint64_t seed, const std::atomic<bool>& stop, Tally* tally) {
-  static const char* kOps[] = {"migrate", "migrate", "replicate", "prefetch", "drop-copy"};
+  static const DataOp kOps[] = {DataOp::kMigrate, DataOp::kMigrate, DataOp::kReplicate,
+                                DataOp::kPrefetch, DataOp::kDropCopy};
   std::mt19937_64 rng(seed);
   while (!stop.load()) {
     const MoveTarget& t = targets[rng() % targets.size()];
-    const char* op = kOps[rng() % 5];
+    const DataOp op = kOps[rng() % 5];
     const int tier = int(rng() % tiers);
     const uint64_t segments = t.size ? (t.size->load() + kSegment - 1) / kSegment : t.segments;
     uint64_t first = rng() % segments, last = first;
@@ -189,7 +190,8 @@ void MoveLoop(rocksdb::FileSystem* fs, const std::vector<MoveTarget>& targets, i
     } else if (s.IsBusy() && growing) {
       tally->growing_busy++;
     } else {
-      tally->Fail(std::string(op) + " " + t.path + " segments " + std::to_string(first) + "-" +
+      tally->Fail(std::string(DataOpName(op)) + " " + t.path + " segments " +
+                  std::to_string(first) + "-" +
                   std::to_string(last) + " to tier " + std::to_string(tier) + ": " + s.ToString());
     }
   }
@@ -641,16 +643,19 @@ TEST_F(MigrationStressTest, AnOpenFileReadsTheSameWhileAllItsSegmentsMove) {
                       [&] { stop = true; });
 
   struct Step {
-    const char* op;
+    DataOp op;
     int tier;
   };
-  const Step steps[] = {{"migrate", 2},  {"replicate", 0}, {"drop-copy", 0}, {"prefetch", 1},
-                        {"migrate", 0},  {"replicate", 2}, {"migrate", 1},   {"prefetch", 0},
-                        {"drop-copy", 0}, {"migrate", 2},  {"replicate", 1}, {"migrate", 0}};
+  const Step steps[] = {
+      {DataOp::kMigrate, 2},  {DataOp::kReplicate, 0}, {DataOp::kDropCopy, 0},
+      {DataOp::kPrefetch, 1}, {DataOp::kMigrate, 0},   {DataOp::kReplicate, 2},
+      {DataOp::kMigrate, 1},  {DataOp::kPrefetch, 0},  {DataOp::kDropCopy, 0},
+      {DataOp::kMigrate, 2},  {DataOp::kReplicate, 1}, {DataOp::kMigrate, 0}};
   std::string scratch(size, '\0');
   uint64_t id = store().Find(path)->id;
   for (const Step& step : steps) {
-    const std::string what = std::string(step.op) + " to tier " + std::to_string(step.tier);
+    const std::string what = std::string(DataOpName(step.op)) + " to tier " +
+                             std::to_string(step.tier);
     rocksdb::Status s = ApplyDataOp(fs_.get(), step.op, path, step.tier, 0, last, true);
     ASSERT_TRUE(s.ok()) << what << ": " << s.ToString();
     Slice got;
@@ -693,7 +698,7 @@ class ReadInFlightTest : public MigrationStressTest {
   // Stalls a whole-file read of the held file on tier `read_tier`, runs `op`
   // on all segments, and checks that the op waits for the read, the read gets
   // every byte, and the old copy on `read_tier` is gone once the op returns.
-  void RunWithReadInFlight(int read_tier, const char* op, int to) {
+  void RunWithReadInFlight(int read_tier, DataOp op, int to) {
     rocksdb::FSRandomAccessFile* held = Reader(3);
     const std::string old_copy = store().tier(read_tier).DataPath(id_);
     ASSERT_TRUE(HasData(old_copy, 0, kSize));
@@ -726,9 +731,9 @@ class ReadInFlightTest : public MigrationStressTest {
       // half a second it must still be waiting, its old copy intact.
       std::unique_lock<std::mutex> lock(mu);
       EXPECT_FALSE(cv.wait_for(lock, std::chrono::milliseconds(500), [&] { return done; }))
-          << op << " returned while a read of its old copy was in flight";
+          << DataOpName(op) << " returned while a read of its old copy was in flight";
     }
-    EXPECT_TRUE(HasData(old_copy, 0, kSegment)) << op << " punched a copy being read";
+    EXPECT_TRUE(HasData(old_copy, 0, kSegment)) << DataOpName(op) << " punched a copy being read";
     device_->control.stall.Release();
     reader.Join();
     mover.Join();
@@ -737,7 +742,7 @@ class ReadInFlightTest : public MigrationStressTest {
     EXPECT_EQ("", test::CheckPattern(3, 0, got.data(), got.size())) << "the read in flight";
     ASSERT_TRUE(op_status.ok()) << op_status.ToString();
     EXPECT_FALSE(HasData(old_copy, 0, kSize)) << "the old copy was not punched";
-    ExpectCleanAudit(std::string("after ") + op);
+    ExpectCleanAudit(std::string("after ") + DataOpName(op));
   }
 
   static constexpr uint64_t kSize = 300 * 1024 + 5;
@@ -747,23 +752,23 @@ class ReadInFlightTest : public MigrationStressTest {
 
 TEST_F(ReadInFlightTest, MigrateWaitsForAReadOfTheOldHome) {
   ASSERT_EQ(0, store().Find(path_)->segments.tier(0));  // fast-first: all on tier 0
-  ASSERT_NO_FATAL_FAILURE(RunWithReadInFlight(0, "migrate", 2));
+  ASSERT_NO_FATAL_FAILURE(RunWithReadInFlight(0, DataOp::kMigrate, 2));
   ASSERT_NO_FATAL_FAILURE(VerifyAll("after the migration"));
   ASSERT_NO_FATAL_FAILURE(CheckReopen("after the migration"));
 }
 
 TEST_F(ReadInFlightTest, DropCopyWaitsForAReadOfTheCopy) {
-  ASSERT_TRUE(ApplyDataOp(fs_.get(), "migrate", path_, 2, 0, kSize / kSegment, true).ok());
-  ASSERT_TRUE(ApplyDataOp(fs_.get(), "replicate", path_, 1, 0, kSize / kSegment, true).ok());
-  ASSERT_NO_FATAL_FAILURE(RunWithReadInFlight(1, "drop-copy", 0));
+  ASSERT_TRUE(ApplyDataOp(fs_.get(), DataOp::kMigrate, path_, 2, 0, kSize / kSegment, true).ok());
+  ASSERT_TRUE(ApplyDataOp(fs_.get(), DataOp::kReplicate, path_, 1, 0, kSize / kSegment, true).ok());
+  ASSERT_NO_FATAL_FAILURE(RunWithReadInFlight(1, DataOp::kDropCopy, 0));
   ASSERT_NO_FATAL_FAILURE(CheckReopen("after the drop"));
 }
 
 TEST_F(ReadInFlightTest, MigrateUnderAPrefetchedCopyWaitsForAReadOfTheCopy) {
-  ASSERT_TRUE(ApplyDataOp(fs_.get(), "migrate", path_, 2, 0, kSize / kSegment, true).ok());
-  ASSERT_TRUE(ApplyDataOp(fs_.get(), "prefetch", path_, 0, 0, kSize / kSegment, true).ok());
+  ASSERT_TRUE(ApplyDataOp(fs_.get(), DataOp::kMigrate, path_, 2, 0, kSize / kSegment, true).ok());
+  ASSERT_TRUE(ApplyDataOp(fs_.get(), DataOp::kPrefetch, path_, 0, 0, kSize / kSegment, true).ok());
   // The home moves from tier 2 to tier 1; the copy on tier 0 is dropped first.
-  ASSERT_NO_FATAL_FAILURE(RunWithReadInFlight(0, "migrate", 1));
+  ASSERT_NO_FATAL_FAILURE(RunWithReadInFlight(0, DataOp::kMigrate, 1));
   ASSERT_NO_FATAL_FAILURE(CheckReopen("after the migration"));
 }
 
@@ -785,7 +790,7 @@ TEST_F(MigrationStressTest, AMoveThatLosesToATruncateLeavesTheSizeAlone) {
   rocksdb::Status op_status;
   auto release = [&] { device_->control.write_stall.Release(); };
   ScopedThread mover(
-      [&] { op_status = ApplyDataOp(fs_.get(), "migrate", path, 1, last, last, true); }, release);
+      [&] { op_status = ApplyDataOp(fs_.get(), DataOp::kMigrate, path, 1, last, last, true); }, release);
   ASSERT_TRUE(device_->control.write_stall.WaitStalled()) << "the move never wrote its copy";
   // The truncate may wait for the move (then the copy's write goes first) or
   // not; either way the copy's write is let go once the truncate is done or

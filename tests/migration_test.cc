@@ -77,7 +77,7 @@ TEST_F(MigrationTest, MigrateMovesSegmentsAndFreesTheSource) {
   for (const auto& r : Segments("/db/000001.sst")) ASSERT_EQ(1, r.tier);
   const uint64_t slow_before = Allocated(1);
 
-  ASSERT_TRUE(ApplyDataOp(fs_.get(), "migrate", "/db/000001.sst", 0, 1, 2, true).ok());
+  ASSERT_TRUE(ApplyDataOp(fs_.get(), DataOp::kMigrate, "/db/000001.sst", 0, 1, 2, true).ok());
   auto segs = Segments("/db/000001.sst");
   ASSERT_EQ(4u, segs.size());
   EXPECT_EQ(1, segs[0].tier);
@@ -106,7 +106,7 @@ TEST_F(MigrationTest, ReplicaServesReadsSurvivesRestartAndDropsCleanly) {
   const std::string data = RandomBytes(40 << 10, 2);
   Write("/db/000002.sst", data);
   const uint64_t fast_before = Allocated(0);
-  ASSERT_TRUE(ApplyDataOp(fs_.get(), "replicate", "/db/000002.sst", 0, 0, ~0ull, true).ok());
+  ASSERT_TRUE(ApplyDataOp(fs_.get(), DataOp::kReplicate, "/db/000002.sst", 0, 0, ~0ull, true).ok());
   for (const auto& r : Segments("/db/000002.sst")) {
     EXPECT_EQ(1, r.tier);
     EXPECT_EQ(0, r.copy_tier);
@@ -122,7 +122,7 @@ TEST_F(MigrationTest, ReplicaServesReadsSurvivesRestartAndDropsCleanly) {
   for (const auto& r : Segments("/db/000002.sst")) EXPECT_EQ(0, r.copy_tier);
   EXPECT_EQ(data, test::ReadAll(fs_.get(), "/db/000002.sst"));
 
-  ASSERT_TRUE(ApplyDataOp(fs_.get(), "drop-copy", "/db/000002.sst", 0, 0, ~0ull, true).ok());
+  ASSERT_TRUE(ApplyDataOp(fs_.get(), DataOp::kDropCopy, "/db/000002.sst", 0, 0, ~0ull, true).ok());
   for (const auto& r : Segments("/db/000002.sst")) EXPECT_EQ(-1, r.copy_tier);
   EXPECT_EQ(0u, Stats(0).Get(TierTicker::kCopies));
   EXPECT_LE(Allocated(0), fast_before + 4096);  // at most the empty backing file's block
@@ -136,7 +136,7 @@ TEST_F(MigrationTest, PrefetchedCopyIsForgottenAtRestart) {
   const std::string data = RandomBytes(48 << 10, 3);
   Write("/db/000003.sst", data);
   const uint64_t fast_used = Stats(0).used_bytes;
-  ASSERT_TRUE(ApplyDataOp(fs_.get(), "prefetch", "/db/000003.sst", 0, 0, ~0ull, true).ok());
+  ASSERT_TRUE(ApplyDataOp(fs_.get(), DataOp::kPrefetch, "/db/000003.sst", 0, 0, ~0ull, true).ok());
   for (const auto& r : Segments("/db/000003.sst")) EXPECT_EQ(0, r.copy_tier);
   EXPECT_GT(Stats(0).used_bytes, fast_used);
   Reopen();
@@ -148,7 +148,7 @@ TEST_F(MigrationTest, PrefetchedCopyIsForgottenAtRestart) {
 TEST_F(MigrationTest, WritingAFileDropsItsCopiesFirst) {
   Open();
   Write("/db/000004.log", RandomBytes(20 << 10, 4));
-  ASSERT_TRUE(ApplyDataOp(fs_.get(), "replicate", "/db/000004.log", 0, 0, ~0ull, true).ok());
+  ASSERT_TRUE(ApplyDataOp(fs_.get(), DataOp::kReplicate, "/db/000004.log", 0, 0, ~0ull, true).ok());
   ASSERT_EQ(0, Segments("/db/000004.log")[0].copy_tier);
   std::unique_ptr<rocksdb::FSWritableFile> f;
   ASSERT_TRUE(fs_->ReopenWritableFile("/db/000004.log", FileOptions(), &f, nullptr).ok());
@@ -156,7 +156,8 @@ TEST_F(MigrationTest, WritingAFileDropsItsCopiesFirst) {
   ASSERT_TRUE(f->Append(more, IOOptions(), nullptr).ok());
   for (const auto& r : Segments("/db/000004.log")) EXPECT_EQ(-1, r.copy_tier);
   // A move of a file open for writing is refused, not raced.
-  rocksdb::Status busy = ApplyDataOp(fs_.get(), "migrate", "/db/000004.log", 0, 0, ~0ull, true);
+  rocksdb::Status busy =
+      ApplyDataOp(fs_.get(), DataOp::kMigrate, "/db/000004.log", 0, 0, ~0ull, true);
   EXPECT_TRUE(busy.IsBusy()) << busy.ToString();
   ASSERT_TRUE(f->Close(IOOptions(), nullptr).ok());
   std::string all = test::ReadAll(fs_.get(), "/db/000004.log");
@@ -246,16 +247,29 @@ TEST_F(MigrationTest, SegmentStatisticsAndLevelsSurviveACleanRestart) {
 TEST_F(MigrationTest, BadOperationsAreNamed) {
   Open();
   Write("/db/000005.sst", RandomBytes(8 << 10, 6));
-  rocksdb::Status s = ApplyDataOp(fs_.get(), "teleport", "/db/000005.sst", 0, 0, 0, true);
-  EXPECT_TRUE(s.IsInvalidArgument());
-  EXPECT_NE(std::string::npos, s.ToString().find("teleport"));
-  s = ApplyDataOp(fs_.get(), "migrate", "/db/000005.sst", 7, 0, 0, true);
+  // Names typed by people (the admin tool, the admin channel) are parsed
+  // there; an unknown one is named back.
+  AdminRequest req;
+  req.command = "teleport";
+  req.path = "/db/000005.sst";
+  AdminResponse resp = RunAdminRequest(StoreOf(fs_.get()), req, true);
+  EXPECT_FALSE(resp.ok);
+  EXPECT_NE(std::string::npos, resp.message.find("'teleport'")) << resp.message;
+  req.command = "hint";
+  req.hint = "lukewarm";
+  resp = RunAdminRequest(StoreOf(fs_.get()), req, true);
+  EXPECT_FALSE(resp.ok);
+  EXPECT_NE(std::string::npos, resp.message.find("unknown access hint 'lukewarm'")) << resp.message;
+  // The typed API cannot be given a bad name, only a bad value.
+  rocksdb::Status s = ApplyDataOp(fs_.get(), DataOp(9), "/db/000005.sst", 0, 0, 0, true);
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  s = SetAccessHint(fs_.get(), "/db/000005.sst", "", AccessHint(9));
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  s = ApplyDataOp(fs_.get(), DataOp::kMigrate, "/db/000005.sst", 7, 0, 0, true);
   EXPECT_NE(std::string::npos, s.ToString().find("tier 7")) << s.ToString();
-  s = ApplyDataOp(fs_.get(), "migrate", "/db/nope.sst", 0, 0, 0, true);
+  s = ApplyDataOp(fs_.get(), DataOp::kMigrate, "/db/nope.sst", 0, 0, 0, true);
   EXPECT_NE(std::string::npos, s.ToString().find("/db/nope.sst")) << s.ToString();
-  s = SetAccessHint(fs_.get(), "/db/000005.sst", "", "lukewarm");
-  EXPECT_NE(std::string::npos, s.ToString().find("lukewarm")) << s.ToString();
-  s = ApplyDataOp(fs_.get(), "migrate", "/db/000005.sst", 0, 0, 0, false);
+  s = ApplyDataOp(fs_.get(), DataOp::kMigrate, "/db/000005.sst", 0, 0, 0, false);
   EXPECT_TRUE(s.IsNotSupported()) << s.ToString();  // migration is off: nothing would run it
 }
 

@@ -280,7 +280,8 @@ TEST_F(StoreErrorsTest, GivenUpMigrationIsLoggedCountedAndShownThroughTheAdminCh
   Write("/db/000001.sst", 128 << 10);  // two segments, on tier 0
   fault_->faults.eio_prefix = Tier(1);
   fault_->faults.sync_eio = true;
-  ASSERT_TRUE(ApplyDataOp(fs_.get(), "migrate", "/db/000001.sst", 1, 0, ~0ull, false).ok());
+  ASSERT_TRUE(
+      ApplyDataOp(fs_.get(), DataOp::kMigrate, "/db/000001.sst", 1, 0, ~0ull, false).ok());
   ASSERT_TRUE(WaitForManualMoves(fs_.get(), 10000).ok());
   fault_->faults.sync_eio = false;
   MigrationInfo info;
@@ -331,7 +332,8 @@ TEST_F(StoreErrorsTest, TheLibraryWritesNothingToStderrWhileItHitsErrors) {
   fault_->faults.eio_prefix = Tier(1);
   fault_->faults.sync_eio = true;
   Write("/db/000002.sst", 128 << 10, /*sync=*/false);  // eviction fails
-  ASSERT_TRUE(ApplyDataOp(fs_.get(), "migrate", "/db/000002.sst", 1, 0, ~0ull, false).ok());
+  ASSERT_TRUE(
+      ApplyDataOp(fs_.get(), DataOp::kMigrate, "/db/000002.sst", 1, 0, ~0ull, false).ok());
   ASSERT_TRUE(WaitForManualMoves(fs_.get(), 10000).ok());
   fault_->faults.sync_eio = false;
   const StoreErrorCounts counts = store().errors();

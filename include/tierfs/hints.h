@@ -2,9 +2,10 @@
 // ask of the data: access hints, the event listener that reports levels and
 // column families, pins (REDIRECT), HintStor's data operations (MIGRATE,
 // REPLICATE, PREFETCH, drop-copy) and the migration queue. Part of the public
-// API, installed as <tierfs/hints.h>. Every function takes a file system made
-// by NewTierFileSystem (<tierfs/file_system.h>), or a FileSystemWrapper around
-// one; any other is InvalidArgument.
+// API, installed as <tierfs/hints.h>; the enums are in <tierfs/hint_types.h>.
+// Every function takes a file system made by NewTierFileSystem
+// (<tierfs/file_system.h>), or a FileSystemWrapper around one; any other is
+// InvalidArgument.
 #pragma once
 
 #include <cstdint>
@@ -15,15 +16,17 @@
 #include <rocksdb/listener.h>
 #include <rocksdb/status.h>
 
+#include "tierfs/hint_types.h"
+
 namespace tierfs {
 
-// Access hints (HintStor's stream hints): "hot", "cold", "write-intensive",
-// "read-intensive", "archival", or "none" to clear. For a file, give its path
-// and an empty column family; for a column family (every table file the event
-// listener attributes to it, now and later), an empty path. Policies read
-// them; hints live until the store closes.
+// Access hints (HintStor's stream hints, tierfs/hint_types.h): AccessHint::kNone
+// clears one. For a file, give its path and an empty column family; for a
+// column family (every table file the event listener attributes to it, now
+// and later), an empty path. Policies read them; hints live until the store
+// closes.
 rocksdb::Status SetAccessHint(const rocksdb::FileSystem* fs, const std::string& path,
-                              const std::string& column_family, const std::string& hint);
+                              const std::string& column_family, AccessHint hint);
 
 // What TierFS's event listener (NewTierFSListener, below) reports of a table
 // file: its level and column family. Called before the file is created or
@@ -47,17 +50,19 @@ std::shared_ptr<rocksdb::EventListener> NewTierFSListener();
 rocksdb::Status Pin(const rocksdb::FileSystem* fs, const std::string& path,
                     const std::string& column_family, int tier);
 
-// HintStor's data operations on segments [first, last] of a file:
-//   migrate    move them to `tier`
-//   replicate  add a durable extra copy on `tier` that serves reads
-//   prefetch   the same copy, not durable (gone after a restart)
-//   drop-copy  drop the extra copies (tier ignored)
+// HintStor's data operations on segments [first, last] of a file (segments
+// past the end of the file are ignored):
+//   DataOp::kMigrate    move them to `tier`
+//   DataOp::kReplicate  add a durable extra copy on `tier` that serves reads
+//   DataOp::kPrefetch   the same copy, not durable (gone after a restart)
+//   DataOp::kDropCopy   drop the extra copies (tier ignored)
 // With wait, the operation runs now in the caller's thread and the status
 // says how it went; without, it is queued for the migration thread (which
-// runs it while the devices are idle) and OK means queued.
-rocksdb::Status ApplyDataOp(const rocksdb::FileSystem* fs, const std::string& op,
-                            const std::string& path, int tier, uint64_t first_segment,
-                            uint64_t last_segment, bool wait);
+// runs it while the devices are idle) and OK means queued (NotSupported if
+// the store has no migration thread). A tier that does not exist, an empty
+// range or an unknown file is an error naming it.
+rocksdb::Status ApplyDataOp(const rocksdb::FileSystem* fs, DataOp op, const std::string& path,
+                            int tier, uint64_t first_segment, uint64_t last_segment, bool wait);
 
 // Blocks until the manual operations queued so far have run, at most
 // timeout_ms; TimedOut if they have not.

@@ -15,6 +15,8 @@
 #include <rocksdb/file_system.h>
 #include <rocksdb/status.h>
 
+#include "tierfs/hint_types.h"
+
 namespace tierfs {
 
 // A latency histogram: counts per power-of-two bucket of microseconds.
@@ -189,7 +191,7 @@ struct FileInfo {
   std::string name;              // logical path
   std::string kind;              // "sst", "wal", ...
   int level = -1;                // LSM level from the event listener, -1 unknown
-  std::string hint;              // access hint ("none", "hot", ...)
+  AccessHint hint = AccessHint::kNone;  // its access hint (AccessHintName() names it)
   int pinned_tier = -1;
   uint64_t size = 0;
   std::vector<uint64_t> segments_per_tier;

@@ -8,6 +8,7 @@
 //   <tierfs/statistics.h>   per-tier statistics (TierStats, the ticker and
 //                           histogram tables), ListFiles, ListSegments,
 //                           GetMigrationInfo
+//   <tierfs/hint_types.h>   the AccessHint and DataOp enums (no dependencies)
 //   <tierfs/hints.h>        SetAccessHint, the event listener, Pin,
 //                           ApplyDataOp, WaitForManualMoves, MigrateNow
 //   <tierfs/trace.h>        StartTrace, StopTrace
@@ -16,6 +17,7 @@
 
 #include "tierfs/db.h"
 #include "tierfs/file_system.h"
+#include "tierfs/hint_types.h"
 #include "tierfs/hints.h"
 #include "tierfs/migration.h"
 #include "tierfs/statistics.h"

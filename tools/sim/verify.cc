@@ -15,12 +15,12 @@ std::string DescribeDecision(const TraceRecord& d) {
     bool made;
     MoveCause cause;
     DecodeMoveOutcome(d.size, &op, &made, &cause);
-    out += std::string(" ") + MoveOpName(op) + (made ? " made" : " not made") +
+    out += std::string(" ") + DataOpName(op) + (made ? " made" : " not made") +
            (cause == MoveCause::kEviction ? " (eviction)"
             : cause == MoveCause::kPlanned ? " (planned)"
                                            : " (manual)");
   } else if (d.event == TraceEvent::kQueued) {
-    out += std::string(" ") + MoveOpName(Move::Op(d.size & 3));
+    out += std::string(" ") + DataOpName(Move::Op(d.size & 3));
   }
   return out;
 }

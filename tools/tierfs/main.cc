@@ -109,7 +109,7 @@ int Ls(const rocksdb::FileSystem& fs) {
     json out = json::array();
     for (const FileInfo& f : files) {
       out.push_back(json{{"name", f.name}, {"kind", f.kind}, {"size", f.size},
-                         {"level", f.level}, {"hint", f.hint}, {"pinned_tier", f.pinned_tier},
+                         {"level", f.level}, {"hint", AccessHintName(f.hint)}, {"pinned_tier", f.pinned_tier},
                          {"segments_per_tier", f.segments_per_tier}});
     }
     printf("%s\n", out.dump(2).c_str());

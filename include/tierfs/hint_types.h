@@ -1,0 +1,47 @@
+// The values of TierFS's hints and data operations: part of the public API
+// (installed as <tierfs/hint_types.h>, included by <tierfs/hints.h>) and the
+// one definition of each enum. No dependencies beyond the standard library,
+// so the policies (agents/, which build without RocksDB) hold the same enums
+// the application passes.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace tierfs {
+
+// An application's access-pattern hint for a column family or a file:
+// HintStor's stream hints (hintstor.txt, section 4.2). Policies read them
+// (hintstor, cde); the others ignore them.
+enum class AccessHint : uint8_t {
+  kNone = 0,        // no hint (clears one given before)
+  kHot,             // keep on the fastest tier that has room
+  kCold,            // keep on the slowest tier
+  kWriteIntensive,  // written often: fast tier, never replicated
+  kReadIntensive,   // read often: fast tier, or a replica there
+  kArchival,        // written once, rarely read: slowest tier
+};
+
+// The name of a hint as the admin tool and `tierfs ls` write it: "none",
+// "hot", "cold", "write-intensive", "read-intensive", "archival".
+const char* AccessHintName(AccessHint hint);
+// The inverse of AccessHintName; false (and *hint unchanged) for any other
+// string.
+bool ParseAccessHint(const std::string& name, AccessHint* hint);
+
+// HintStor's data operations on placed segments. REDIRECT, the fifth, is
+// placement (a pin, see Pin() in <tierfs/hints.h>).
+enum class DataOp : uint8_t {
+  kMigrate = 0,  // move the segment's home to the given tier
+  kReplicate,    // a durable extra copy on the given tier, which serves reads; the home stays
+  kPrefetch,     // the same copy, not durable: forgotten at a restart
+  kDropCopy,     // drop the extra copy (writes no data: the home is current)
+};
+
+// The name of an operation as the admin tool takes it: "migrate",
+// "replicate", "prefetch", "drop-copy".
+const char* DataOpName(DataOp op);
+// The inverse of DataOpName; false (and *op unchanged) for any other string.
+bool ParseDataOp(const std::string& name, DataOp* op);
+
+}  // namespace tierfs
