@@ -1,4 +1,4 @@
-// OpenDB (tierfs/db.h).
+// OpenDB and TierDB (tierfs/db.h).
 #include "tierfs/db.h"
 
 #include "tierfs/file_system.h"
@@ -17,6 +17,19 @@ rocksdb::Status OpenDB(const std::string& uri, rocksdb::Options options,
   if (!s.ok()) return s;
   tdb->db.reset(db);
   *result = std::move(tdb);
+  return s;
+}
+
+rocksdb::Status TierDB::Close() {
+  rocksdb::Status s;
+  if (db) {
+    s = db->Close();
+    db.reset();
+  }
+  if (fs) {
+    rocksdb::Status c = tierfs::Close(fs.get());
+    if (s.ok()) s = c;
+  }
   return s;
 }
 

@@ -11,8 +11,6 @@ using rocksdb::Status;
 
 namespace {
 
-Status NotTierFS() { return Status::InvalidArgument("not a TierFS file system"); }
-
 // Runs `moves` in the calling thread, at once; the first failure ends them.
 Status RunHere(Store* store, const std::vector<Move>& moves, bool skip_busy) {
   for (const Move& m : moves) {
@@ -27,17 +25,17 @@ Status RunHere(Store* store, const std::vector<Move>& moves, bool skip_busy) {
 
 Status ListSegments(const rocksdb::FileSystem* fs, const std::string& dir,
                     std::vector<SegmentReport>* segments) {
-  Store* store = StoreOf(fs);
-  if (!store) return NotTierFS();
-  store->ListSegments(TierFileSystem::Normalize(dir), segments);
-  return Status::OK();
+  Store* store;
+  Status s = OpenStoreOf(fs, "ListSegments", &store);
+  if (s.ok()) store->ListSegments(TierFileSystem::Normalize(dir), segments);
+  return s;
 }
 
 Status SetAccessHint(const rocksdb::FileSystem* fs, const std::string& path,
                      const std::string& column_family, AccessHint hint) {
-  Store* store = StoreOf(fs);
-  if (!store) return NotTierFS();
-  return AccessHintOn(store, path, column_family, hint);
+  Store* store;
+  Status s = OpenStoreOf(fs, "SetAccessHint", &store);
+  return s.ok() ? AccessHintOn(store, path, column_family, hint) : s;
 }
 
 Status AccessHintOn(Store* store, const std::string& path, const std::string& column_family,
@@ -54,17 +52,17 @@ Status AccessHintOn(Store* store, const std::string& path, const std::string& co
 
 Status NoteTableFile(const rocksdb::FileSystem* fs, const std::string& path, int level,
                      const std::string& column_family) {
-  Store* store = StoreOf(fs);
-  if (!store) return NotTierFS();
-  store->NoteTableFile(TierFileSystem::Normalize(path), level, column_family);
-  return Status::OK();
+  Store* store;
+  Status s = OpenStoreOf(fs, "NoteTableFile", &store);
+  if (s.ok()) store->NoteTableFile(TierFileSystem::Normalize(path), level, column_family);
+  return s;
 }
 
 Status Pin(const rocksdb::FileSystem* fs, const std::string& path,
            const std::string& column_family, int tier) {
-  Store* store = StoreOf(fs);
-  if (!store) return NotTierFS();
-  return PinOn(store, path, column_family, tier);
+  Store* store;
+  Status s = OpenStoreOf(fs, "Pin", &store);
+  return s.ok() ? PinOn(store, path, column_family, tier) : s;
 }
 
 Status PinOn(Store* store, const std::string& path, const std::string& column_family, int tier) {
@@ -84,9 +82,9 @@ Status PinOn(Store* store, const std::string& path, const std::string& column_fa
 
 Status ApplyDataOp(const rocksdb::FileSystem* fs, DataOp op, const std::string& path, int tier,
                    uint64_t first, uint64_t last, bool wait) {
-  Store* store = StoreOf(fs);
-  if (!store) return NotTierFS();
-  return DataOpOn(store, op, path, tier, first, last, wait);
+  Store* store;
+  Status s = OpenStoreOf(fs, "ApplyDataOp", &store);
+  return s.ok() ? DataOpOn(store, op, path, tier, first, last, wait) : s;
 }
 
 Status DataOpOn(Store* store, DataOp op, const std::string& path, int tier, uint64_t first,
@@ -111,23 +109,24 @@ Status DataOpOn(Store* store, DataOp op, const std::string& path, int tier, uint
 }
 
 Status StartTrace(const rocksdb::FileSystem* fs, const std::string& path) {
-  Store* store = StoreOf(fs);
-  if (!store) return NotTierFS();
+  Store* store;
+  Status s = OpenStoreOf(fs, "StartTrace", &store);
+  if (!s.ok()) return s;
   if (store->read_only()) return Status::NotSupported("trace capture on a read-only store");
   return store->StartTrace(path);
 }
 
 Status StopTrace(const rocksdb::FileSystem* fs, uint64_t* records) {
-  Store* store = StoreOf(fs);
-  if (!store) return NotTierFS();
-  return store->StopTrace(records);
+  Store* store;
+  Status s = OpenStoreOf(fs, "StopTrace", &store);
+  return s.ok() ? store->StopTrace(records) : s;
 }
 
 Status GetMigrationInfo(const rocksdb::FileSystem* fs, MigrationInfo* info) {
-  Store* store = StoreOf(fs);
-  if (!store) return NotTierFS();
-  MigrationInfoOf(store, info);
-  return Status::OK();
+  Store* store;
+  Status s = OpenStoreOf(fs, "GetMigrationInfo", &store);
+  if (s.ok()) MigrationInfoOf(store, info);
+  return s;
 }
 
 void MigrationInfoOf(Store* store, MigrationInfo* info) {
@@ -148,17 +147,18 @@ void MigrationInfoOf(Store* store, MigrationInfo* info) {
 }
 
 Status WaitForManualMoves(const rocksdb::FileSystem* fs, int timeout_ms) {
-  Store* store = StoreOf(fs);
-  if (!store) return NotTierFS();
-  if (!store->migrator()) return Status::OK();
+  Store* store;
+  Status s = OpenStoreOf(fs, "WaitForManualMoves", &store);
+  if (!s.ok() || !store->migrator()) return s;
   return store->migrator()->WaitManual(timeout_ms)
              ? Status::OK()
              : Status::TimedOut("manual moves still queued after " + std::to_string(timeout_ms) + " ms");
 }
 
 Status MigrateNow(const rocksdb::FileSystem* fs, int timeout_ms) {
-  Store* store = StoreOf(fs);
-  if (!store) return NotTierFS();
+  Store* store;
+  Status s = OpenStoreOf(fs, "MigrateNow", &store);
+  if (!s.ok()) return s;
   if (!store->migrator()) return Status::NotSupported("migration is off in this store");
   return store->migrator()->PlanNow(timeout_ms)
              ? Status::OK()

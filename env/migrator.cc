@@ -20,13 +20,15 @@ Migrator::Migrator(Store* store, const MigrationOptions& options)
       schedule_(options, DeviceModel::NowNanos()),
       thread_([this] { Run(); }) {}
 
-Migrator::~Migrator() {
+Migrator::~Migrator() { Stop(); }
+
+void Migrator::Stop() {
   {
     std::lock_guard<std::mutex> lock(mu_);
     stop_ = true;
   }
   cv_.notify_all();
-  thread_.join();
+  if (thread_.joinable()) thread_.join();
 }
 
 bool Migrator::Stopping() {

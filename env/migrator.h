@@ -30,7 +30,12 @@ namespace tierfs {
 class Migrator : public Store::Governor {
  public:
   Migrator(Store* store, const MigrationOptions& options);
-  ~Migrator() override;  // stops and joins the thread
+  ~Migrator() override;  // Stop()
+
+  // Stops the thread and joins it: a move in progress gives up at its next
+  // chunk, queued moves stay queued and never run. Idempotent; one caller
+  // at a time (Store::Close, then the destructor).
+  void Stop();
 
   // Queues moves to run before the policy's. Never refused.
   void SubmitManual(const std::vector<Move>& moves);

@@ -1,7 +1,7 @@
-// The public entry points: building a TierFS from options or a URI, the
-// `tierfs://` factory registered with RocksDB's object registry when the
-// library loads (so LD_PRELOAD makes stock tools accept --fs_uri=tierfs://...),
-// and the statistics accessors.
+// The public entry points that know the process's open stores: building a
+// TierFS from options or a URI, closing it, the `tierfs://` factory registered
+// with RocksDB's object registry when the library loads (so LD_PRELOAD makes
+// stock tools accept --fs_uri=tierfs://...), and the statistics accessors.
 #include <map>
 #include <mutex>
 
@@ -85,19 +85,35 @@ std::unique_ptr<rocksdb::Env> NewTierEnv(const std::shared_ptr<rocksdb::FileSyst
   return rocksdb::NewCompositeEnv(fs);
 }
 
+Status Close(rocksdb::FileSystem* fs) {
+  Store* store = StoreOf(fs);
+  if (!store) return Status::InvalidArgument("Close: not a TierFS file system");
+  // Under the registry's lock: an open of the same tiers waits, then finds
+  // the store gone and opens it afresh (the lock released).
+  Registry& reg = GetRegistry();
+  std::lock_guard<std::mutex> lock(reg.mu);
+  for (auto it = reg.stores.begin(); it != reg.stores.end(); ++it) {
+    if (it->second.lock().get() == store) {
+      reg.stores.erase(it);
+      break;
+    }
+  }
+  return store->Close();
+}
+
 Status GetTierStats(const rocksdb::FileSystem* fs, std::vector<TierStats>* stats) {
-  const Store* store = StoreOf(fs);
-  if (!store) return Status::InvalidArgument("not a TierFS file system");
-  const_cast<Store*>(store)->GetStats(stats);
-  return Status::OK();
+  Store* store;
+  Status s = OpenStoreOf(fs, "GetTierStats", &store);
+  if (s.ok()) store->GetStats(stats);
+  return s;
 }
 
 Status ListFiles(const rocksdb::FileSystem* fs, const std::string& dir,
                  std::vector<FileInfo>* files) {
-  const Store* store = StoreOf(fs);
-  if (!store) return Status::InvalidArgument("not a TierFS file system");
-  const_cast<Store*>(store)->ListFiles(TierFileSystem::Normalize(dir), files);
-  return Status::OK();
+  Store* store;
+  Status s = OpenStoreOf(fs, "ListFiles", &store);
+  if (s.ok()) store->ListFiles(TierFileSystem::Normalize(dir), files);
+  return s;
 }
 
 void NoteTableFileInOpenStores(const std::string& path, int level,

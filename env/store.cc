@@ -64,6 +64,7 @@ void Store::PinByPath(const std::string& path, FileEntry* entry) {
 }
 
 IOStatus Store::Log(const JournalRecord& record, FileEntry* entry, uint64_t* lsn_out) {
+  if (closed()) return ClosedError("journal", "");  // Close has made its final sync
   uint64_t lsn = 0;
   IOStatus s = journal_->Append(record, &lsn);
   if (lsn_out) *lsn_out = lsn;
@@ -79,7 +80,7 @@ void Store::MaybeRotate() {
   if (read_only() || journal_->records_since_snapshot() < rotate_at_.load()) return;
   std::unique_lock<std::shared_mutex> state(state_mu_);
   const uint64_t records = journal_->records_since_snapshot();
-  if (records < rotate_at_.load()) return;
+  if (closed() || records < rotate_at_.load()) return;
   std::vector<JournalRecord> snapshot;
   {
     std::lock_guard<std::mutex> lock(ns_mu_);
@@ -318,6 +319,9 @@ void Store::Retire(const std::shared_ptr<FileEntry>& entry) {
 }
 
 void Store::FreeData(const std::shared_ptr<FileEntry>& entry) {
+  // After Close another store may own the tiers: the data stays, an orphan
+  // that the next open removes.
+  if (closed()) return;
   std::unique_lock<std::shared_mutex> lock(entry->mu);
   NoteEvent(TraceEvent::kDelete, entry->id, entry->kind, 0, 0);
   SegmentTable& segs = entry->segments;

@@ -46,7 +46,23 @@ class Store : public StorageView {
   // journal, removes orphan backing files and half-copied segments, rebuilds
   // the capacity account, and starts a new journal generation.
   static rocksdb::IOStatus Open(const Options& options, std::shared_ptr<Store>* store);
+  // Close(); its status is lost (its failures are still logged and counted).
   ~Store() override;
+
+  // Closes the store (tierfs::Close in tierfs/file_system.h): stops the admin
+  // server and the migration thread, waits for the namespace and placement
+  // changes in progress, refuses every later one, stops the trace capture,
+  // saves the policy state, syncs the journal, saves STATS and releases the
+  // lock. Every step is tried; each failure is logged and counted
+  // (StoreError::kFinalSave), and the first is returned, naming the step and
+  // its file. A later call returns the first call's status and does nothing.
+  rocksdb::IOStatus Close();
+  // True once Close has begun. Every entry point (the facade, the file
+  // classes, the public API) checks it and returns ClosedError; Log checks
+  // it under state_mu_, so no journal record follows Close's final sync.
+  bool closed() const { return closed_.load(std::memory_order_relaxed); }
+  // "TierFS <op> <path>: the store at <tier 0> is closed" (path may be "").
+  rocksdb::IOStatus ClosedError(const char* op, const std::string& path) const;
 
   // StorageView.
   int NumTiers() const override { return int(tiers_.size()); }
@@ -262,9 +278,14 @@ class Store : public StorageView {
  private:
   explicit Store(const Options& options);
   rocksdb::IOStatus Recover();
-  // The saves of a clean close: AGENTS, the journal's last sync, STATS; a
-  // failure is reported (ReportError), there being no caller to return it to.
-  void SaveAtClose();
+  // The saves of a clean close: AGENTS, the journal's last sync, STATS. Each
+  // failure is reported (NoteFinalSave); the first is also left in *first.
+  void SaveAtClose(rocksdb::IOStatus* first);
+  // A step of Close that failed (unless `s` is OK): logged and counted
+  // (ReportError, kFinalSave), and if it is the first, "TierFS close: <what>:
+  // <s>" in *first.
+  void NoteFinalSave(const std::string& what, const rocksdb::IOStatus& s,
+                     rocksdb::IOStatus* first);
   void DescribeSegment(const FileEntry& e, uint64_t s, SegmentInfo* info) const;
   rocksdb::IOStatus OpenTiers();
   // Adds the counters saved in STATS to the live ones. OK if there is no
@@ -308,6 +329,11 @@ class Store : public StorageView {
   const Options options_;
   const uint64_t seg_size_;
   const int seg_shift_;  // log2(seg_size_) if a power of two, else -1
+  // Set once, by Close, under state_mu_ exclusive; read on every I/O, beside
+  // the segment geometry the I/O reads anyway.
+  std::atomic<bool> closed_{false};
+  std::mutex close_mu_;             // serializes Close
+  rocksdb::IOStatus close_status_;  // guarded by close_mu_: what Close returned
   std::shared_ptr<rocksdb::FileSystem> base_;
   std::vector<std::unique_ptr<Tier>> tiers_;
   std::unique_ptr<Policy> policy_;

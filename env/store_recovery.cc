@@ -324,31 +324,56 @@ IOStatus Store::Recover() {
   return IOStatus::OK();
 }
 
-Store::~Store() {
+Store::~Store() { Close().PermitUncheckedError(); }
+
+IOStatus Store::ClosedError(const char* op, const std::string& path) const {
+  return IOStatus::IOError(std::string("TierFS ") + op + (path.empty() ? "" : " " + path) +
+                           ": the store at " + options_.tiers[0].path + " is closed");
+}
+
+IOStatus Store::Close() {
+  std::lock_guard<std::mutex> once(close_mu_);
+  if (closed()) return close_status_;
+  // The store's own threads first: the admin server may queue moves, and a
+  // move in progress gives up at its next chunk.
   admin_.reset();
-  migrator_.reset();  // joins the thread: no move runs past this point
+  if (migrator_) migrator_->Stop();
+  {
+    // Every journaled change holds state_mu_ shared: wait for those in
+    // progress; Log refuses the rest.
+    std::unique_lock<std::shared_mutex> state(state_mu_);
+    closed_.store(true, std::memory_order_relaxed);
+  }
+  IOStatus first;
   if (trace_.load()) {
     const std::string path = trace_.load()->path();
-    IOStatus s = StopTrace(nullptr);
-    if (!s.ok()) ReportError(StoreError::kFinalSave, "writing trace " + path + " at close", s);
+    NoteFinalSave("writing trace " + path, StopTrace(nullptr), &first);
   }
   // A store that never finished opening (no journal: recovery failed, or
   // another process holds the lock) saves nothing: its counters are empty,
   // and the files may be another process's.
-  if (!read_only() && journal_) SaveAtClose();
+  if (!read_only() && journal_) SaveAtClose(&first);
   // Unlocking cannot fail in a way that matters: the lock goes with the
   // descriptor, which this closes either way.
   if (meta_lock_) base_->UnlockFile(meta_lock_, IOOptions(), nullptr).PermitUncheckedError();
+  meta_lock_ = nullptr;
+  close_status_ = first;
+  return first;
 }
 
-void Store::SaveAtClose() {
-  IOStatus s = SavePolicyState();
-  if (!s.ok()) ReportError(StoreError::kFinalSave, "saving " + meta_dir_ + "/AGENTS at close", s);
-  s = journal_->SyncAll();
-  if (!s.ok()) ReportError(StoreError::kFinalSave, "syncing the journal at close", s);
+void Store::NoteFinalSave(const std::string& what, const IOStatus& s, IOStatus* first) {
+  if (s.ok()) return;
+  ReportError(StoreError::kFinalSave, what + " at close", s);
+  if (!first->ok()) return;
+  const std::string msg = "TierFS close: " + what + ": " + s.ToString();
+  *first = s.IsNoSpace() ? IOStatus::NoSpace(msg) : IOStatus::IOError(msg);
+}
+
+void Store::SaveAtClose(IOStatus* first) {
+  NoteFinalSave("saving " + meta_dir_ + "/AGENTS", SavePolicyState(), first);
+  NoteFinalSave("syncing the journal", journal_->SyncAll(), first);
   // STATS last, so that it counts the failures above.
-  s = SaveStats();
-  if (!s.ok()) ReportError(StoreError::kFinalSave, "saving " + meta_dir_ + "/STATS at close", s);
+  NoteFinalSave("saving " + meta_dir_ + "/STATS", SaveStats(), first);
   LogInfo("close: errors over the store's life: " + StoreErrorsLine(errors()));
 }
 

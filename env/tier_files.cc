@@ -94,6 +94,8 @@ IOStatus SegmentReader::ReadPiece(uint64_t offset, size_t n, uint64_t file_size,
 
 IOStatus SegmentReader::Read(uint64_t offset, size_t n, const IOOptions& options, Slice* result,
                              char* scratch, IODebugContext* dbg) {
+  // After Close another store may own the tiers and have moved the data.
+  if (store_->closed()) return store_->ClosedError("read", "");
   const uint64_t size = entry_->size.load(std::memory_order_acquire);
   if (offset >= size || n == 0) {
     *result = Slice(scratch, 0);
@@ -115,6 +117,7 @@ IOStatus SegmentReader::Read(uint64_t offset, size_t n, const IOOptions& options
 
 IOStatus SegmentReader::Prefetch(uint64_t offset, size_t n, const IOOptions& options,
                                  IODebugContext* dbg) {
+  if (store_->closed()) return store_->ClosedError("prefetch", "");
   const uint64_t end = offset + n;
   for (uint64_t off = offset; off < end;) {
     uint64_t piece_end = std::min(end, store_->SegmentLimit(store_->SegmentOf(off)));
@@ -282,6 +285,7 @@ void SegmentWriter::FlushStats() {
 
 IOStatus SegmentWriter::Write(uint64_t offset, const Slice& data, int hint) {
   if (closed_) return IOStatus::IOError("TierFS: write after close");
+  if (store_->closed()) return store_->ClosedError("write", "");
   if (entry_->copies.load(std::memory_order_relaxed) != 0) {
     // Extra copies would go stale: the home alone takes writes.
     IOStatus s = store_->DropCopies(entry_.get());
@@ -306,6 +310,7 @@ IOStatus SegmentWriter::Write(uint64_t offset, const Slice& data, int hint) {
 }
 
 IOStatus SegmentWriter::Sync(bool full) {
+  if (store_->closed()) return store_->ClosedError("sync", "");
   FlushStats();
   store_->NoteEvent(TraceEvent::kSync, entry_->id, entry_->kind, 0, entry_->size.load());
   // The map first: synced data must be findable after a crash.
@@ -323,6 +328,7 @@ IOStatus SegmentWriter::Sync(bool full) {
 }
 
 IOStatus SegmentWriter::Truncate(uint64_t size) {
+  if (store_->closed()) return store_->ClosedError("truncate", "");
   cur_seg_ = ~0ull;
   IOStatus dropped = store_->DropCopies(entry_.get());
   if (!dropped.ok()) return dropped;

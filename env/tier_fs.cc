@@ -45,6 +45,7 @@ class TierDirectory : public rocksdb::FSDirectory {
   // Every namespace change is in the journal: syncing it makes the directory
   // durable, on every tier at once.
   IOStatus Fsync(const IOOptions&, IODebugContext*) override {
+    if (store_->closed()) return store_->ClosedError("fsync directory", "");
     return Guard("fsync directory", "", [&] { return store_->SyncNamespace(); });
   }
   IOStatus Close(const IOOptions&, IODebugContext*) override { return IOStatus::OK(); }
@@ -77,7 +78,7 @@ bool TierFileSystem::IsTierDir(const std::string& dir) {
 IOStatus TierFileSystem::NewSequentialFile(const std::string& fname, const FileOptions& opts,
                                            std::unique_ptr<rocksdb::FSSequentialFile>* result,
                                            IODebugContext*) {
-  return Guard("open", fname, [&] {
+  return Run("open", fname, [&] {
     IOStatus s = RefuseMmap(opts, fname);
     std::shared_ptr<FileEntry> e;
     if (s.ok()) s = store_->OpenFile(Normalize(fname), false, &e);
@@ -96,7 +97,7 @@ IOStatus TierFileSystem::NewSequentialFile(const std::string& fname, const FileO
 IOStatus TierFileSystem::NewRandomAccessFile(const std::string& fname, const FileOptions& opts,
                                              std::unique_ptr<rocksdb::FSRandomAccessFile>* result,
                                              IODebugContext*) {
-  return Guard("open", fname, [&] {
+  return Run("open", fname, [&] {
     IOStatus s = RefuseMmap(opts, fname);
     std::shared_ptr<FileEntry> e;
     if (s.ok()) s = store_->OpenFile(Normalize(fname), false, &e);
@@ -131,13 +132,13 @@ IOStatus TierFileSystem::OpenWriter(const std::string& fname, const FileOptions&
 IOStatus TierFileSystem::NewWritableFile(const std::string& fname, const FileOptions& opts,
                                          std::unique_ptr<rocksdb::FSWritableFile>* result,
                                          IODebugContext*) {
-  return Guard("create", fname, [&] { return OpenWriter(fname, opts, true, result); });
+  return Run("create", fname, [&] { return OpenWriter(fname, opts, true, result); });
 }
 
 IOStatus TierFileSystem::ReopenWritableFile(const std::string& fname, const FileOptions& opts,
                                             std::unique_ptr<rocksdb::FSWritableFile>* result,
                                             IODebugContext*) {
-  return Guard("reopen", fname, [&] { return OpenWriter(fname, opts, false, result); });
+  return Run("reopen", fname, [&] { return OpenWriter(fname, opts, false, result); });
 }
 
 IOStatus TierFileSystem::ReuseWritableFile(const std::string& fname, const std::string& old_fname,
@@ -146,7 +147,7 @@ IOStatus TierFileSystem::ReuseWritableFile(const std::string& fname, const std::
                                            IODebugContext*) {
   // WAL recycling: rename, then overwrite from offset 0; old bytes past the
   // new writes remain, as on POSIX.
-  return Guard("reuse", old_fname, [&] {
+  return Run("reuse", old_fname, [&] {
     IOStatus s = RefuseMmap(opts, fname);
     if (s.ok()) s = store_->RenameFile(Normalize(old_fname), Normalize(fname));
     std::shared_ptr<FileEntry> e;
@@ -161,7 +162,7 @@ IOStatus TierFileSystem::ReuseWritableFile(const std::string& fname, const std::
 IOStatus TierFileSystem::NewRandomRWFile(const std::string& fname, const FileOptions& opts,
                                          std::unique_ptr<rocksdb::FSRandomRWFile>* result,
                                          IODebugContext*) {
-  return Guard("open", fname, [&] {
+  return Run("open", fname, [&] {
     IOStatus s = RefuseMmap(opts, fname);
     std::shared_ptr<FileEntry> e;
     if (s.ok()) s = store_->OpenFile(Normalize(fname), true, &e);
@@ -180,7 +181,7 @@ IOStatus TierFileSystem::NewMemoryMappedFileBuffer(
 IOStatus TierFileSystem::NewDirectory(const std::string& name, const IOOptions&,
                                       std::unique_ptr<rocksdb::FSDirectory>* result,
                                       IODebugContext*) {
-  return Guard("open directory", name, [&] {
+  return Run("open directory", name, [&] {
     bool is_dir = false;
     IOStatus s = store_->Exists(Normalize(name), &is_dir);
     if (s.ok() && !is_dir) s = IOStatus::IOError(name + ": not a directory");
@@ -190,7 +191,7 @@ IOStatus TierFileSystem::NewDirectory(const std::string& name, const IOOptions&,
 }
 
 IOStatus TierFileSystem::FileExists(const std::string& fname, const IOOptions&, IODebugContext*) {
-  return Guard("stat", fname, [&] {
+  return Run("stat", fname, [&] {
     bool is_dir;
     return store_->Exists(Normalize(fname), &is_dir);
   });
@@ -198,13 +199,13 @@ IOStatus TierFileSystem::FileExists(const std::string& fname, const IOOptions&, 
 
 IOStatus TierFileSystem::GetChildren(const std::string& dir, const IOOptions&,
                                      std::vector<std::string>* result, IODebugContext*) {
-  return Guard("list", dir, [&] { return store_->GetChildren(Normalize(dir), result); });
+  return Run("list", dir, [&] { return store_->GetChildren(Normalize(dir), result); });
 }
 
 IOStatus TierFileSystem::GetChildrenFileAttributes(const std::string& dir, const IOOptions&,
                                                    std::vector<rocksdb::FileAttributes>* result,
                                                    IODebugContext*) {
-  return Guard("list", dir, [&] {
+  return Run("list", dir, [&] {
     std::string d = Normalize(dir);
     std::vector<std::string> names;
     IOStatus s = store_->GetChildren(d, &names);
@@ -220,12 +221,12 @@ IOStatus TierFileSystem::GetChildrenFileAttributes(const std::string& dir, const
 }
 
 IOStatus TierFileSystem::DeleteFile(const std::string& fname, const IOOptions&, IODebugContext*) {
-  return Guard("delete", fname, [&] { return store_->DeleteFile(Normalize(fname)); });
+  return Run("delete", fname, [&] { return store_->DeleteFile(Normalize(fname)); });
 }
 
 IOStatus TierFileSystem::Truncate(const std::string& fname, size_t size, const IOOptions&,
                                   IODebugContext*) {
-  return Guard("truncate", fname, [&] {
+  return Run("truncate", fname, [&] {
     std::shared_ptr<FileEntry> e;
     IOStatus s = store_->OpenFile(Normalize(fname), false, &e);
     if (!s.ok()) return s;
@@ -238,21 +239,21 @@ IOStatus TierFileSystem::Truncate(const std::string& fname, size_t size, const I
 }
 
 IOStatus TierFileSystem::CreateDir(const std::string& dirname, const IOOptions&, IODebugContext*) {
-  return Guard("mkdir", dirname, [&] { return store_->CreateDir(Normalize(dirname), true); });
+  return Run("mkdir", dirname, [&] { return store_->CreateDir(Normalize(dirname), true); });
 }
 
 IOStatus TierFileSystem::CreateDirIfMissing(const std::string& dirname, const IOOptions&,
                                             IODebugContext*) {
-  return Guard("mkdir", dirname, [&] { return store_->CreateDir(Normalize(dirname), false); });
+  return Run("mkdir", dirname, [&] { return store_->CreateDir(Normalize(dirname), false); });
 }
 
 IOStatus TierFileSystem::DeleteDir(const std::string& dirname, const IOOptions&, IODebugContext*) {
-  return Guard("rmdir", dirname, [&] { return store_->DeleteDir(Normalize(dirname)); });
+  return Run("rmdir", dirname, [&] { return store_->DeleteDir(Normalize(dirname)); });
 }
 
 IOStatus TierFileSystem::GetFileSize(const std::string& fname, const IOOptions&, uint64_t* size,
                                      IODebugContext*) {
-  return Guard("stat", fname, [&] {
+  return Run("stat", fname, [&] {
     std::shared_ptr<FileEntry> e = store_->Find(Normalize(fname));
     if (!e) return IOStatus::PathNotFound(fname + ": no such file in TierFS");
     *size = e->size.load();
@@ -262,7 +263,7 @@ IOStatus TierFileSystem::GetFileSize(const std::string& fname, const IOOptions&,
 
 IOStatus TierFileSystem::GetFileModificationTime(const std::string& fname, const IOOptions& io,
                                                  uint64_t* mtime, IODebugContext*) {
-  return Guard("stat", fname, [&] {
+  return Run("stat", fname, [&] {
     std::shared_ptr<FileEntry> e = store_->Find(Normalize(fname));
     if (!e) return IOStatus::PathNotFound(fname + ": no such file in TierFS");
     const uint8_t mask = e->data_file_mask.load();
@@ -282,17 +283,17 @@ IOStatus TierFileSystem::GetFileModificationTime(const std::string& fname, const
 
 IOStatus TierFileSystem::RenameFile(const std::string& src, const std::string& target,
                                     const IOOptions&, IODebugContext*) {
-  return Guard("rename", src, [&] { return store_->RenameFile(Normalize(src), Normalize(target)); });
+  return Run("rename", src, [&] { return store_->RenameFile(Normalize(src), Normalize(target)); });
 }
 
 IOStatus TierFileSystem::LinkFile(const std::string& src, const std::string& target,
                                   const IOOptions&, IODebugContext*) {
-  return Guard("link", src, [&] { return store_->LinkFile(Normalize(src), Normalize(target)); });
+  return Run("link", src, [&] { return store_->LinkFile(Normalize(src), Normalize(target)); });
 }
 
 IOStatus TierFileSystem::NumFileLinks(const std::string& fname, const IOOptions&, uint64_t* count,
                                       IODebugContext*) {
-  return Guard("stat", fname, [&] {
+  return Run("stat", fname, [&] {
     std::shared_ptr<FileEntry> e = store_->Find(Normalize(fname));
     if (!e) return IOStatus::PathNotFound(fname + ": no such file in TierFS");
     *count = uint64_t(store_->NumLinks(e));
@@ -302,7 +303,7 @@ IOStatus TierFileSystem::NumFileLinks(const std::string& fname, const IOOptions&
 
 IOStatus TierFileSystem::AreFilesSame(const std::string& first, const std::string& second,
                                       const IOOptions&, bool* res, IODebugContext*) {
-  return Guard("stat", first, [&] {
+  return Run("stat", first, [&] {
     std::shared_ptr<FileEntry> a = store_->Find(Normalize(first));
     std::shared_ptr<FileEntry> b = store_->Find(Normalize(second));
     if (!a || !b) return IOStatus::PathNotFound((a ? second : first) + ": no such file in TierFS");
@@ -315,7 +316,7 @@ IOStatus TierFileSystem::LockFile(const std::string& fname, const IOOptions& io,
                                   rocksdb::FileLock** lock, IODebugContext*) {
   // The lock is an fcntl lock on the file's backing file on tier 0, so two
   // processes sharing the tiers exclude each other as on a local disk.
-  return Guard("lock", fname, [&] {
+  return Run("lock", fname, [&] {
     std::shared_ptr<FileEntry> e;
     IOStatus s = store_->OpenFile(Normalize(fname), true, &e);
     if (!s.ok()) return IOStatus::IOError("lock " + fname + ": " + s.ToString());
@@ -328,12 +329,14 @@ IOStatus TierFileSystem::LockFile(const std::string& fname, const IOOptions& io,
 }
 
 IOStatus TierFileSystem::UnlockFile(rocksdb::FileLock* lock, const IOOptions& io, IODebugContext*) {
+  // Not refused after Close: it touches no store state, and a database closed
+  // after its store must still give its lock back.
   return Guard("unlock", "", [&] { return store_->base()->UnlockFile(lock, io, nullptr); });
 }
 
 IOStatus TierFileSystem::NewLogger(const std::string& fname, const IOOptions&,
                                    std::shared_ptr<rocksdb::Logger>* result, IODebugContext*) {
-  return Guard("create", fname, [&] {
+  return Run("create", fname, [&] {
     std::unique_ptr<rocksdb::FSWritableFile> file;
     IOStatus s = OpenWriter(fname, FileOptions(), true, &file);
     if (s.ok()) *result = NewFileLogger(std::move(file));
@@ -343,25 +346,29 @@ IOStatus TierFileSystem::NewLogger(const std::string& fname, const IOOptions&,
 
 IOStatus TierFileSystem::GetAbsolutePath(const std::string& db_path, const IOOptions&,
                                          std::string* output_path, IODebugContext*) {
-  *output_path = Normalize(db_path);
-  return IOStatus::OK();
+  return Run("resolve", db_path, [&] {
+    *output_path = Normalize(db_path);
+    return IOStatus::OK();
+  });
 }
 
-IOStatus TierFileSystem::GetFreeSpace(const std::string&, const IOOptions&, uint64_t* diskfree,
-                                      IODebugContext*) {
-  // TierFS's own account: what all tiers together can still take.
-  uint64_t free = 0;
-  for (int t = 0; t < store_->NumTiers(); ++t) {
-    uint64_t cap = store_->Capacity(t), used = store_->Used(t);
-    if (used < cap && !store_->tier(t).device_full()) free += cap - used;
-  }
-  *diskfree = free;
-  return IOStatus::OK();
+IOStatus TierFileSystem::GetFreeSpace(const std::string& path, const IOOptions&,
+                                      uint64_t* diskfree, IODebugContext*) {
+  return Run("free space", path, [&] {
+    // TierFS's own account: what all tiers together can still take.
+    uint64_t free = 0;
+    for (int t = 0; t < store_->NumTiers(); ++t) {
+      uint64_t cap = store_->Capacity(t), used = store_->Used(t);
+      if (used < cap && !store_->tier(t).device_full()) free += cap - used;
+    }
+    *diskfree = free;
+    return IOStatus::OK();
+  });
 }
 
 IOStatus TierFileSystem::IsDirectory(const std::string& path, const IOOptions&, bool* is_dir,
                                      IODebugContext*) {
-  return Guard("stat", path, [&] { return store_->Exists(Normalize(path), is_dir); });
+  return Run("stat", path, [&] { return store_->Exists(Normalize(path), is_dir); });
 }
 
 }  // namespace tierfs
@@ -375,6 +382,13 @@ Store* StoreOf(const rocksdb::FileSystem* fs) {
     fs = wrapper ? wrapper->target() : nullptr;
   }
   return nullptr;
+}
+
+rocksdb::Status OpenStoreOf(const rocksdb::FileSystem* fs, const char* op, Store** store) {
+  *store = StoreOf(fs);
+  if (!*store) return rocksdb::Status::InvalidArgument(std::string(op) + ": not a TierFS file system");
+  if ((*store)->closed()) return (*store)->ClosedError(op, "");
+  return rocksdb::Status::OK();
 }
 
 }  // namespace tierfs

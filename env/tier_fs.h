@@ -9,6 +9,7 @@
 
 #include <rocksdb/file_system.h>
 
+#include "env/guard.h"
 #include "env/store.h"
 
 namespace tierfs {
@@ -108,6 +109,13 @@ class TierFileSystem : public rocksdb::FileSystemWrapper {
                                bool truncate, std::unique_ptr<rocksdb::FSWritableFile>* result);
   // True if `dir` is a directory of the TierFS namespace.
   bool IsTierDir(const std::string& dir);
+  // Every call RocksDB makes runs through here: refused once the store is
+  // closed, then the body under Guard.
+  template <typename P, typename F>
+  rocksdb::IOStatus Run(const char* op, const P& path, F&& body) {
+    if (store_->closed()) return store_->ClosedError(op, path);
+    return Guard(op, path, std::forward<F>(body));
+  }
 
   const std::shared_ptr<Store> store_;
 };
@@ -115,5 +123,8 @@ class TierFileSystem : public rocksdb::FileSystemWrapper {
 // The store behind `fs`, looking through FileSystemWrappers (RocksDB and
 // tools wrap file systems); nullptr if `fs` is not a TierFS.
 Store* StoreOf(const rocksdb::FileSystem* fs);
+// The same for a call of the public API named `op`: InvalidArgument if `fs`
+// is not a TierFS, Store::ClosedError if its store is closed.
+rocksdb::Status OpenStoreOf(const rocksdb::FileSystem* fs, const char* op, Store** store);
 
 }  // namespace tierfs

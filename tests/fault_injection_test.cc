@@ -172,5 +172,24 @@ TEST_F(FaultInjectionTest, FailedJournalRotationLosesNothing) {
   ExpectKeys(0, 500);
 }
 
+TEST_F(FaultInjectionTest, CloseReturnsAFailedFinalSaveNamingIt) {
+  Open({"256K", "256M"});
+  ASSERT_TRUE(Load(0, 500).ok());
+  db_.reset();  // the database first, then the store
+  fault_->faults.create_fails = "/meta/STATS.tmp";
+  rocksdb::Status s = tierfs::Close(fs_.get());
+  EXPECT_TRUE(s.IsIOError()) << s.ToString();
+  EXPECT_NE(std::string::npos, s.ToString().find("TierFS close: saving " + dir_.path() +
+                                                 "/tier0/meta/STATS"))
+      << s.ToString();
+  EXPECT_NE(std::string::npos, s.ToString().find("injected")) << s.ToString();
+  EXPECT_EQ(s.ToString(), tierfs::Close(fs_.get()).ToString());  // the first close's status
+  // The other steps ran: the journal is synced and the lock released, so the
+  // store opens again in this process with every key.
+  fault_->faults.create_fails.clear();
+  Reopen();
+  ExpectKeys(0, 500);
+}
+
 }  // namespace
 }  // namespace tierfs

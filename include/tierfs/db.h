@@ -1,5 +1,5 @@
-// Opening RocksDB on TierFS from C++ in one call. Part of the public API,
-// installed as <tierfs/db.h>.
+// Opening RocksDB on TierFS from C++ in one call, and closing both in the
+// right order. Part of the public API, installed as <tierfs/db.h>.
 #pragma once
 
 #include <memory>
@@ -13,11 +13,18 @@
 
 namespace tierfs {
 
-// A database and the Env it runs on, closed in the right order.
+// A database and the Env and file system it runs on.
 struct TierDB {
   std::shared_ptr<rocksdb::FileSystem> fs;
   std::unique_ptr<rocksdb::Env> env;
   std::unique_ptr<rocksdb::DB> db;
+
+  // Closes the database (rocksdb::DB::Close), then the TierFS store
+  // (tierfs::Close in <tierfs/file_system.h>: the final save of statistics
+  // and policy state); the first failure, or OK. `db` is null afterwards.
+  rocksdb::Status Close();
+  // Closes the database; the store closes when its last file system goes,
+  // without telling anyone how its final save went: call Close() to know.
   ~TierDB() { db.reset(); }
 };
 

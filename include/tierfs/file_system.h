@@ -8,7 +8,8 @@
 //      library so the `tierfs://` factory is registered), or
 //      rocksdb::FileSystem::CreateFromString(cfg, "tierfs://...", &fs).
 //   2. NewTierFileSystem(uri or Options) from C++, then NewTierEnv() for
-//      rocksdb::Options::env.
+//      rocksdb::Options::env; Close() at the end to see the final save's
+//      status.
 //
 // URI grammar (no '=' anywhere: RocksDB would parse it as key=value options):
 //   tierfs://TIER[,TIER...][;KEY:VALUE...]
@@ -128,5 +129,30 @@ rocksdb::Status NewTierFileSystem(const std::string& uri,
 // everything else (threads, clock) to the default Env.
 std::unique_ptr<rocksdb::Env> NewTierEnv(
     const std::shared_ptr<rocksdb::FileSystem>& fs);
+
+// Closes the store behind `fs`, which must have been made by
+// NewTierFileSystem (or the tierfs:// factory): stops its admin-channel and
+// migration threads and its trace capture, saves its policy's learned state
+// (<tier0>/meta/AGENTS), syncs its journal, saves its statistics
+// (<tier0>/meta/STATS) and releases its lock. Every step is tried, and each
+// failure is written to <tier0>/meta/LOG and counted (`tierfs errors`); the
+// status is the first failure, its message naming the step and the file
+// ("TierFS close: saving /t0/meta/STATS: ..."), or OK.
+//
+// Close the database first: a store is shared by every file system opened on
+// the same tier 0 in this process, and Close closes it for all of them. After
+// Close, every call that reaches the store — through any of those file
+// systems, their open files and directories, or the functions of
+// <tierfs/statistics.h>, <tierfs/hints.h> and <tierfs/trace.h> — fails with
+// an IOError saying the store is closed; giving back what was taken before
+// still works (closing an open file, UnlockFile). NewTierFileSystem on the
+// same tiers opens the store afresh. A second Close returns the first one's
+// status and does nothing else, and destroying the file systems afterwards
+// saves nothing again. Without Close the store closes the same way when its
+// last file system is destroyed, and a failure there reaches only the log
+// and the counters. A read-only store has nothing to save: Close only marks
+// it closed. Calls racing Close may complete or fail, but none writes the
+// journal after its final sync.
+rocksdb::Status Close(rocksdb::FileSystem* fs);
 
 }  // namespace tierfs

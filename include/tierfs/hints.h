@@ -5,7 +5,7 @@
 // API, installed as <tierfs/hints.h>; the enums are in <tierfs/hint_types.h>.
 // Every function takes a file system made by NewTierFileSystem
 // (<tierfs/file_system.h>), or a FileSystemWrapper around one; any other is
-// InvalidArgument.
+// InvalidArgument, a closed store an IOError saying so.
 #pragma once
 
 #include <cstdint>

@@ -3,7 +3,8 @@
 // directory with their placement, and the migration engine's queue. Part of
 // the public API, installed as <tierfs/statistics.h>. Every function takes a
 // file system made by NewTierFileSystem (<tierfs/file_system.h>), or a
-// FileSystemWrapper around one; any other is InvalidArgument.
+// FileSystemWrapper around one; any other is InvalidArgument, a closed store
+// an IOError saying so.
 #pragma once
 
 #include <array>

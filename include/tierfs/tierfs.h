@@ -3,7 +3,7 @@
 // Installed as <tierfs/tierfs.h>; each part can be included alone:
 //
 //   <tierfs/file_system.h>  Options, TierOptions, URI and configuration-file
-//                           parsing, NewTierFileSystem, NewTierEnv
+//                           parsing, NewTierFileSystem, NewTierEnv, Close
 //   <tierfs/migration.h>    MigrationOptions (background migration settings)
 //   <tierfs/statistics.h>   per-tier statistics (TierStats, the ticker and
 //                           histogram tables), ListFiles, ListSegments,

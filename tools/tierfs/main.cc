@@ -247,7 +247,15 @@ int Steer(const std::string& cmd, const std::vector<std::string>& args, Options 
   const std::string log = options.tiers[0].path + "/meta/LOG";
   std::shared_ptr<rocksdb::FileSystem> fs;
   rocksdb::Status s = NewTierFileSystem(options, &fs);
-  if (s.ok()) return PrintResponse(cmd, RunAdminRequest(StoreOf(fs.get()), req, true), true, log);
+  if (s.ok()) {
+    const int rc =
+        PrintResponse(cmd, RunAdminRequest(StoreOf(fs.get()), req, true), true, log);
+    // The moves are durable already; a failed final save (statistics,
+    // journal sync) is still worth an error.
+    s = Close(fs.get());
+    if (!s.ok()) fprintf(stderr, "tierfs %s: %s\n", cmd.c_str(), s.ToString().c_str());
+    return rc != 0 ? rc : s.ok() ? 0 : 1;
+  }
   if (s.ToString().find("in use by another process") == std::string::npos) {
     fprintf(stderr, "tierfs: %s\n", s.ToString().c_str());
     return 1;
