@@ -4,11 +4,14 @@
 
 namespace tierfs {
 
-size_t MoveScheduler::PlanRoom(uint64_t interval, uint64_t seq, int64_t now) const {
+size_t MoveScheduler::PlanRoom(uint64_t interval, uint64_t seq, int64_t now,
+                               bool* policy_due) const {
+  if (policy_due) *policy_due = false;
   if (interval == 0 || planned_.size() >= options_.queue) return 0;
-  const bool due = more_ || seq - last_plan_seq_ >= interval ||
-                   (seq > last_plan_seq_ && now - last_plan_time_ >= int64_t(options_.plan_ms) * 1000000);
-  return due ? size_t(options_.queue - planned_.size()) : 0;
+  const bool cadence = seq - last_plan_seq_ >= interval ||
+                       (seq > last_plan_seq_ && now - last_plan_time_ >= int64_t(options_.plan_ms) * 1000000);
+  if (policy_due) *policy_due = cadence;
+  return cadence || more_ ? size_t(options_.queue - planned_.size()) : 0;
 }
 
 void MoveScheduler::Enqueue(const std::vector<Move>& moves) {

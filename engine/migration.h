@@ -50,16 +50,21 @@ class MoveScheduler {
   // How many moves to ask the policy for now: 0 if it plans never
   // (`interval` 0), is not due at request `seq` and time `now` (nor had more
   // to give last time), or its queue is full.
-  size_t PlanRoom(uint64_t interval, uint64_t seq, int64_t now) const;
+  // *policy_due (if given) says whether the policy's own cadence is due; if
+  // not, only the fill that had more to give is (PlacementEngine::Plan).
+  size_t PlanRoom(uint64_t interval, uint64_t seq, int64_t now, bool* policy_due = nullptr) const;
   // Free places in the policy's queue.
   size_t Room() const {
     return planned_.size() < options_.queue ? size_t(options_.queue - planned_.size()) : 0;
   }
-  // The policy was asked at (seq, now); `more`: it had more moves than
-  // room, so the next plan is due as soon as the queue has room again.
-  void Planned(uint64_t seq, int64_t now, bool more = false) {
-    last_plan_seq_ = seq;
-    last_plan_time_ = now;
+  // A plan ran at (seq, now): the policy's (`policy_ran`; its cadence starts
+  // again) or the fill's alone. `more`: the fill had more than room, so the
+  // next plan is due as soon as the queue has room again.
+  void Planned(uint64_t seq, int64_t now, bool policy_ran = true, bool more = false) {
+    if (policy_ran) {
+      last_plan_seq_ = seq;
+      last_plan_time_ = now;
+    }
     more_ = more;
     plans_++;
   }

@@ -29,10 +29,11 @@ int PlacementEngine::Choose(const PlacementRequest& request, bool bulk, uint64_t
   return want;
 }
 
-bool PlacementEngine::Plan(const StorageView& view, size_t max, std::vector<Move>* moves) {
+bool PlacementEngine::Plan(const StorageView& view, size_t max, std::vector<Move>* moves,
+                           bool policy_due) {
   std::lock_guard<std::mutex> lock(decide_mu_);
   const size_t before = moves->size();
-  if (policy_->PlanIntervalRequests() > 0) policy_->Plan(view, max, moves);
+  if (policy_due && policy_->PlanIntervalRequests() > 0) policy_->Plan(view, max, moves);
   const size_t made = moves->size() - before;
   return Fill(view, made < max ? max - made : 0, moves);
 }

@@ -83,10 +83,13 @@ class PlacementEngine {
   int Choose(const PlacementRequest& request, bool bulk, uint64_t bytes, const StorageView& view,
              const std::function<void(const Move&)>& execute);
 
-  // Asks the policy for at most `max` moves (serialized with eviction), then
-  // fills free space on tier 0 with the rest (Fill). True if the fill had
-  // more to promote than `max` allowed: plan again as soon as there is room.
-  bool Plan(const StorageView& view, size_t max, std::vector<Move>* moves);
+  // Asks the policy for at most `max` moves (serialized with eviction; only
+  // if `policy_due`: a plan for the fill alone leaves the policy's cadence
+  // alone), then fills free space on tier 0 with the rest (Fill). True if
+  // the fill had more to promote than `max` allowed: plan again as soon as
+  // there is room.
+  bool Plan(const StorageView& view, size_t max, std::vector<Move>* moves,
+            bool policy_due = true);
 
   // How often to plan: the policy's interval, or, for a policy that never
   // plans itself, kFillIntervalRequests (the fill still runs).

@@ -118,17 +118,21 @@ void Migrator::MaybePlan() {
   const int64_t wall = DeviceModel::NowNanos();
   size_t room;
   bool asked;  // by PlanNow(), which waits until the moves are queued and run
+  bool policy_due = false;  // else the fill alone is due
   {
     std::lock_guard<std::mutex> lock(mu_);
     asked = plan_now_;
     room = asked ? schedule_.Room()
-                 : schedule_.PlanRoom(store_->placement().PlanIntervalRequests(), now, wall);
+                 : schedule_.PlanRoom(store_->placement().PlanIntervalRequests(), now, wall,
+                                      &policy_due);
+    if (asked) policy_due = true;
   }
   std::vector<Move> moves;
   bool more = false;
   if (room > 0) {
-    more = store_->placement().Plan(*store_, room, &moves);
-    store_->NoteEvent(TraceEvent::kPlan, 0, FileKind::kOther, room, moves.size());
+    more = store_->placement().Plan(*store_, room, &moves, policy_due);
+    store_->NoteEvent(TraceEvent::kPlan, 0, FileKind::kOther, room, moves.size(),
+                      policy_due ? -1 : kFillOnlyPlan);
     for (const Move& m : moves) {
       store_->NoteEvent(TraceEvent::kQueued, m.ref.file_id, FileKind::kOther, m.ref.segment,
                         uint64_t(m.op), m.to);
@@ -136,7 +140,7 @@ void Migrator::MaybePlan() {
   }
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (room > 0) schedule_.Planned(now, wall, more);
+    if (room > 0) schedule_.Planned(now, wall, policy_due, more);
     schedule_.Enqueue(moves);
     if (asked) plan_now_ = false;
   }

@@ -49,9 +49,11 @@
 //                            cause << 3 |                        and began (started), or ended
 //                            started << 5                        (made or not); cause 0 planned,
 //                                                                1 eviction, 2 manual
-//   6     plan     max       moves the policy returned -         the policy was asked for at
-//                                                                most `max` moves; they follow
-//                                                                as `queued` events
+//   6     plan     max       moves the plan returned   -, or 1   the policy was asked for at
+//                                                                most `max` moves (tier 1: only
+//                                                                the fill ran, the policy was
+//                                                                not due); they follow as
+//                                                                `queued` events
 //   7     queued   segment   op                        to        a planned move queued
 //
 // An I/O record costs 8 to 20 bytes. A file that ends inside a record (a capture
@@ -87,6 +89,8 @@ enum class TraceEvent : uint8_t {
   kQueued,
 };
 const char* TraceEventName(TraceEvent event);
+// The tier field of a plan event whose plan was the fill's alone.
+constexpr int kFillOnlyPlan = 1;
 // Why a move ran (the `cause` of a move event).
 enum class MoveCause : uint8_t { kPlanned = 0, kEviction, kManual };
 // The `size` field of a move event, and back. A move event with `started`

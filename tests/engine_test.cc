@@ -264,6 +264,16 @@ TEST(EngineTest, ThePolicyPlansByTheRequestClockOrTheTimeWhenItsQueueHasRoom) {
   EXPECT_EQ(0u, s.PlanRoom(100, 150, 999999999));
   EXPECT_EQ(3u, s.PlanRoom(100, 150, 1000000000));  // a second passed while requests came
   EXPECT_EQ(0u, s.PlanRoom(100, 100, 2000000000));  // but none came
+  // A fill with more to give is due again at once, but the policy is not: a
+  // plan for the fill alone leaves the policy's cadence where it was.
+  bool policy_due = true;
+  s.Planned(100, 0, /*policy_ran=*/true, /*more=*/true);
+  EXPECT_EQ(3u, s.PlanRoom(100, 150, 0, &policy_due));
+  EXPECT_FALSE(policy_due);
+  s.Planned(150, 0, /*policy_ran=*/false, /*more=*/false);
+  EXPECT_EQ(0u, s.PlanRoom(100, 150, 0, &policy_due));
+  EXPECT_EQ(3u, s.PlanRoom(100, 200, 0, &policy_due));  // 100 requests since the policy's plan
+  EXPECT_TRUE(policy_due);
   // The first plan by time is due plan_ms after the engine started, not at
   // once (a clock far from zero at start).
   MoveScheduler late(o, 5000000000);

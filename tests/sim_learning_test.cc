@@ -48,6 +48,9 @@ SimResult Replay(const std::vector<TraceRecord>& trace, double epsilon) {
   c.segment_size = kSeg;
   c.policy = "harmonia";
   c.policy_params["epsilon"] = std::to_string(epsilon);
+  // The fill floor would promote read data for either agent: off, so that
+  // the placement agent's own choices are what is measured.
+  c.migration.fast_headroom_pct = 100;
   SimResult r;
   std::string error;
   EXPECT_TRUE(RunPolicy(trace, c, &r, &error)) << error;

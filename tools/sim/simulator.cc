@@ -116,7 +116,7 @@ class Simulation : public StorageView {
   void Migrate(int64_t t);
   void MaybePlan(int64_t t);
   // Asks the policy for at most `room` moves and queues them.
-  void PlanNow(size_t room, int64_t t);
+  void PlanNow(size_t room, int64_t t, bool policy_due);
   // A planned move ended: the policy hears of it, and it is recorded.
   void EndPlannedMove(const Move& m, bool made);
   // Follows the trace's move events (SimConfig::follow_trace_timing).
@@ -283,7 +283,7 @@ bool Simulation::ApplyEvent(const TraceRecord& r, int64_t t, std::string* error)
       return true;
     }
     case TraceEvent::kPlan:
-      if (config_.follow_trace_timing) PlanNow(size_t(r.offset), t);
+      if (config_.follow_trace_timing) PlanNow(size_t(r.offset), t, r.tier != kFillOnlyPlan);
       return true;
     case TraceEvent::kMove:
       if (config_.follow_trace_timing) FollowMove(r, t);
@@ -487,15 +487,17 @@ int64_t Simulation::EvictNow(const Move& m, int64_t t) {
 }
 
 void Simulation::MaybePlan(int64_t t) {
-  const size_t room = schedule_.PlanRoom(placement_.PlanIntervalRequests(), Now(), t);
-  if (room > 0) PlanNow(room, t);
+  bool policy_due;
+  const size_t room = schedule_.PlanRoom(placement_.PlanIntervalRequests(), Now(), t, &policy_due);
+  if (room > 0) PlanNow(room, t, policy_due);
 }
 
-void Simulation::PlanNow(size_t room, int64_t t) {
+void Simulation::PlanNow(size_t room, int64_t t, bool policy_due) {
   scratch_.clear();
-  const bool more = placement_.Plan(*this, room, &scratch_);
-  schedule_.Planned(Now(), t, more);
-  Decide(TraceEvent::kPlan, 0, FileKind::kOther, room, scratch_.size(), -1);
+  const bool more = placement_.Plan(*this, room, &scratch_, policy_due);
+  schedule_.Planned(Now(), t, policy_due, more);
+  Decide(TraceEvent::kPlan, 0, FileKind::kOther, room, scratch_.size(),
+         policy_due ? -1 : kFillOnlyPlan);
   for (const Move& m : scratch_) {
     Decide(TraceEvent::kQueued, m.ref.file_id, FileKind::kOther, m.ref.segment, uint64_t(m.op),
            m.to);
