@@ -241,6 +241,33 @@ TEST(SimulatorTest, AWriteDropsTheExtraCopy) {
   EXPECT_EQ(3u, r.tiers[1].served);
 }
 
+TEST(SimulatorTest, AWriteAnywhereInAFileDropsItsCopies) {
+  // As SegmentWriter::Write: the first write to a file with copies drops
+  // them all, not only the written segment's.
+  class ReplicateZero : public PromoteSegmentZero {
+   public:
+    void Plan(const StorageView& view, size_t, std::vector<Move>* moves) override {
+      SegmentInfo info;
+      if (!done_ && view.Lookup(SegmentRef{0, 0}, &info)) {
+        moves->push_back(Move{Move::kReplicate, SegmentRef{0, 0}, 0});
+        done_ = true;
+      }
+    }
+    bool done_ = false;
+  };
+  std::vector<TraceRecord> trace = {Read(0, 0), Read(1000000000, 0), Read(2000000000, kSeg),
+                                    Read(3000000000, 0)};
+  trace[2].type = IoType::kWrite;  // segment 1
+  ReplicateZero policy;
+  SimResult r;
+  std::string error;
+  ASSERT_TRUE(Simulate(trace, Config("x", 10 * kSeg), &policy, nullptr, &r, &error)) << error;
+  EXPECT_EQ(1u, r.moves);
+  // Read 1 from the copy; read 3, after the write to segment 1, from the home.
+  EXPECT_EQ(1u, r.tiers[0].served);
+  EXPECT_EQ(3u, r.tiers[1].served);
+}
+
 TEST(SimulatorTest, TheOracleKeepsTheSegmentNeededSoonestFast) {
   // One hot segment read every other request among 1000 segments read once;
   // tier 0 holds one segment. Whatever comes first, the oracle keeps the

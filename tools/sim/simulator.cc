@@ -45,6 +45,7 @@ struct File {
   // Open for writing, as far as the trace tells (from its first write to its
   // settle event): its segments do not move (the store's `busy`).
   bool writing = false;
+  uint32_t copies = 0;  // segments with an extra copy
   std::vector<Segment> segments;
 };
 
@@ -206,6 +207,7 @@ void Simulation::DropCopy(File& f, Segment& s) {
   if (s.copy < 0) return;
   const int t = s.copy;
   s.copy = -1;
+  f.copies--;
   Release(f, t, s.copy_charged);
   s.copy_charged = 0;
 }
@@ -232,6 +234,7 @@ void Simulation::Delete(File& f) {
   }
   f.segments.clear();
   f.size = 0;
+  f.copies = 0;
 }
 
 void Simulation::Settle(File& f, uint64_t size) {
@@ -371,7 +374,11 @@ bool Simulation::ServePiece(const TraceRecord& r, File& file, uint64_t seg, uint
   Segment& s = file.segments[seg];
   const bool write = r.is_write();
   if (write) {
-    DropCopy(file, s);  // a copy is never stale
+    // As the store (SegmentWriter::Write): a write to a file with copies
+    // drops all of them first, so a copy is never stale.
+    if (file.copies > 0) {
+      for (Segment& other : file.segments) DropCopy(file, other);
+    }
     s.writes_seen++;
     file.writing = tracks_writers_;
   }
@@ -456,6 +463,7 @@ bool Simulation::Commit(const Active& a) {
     s->charged = a.charge;
   } else {
     s->copy = int8_t(a.move.to);
+    f->copies++;
     s->copy_charged = a.charge;
   }
   s->heat.Moved(Now());
