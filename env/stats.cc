@@ -141,11 +141,7 @@ IOStatus Store::SaveStats() {
   // What the event listener said of each table file: [file id, level, column
   // family], so levels survive a restart (RocksDB does not restate them).
   json files = json::array();
-  std::map<uint32_t, std::string> cf_names;
-  {
-    std::lock_guard<std::mutex> lock(hints_mu_);
-    for (const auto& [name, cf] : cf_ids_) cf_names[cf] = name;
-  }
+  std::map<uint32_t, std::string> cf_names = hints_.FamilyNames();
   {
     std::lock_guard<std::mutex> lock(ns_mu_);
     for (const auto& [id, e] : ns_.files()) {
@@ -225,10 +221,7 @@ void Store::LoadStatsDocument(const json& doc, uint64_t* skipped) {
       e->hints.level = row[1].get<int>();
       e->level.store(int8_t(e->hints.level), std::memory_order_relaxed);
       std::string cf = row[2].get<std::string>();
-      if (!cf.empty()) {
-        std::lock_guard<std::mutex> hl(hints_mu_);
-        e->hints.column_family = CfId(cf);
-      }
+      if (!cf.empty()) e->hints.column_family = hints_.FamilyId(cf);
     }
   }
   // The request clock goes on where it stopped, so ages and decay continue.

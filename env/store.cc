@@ -42,25 +42,9 @@ Store::Store(const Options& options)
       seg_size_(options.segment_size),
       seg_shift_(seg_size_ && (seg_size_ & (seg_size_ - 1)) == 0 ? __builtin_ctzll(seg_size_) : -1),
       instance_(store_instances.fetch_add(1) + 1),
+      hints_(options),
       rotate_at_(kRecordsPerGeneration) {
   base_ = options.base ? options.base : rocksdb::FileSystem::Default();
-  if (options.placement == "rocksdb") {
-    for (const TierOptions& t : options.tiers) path_roots_.push_back(LexicalPath(t.path));
-  }
-}
-
-// Emulation-only mode: RocksDB chose the directory, so the directory chooses
-// the tier. Tier roots never nest (ValidateOptions), so at most one matches.
-void Store::PinByPath(const std::string& path, FileEntry* entry) {
-  for (size_t t = 0; t < path_roots_.size(); ++t) {
-    const std::string& root = path_roots_[t];
-    const bool under = root == "/" || (path.size() > root.size() && path[root.size()] == '/' &&
-                                       path.compare(0, root.size(), root) == 0);
-    if (!under) continue;
-    std::unique_lock<std::shared_mutex> lock(entry->mu);
-    if (entry->hints.pinned_tier < 0) entry->hints.pinned_tier = int(t);
-    return;
-  }
 }
 
 IOStatus Store::Log(const JournalRecord& record, FileEntry* entry, uint64_t* lsn_out) {
@@ -131,8 +115,8 @@ IOStatus Store::CreateFile(const std::string& path, std::shared_ptr<FileEntry>* 
     *entry = ns_.Find(path);
     AddHandle(entry->get());  // the caller's pin: see OpenFile
     (*entry)->ctime = uint64_t(time(nullptr));
-    ApplyHints(path, entry->get());
-    PinByPath(path, entry->get());
+    hints_.ApplyPending(path, entry->get());
+    hints_.PinByPath(path, entry->get());
     (*entry)->lsn = lsn;  // a Sync of the new file makes its name durable too
   }
   if (replaced) Retire(replaced);
@@ -149,7 +133,7 @@ IOStatus Store::OpenFile(const std::string& path, bool create_if_missing,
       // Taken while the name still holds the file: a DeleteFile that follows
       // sees a handle and leaves the data for the caller.
       AddHandle(entry->get());
-      PinByPath(path, entry->get());  // again after a restart: pins live in memory
+      hints_.PinByPath(path, entry->get());  // again after a restart: pins live in memory
       return IOStatus::OK();
     }
     if (ns_.IsDir(path)) return IOStatus::IOError(path + ": is a directory");

@@ -4,8 +4,9 @@
 //
 // Locking order: the placement engine's decision lock (eviction, planning;
 // engine/placement.h) -> FileEntry::move_mu -> state_mu_ (shared for every
-// change, exclusive for a snapshot) -> ns_mu_ (the namespace) -> hints_mu_ ->
-// FileEntry::mu -> the journal's locks -> the trace capture's lock (a leaf).
+// change, exclusive for a snapshot) -> ns_mu_ (the namespace) -> the hint
+// table's lock (HintTable::mu_, env/hint_table.h) -> FileEntry::mu -> the
+// journal's locks -> the trace capture's lock (a leaf).
 // Reads take no lock: a read looks its tier up in the SegmentTable with two
 // atomic loads inside a ReadGate epoch (env/read_gate.h), which a move waits
 // out before punching the old copy.
@@ -26,6 +27,7 @@
 #include "engine/observe.h"
 #include "engine/placement.h"
 #include "engine/request_clock.h"
+#include "env/hint_table.h"
 #include "env/info_log.h"
 #include "env/journal.h"
 #include "env/namespace.h"
@@ -236,15 +238,6 @@ class Store : public StorageView {
   // its existing segments are queued to move there; tier -1 unpins.
   rocksdb::IOStatus Pin(const std::string& path, const std::string& column_family, int tier,
                         std::vector<Move>* moves);
-  // Gives a new file what the listener said of it (level, column family)
-  // and its family's hints. Lock order: ns_mu_ -> hints_mu_ -> entry->mu.
-  void ApplyHints(const std::string& path, FileEntry* entry);
-  // The emulation-only mode's path hook (Options::placement "rocksdb"): pins
-  // a file whose path lies under tier t's root directory to t, so it lives
-  // where RocksDB's db_paths put it, unless it is pinned already. Called at
-  // create and open (pins live in memory). A no-op in the default mode.
-  // REQUIRES: ns_mu_ held (lock order ns_mu_ -> entry->mu).
-  void PinByPath(const std::string& path, FileEntry* entry);
   void NoteTemperature(FileEntry* entry, Temperature temperature);
   // The moves of kind `op` that segments [first, last] of `path` need to
   // have their home (kMigrate) or a copy (kReplicate, kPrefetch) on `tier`,
@@ -353,20 +346,9 @@ class Store : public StorageView {
   std::mutex trace_mu_;
   std::vector<std::unique_ptr<TraceCapture>> traces_;  // guarded by trace_mu_
 
-  // Hints waiting for their file, and per column family. Guarded by hints_mu_.
-  struct PendingHint {
-    int level = -1;
-    uint32_t column_family = 0;
-  };
-  std::mutex hints_mu_;
-  std::map<std::string, PendingHint> pending_hints_;  // by normalized path
-  std::map<std::string, uint32_t> cf_ids_;
-  std::map<uint32_t, AccessHint> cf_access_;
-  std::map<uint32_t, int> cf_pins_;
-  uint32_t CfId(const std::string& name);  // REQUIRES: hints_mu_
-  // Tier roots, normalized, whose files PinByPath pins; empty unless
-  // placement is "rocksdb". Constant after construction.
-  std::vector<std::string> path_roots_;
+  // Hints waiting for their file, per column family, and the emulation-only
+  // mode's pins by path. Its own mutex: ns_mu_ -> hints_ -> FileEntry::mu.
+  HintTable hints_;
   std::string meta_dir_;
   rocksdb::FileLock* meta_lock_ = nullptr;
   std::unique_ptr<InfoLog> info_log_;  // <meta_dir_>/LOG; set by OpenTiers

@@ -1,60 +1,17 @@
 // Store: hints about files (level, column family, temperature, access
 // pattern) and pins (REDIRECT), which placement and migration read from each
-// file's entry.
-//
-// Hints live in memory: the event listener restates levels for every new
-// table file, and an application restates its column-family hints and pins
-// when it opens the database, as it does its RocksDB options.
+// file's entry: the entry points that find files in the namespace or queue
+// moves. What waits for a file, and what applies per column family, is the
+// hint table's (env/hint_table.h), which also says why hints live in memory.
 #include "env/store.h"
 
 namespace tierfs {
 
 using rocksdb::IOStatus;
 
-uint32_t Store::CfId(const std::string& name) {
-  auto it = cf_ids_.find(name);
-  if (it != cf_ids_.end()) return it->second;
-  uint32_t id = uint32_t(cf_ids_.size() + 1);
-  cf_ids_.emplace(name, id);
-  return id;
-}
-
 void Store::NoteTableFile(const std::string& path, int level, const std::string& column_family) {
   std::shared_ptr<FileEntry> entry = Find(path);
-  std::lock_guard<std::mutex> lock(hints_mu_);
-  PendingHint hint;
-  hint.level = level;
-  hint.column_family = column_family.empty() ? 0 : CfId(column_family);
-  if (!entry) {
-    // Told before the file is created (OnTableFileCreationStarted): kept for
-    // CreateFile. Bounded: a listener whose files never appear cannot grow it.
-    if (pending_hints_.size() >= 4096) pending_hints_.erase(pending_hints_.begin());
-    pending_hints_[path] = hint;
-    return;
-  }
-  std::unique_lock<std::shared_mutex> elock(entry->mu);
-  entry->hints.level = level;
-  entry->level.store(int8_t(level), std::memory_order_relaxed);
-  entry->hints.column_family = hint.column_family;
-  auto a = cf_access_.find(hint.column_family);
-  if (entry->hints.access == AccessHint::kNone && a != cf_access_.end()) entry->hints.access = a->second;
-  auto p = cf_pins_.find(hint.column_family);
-  if (entry->hints.pinned_tier < 0 && p != cf_pins_.end()) entry->hints.pinned_tier = p->second;
-}
-
-void Store::ApplyHints(const std::string& path, FileEntry* entry) {
-  std::lock_guard<std::mutex> lock(hints_mu_);
-  auto it = pending_hints_.find(path);
-  if (it == pending_hints_.end()) return;
-  std::unique_lock<std::shared_mutex> elock(entry->mu);
-  entry->hints.level = it->second.level;
-  entry->level.store(int8_t(it->second.level), std::memory_order_relaxed);
-  entry->hints.column_family = it->second.column_family;
-  auto a = cf_access_.find(it->second.column_family);
-  if (a != cf_access_.end()) entry->hints.access = a->second;
-  auto p = cf_pins_.find(it->second.column_family);
-  if (p != cf_pins_.end()) entry->hints.pinned_tier = p->second;
-  pending_hints_.erase(it);
+  hints_.NoteTableFile(path, level, column_family, entry.get());
 }
 
 void Store::NoteTemperature(FileEntry* entry, Temperature temperature) {
@@ -72,12 +29,7 @@ IOStatus Store::SetAccessHint(const std::string& path, const std::string& column
     entry->hints.access = hint;
     return IOStatus::OK();
   }
-  uint32_t cf;
-  {
-    std::lock_guard<std::mutex> lock(hints_mu_);
-    cf = CfId(column_family);
-    cf_access_[cf] = hint;
-  }
+  const uint32_t cf = hints_.SetFamilyAccess(column_family, hint);
   // Files of the family already known take it too.
   std::lock_guard<std::mutex> lock(ns_mu_);
   for (const auto& kv : ns_.files()) {
@@ -126,16 +78,7 @@ IOStatus Store::Pin(const std::string& path, const std::string& column_family, i
     entry->hints.pinned_tier = t;
     paths.push_back(path);
   } else {
-    uint32_t cf;
-    {
-      std::lock_guard<std::mutex> lock(hints_mu_);
-      cf = CfId(column_family);
-      if (t < 0) {
-        cf_pins_.erase(cf);
-      } else {
-        cf_pins_[cf] = t;
-      }
-    }
+    const uint32_t cf = hints_.SetFamilyPin(column_family, t);
     std::lock_guard<std::mutex> lock(ns_mu_);
     for (const auto& [name, entry] : ns_.FilesUnder("/")) {
       std::unique_lock<std::shared_mutex> elock(entry->mu);
