@@ -41,6 +41,7 @@ Store::Store(const Options& options)
     : options_(options),
       seg_size_(options.segment_size),
       seg_shift_(seg_size_ && (seg_size_ & (seg_size_ - 1)) == 0 ? __builtin_ctzll(seg_size_) : -1),
+      moves_(*this),
       instance_(store_instances.fetch_add(1) + 1),
       hints_(options),
       rotate_at_(kRecordsPerGeneration) {
@@ -490,8 +491,9 @@ IOStatus Store::RelocateSegment(FileEntry* entry, uint64_t seg, uint64_t valid_e
   // segment placed but never written (its first write did not fit) has no
   // backing file on its tier yet, and nothing to copy.
   const bool has_data = valid_end > start && (entry->data_file_mask.load() & (1u << from));
-  IOStatus s = has_data ? CopyRange(entry, from, to, start, valid_end, nullptr, /*sync=*/true)
-                        : EnsureDataFile(entry, to);
+  IOStatus s = has_data
+                   ? moves_.CopyRange(entry, from, to, start, valid_end, nullptr, /*sync=*/true)
+                   : EnsureDataFile(entry, to);
   if (s.ok()) s = SyncDataDirs();
   if (s.ok()) s = Log(JournalRecord::Segment(entry->id, seg, uint8_t(to)), entry);
   std::unique_lock<std::shared_mutex> lock(entry->mu);
@@ -502,11 +504,11 @@ IOStatus Store::RelocateSegment(FileEntry* entry, uint64_t seg, uint64_t valid_e
       PunchHole(tier(to).DataPath(entry->id), start, RoundUp(valid_end - start)).PermitUncheckedError();
     }
     tier(to).Release(bytes);
-    ReleaseUnusedAllowance(entry, to);
+    moves_.ReleaseUnusedAllowance(entry, to);
     return s;
   }
   // The record is in the journal: the new home is the home, durable or not.
-  MoveHome(entry, seg, from, to, bytes);
+  moves_.MoveHome(entry, seg, from, to, bytes);
   lock.unlock();
   // The old copy is garbage once the commit is durable (until then a crash
   // may come back to it; recovery punches whichever copy is not the home) and

@@ -30,6 +30,7 @@
 #include "env/hint_table.h"
 #include "env/info_log.h"
 #include "env/journal.h"
+#include "env/move_executor.h"
 #include "env/namespace.h"
 #include "env/store_errors.h"
 #include "env/tier.h"
@@ -192,30 +193,18 @@ class Store : public StorageView {
   // backing files, durable. Called by file Sync before syncing data.
   rocksdb::IOStatus SyncMetadataFor(const FileEntry& entry);
 
-  // ---- moves (store_moves.cc) ----
-  // Runs one HintStor operation on one segment: copy, make durable, commit,
-  // wait out readers of the old copy, punch it. `governor` paces the copy
-  // (nullptr: at once, as an eviction on the critical path does). Returns
-  // Busy if the file is open for writing or changed under the move,
-  // NoSpace if the destination has no room, Aborted if the governor gave up,
-  // OK (with *bytes = 0) if there was nothing to do.
-  class Governor {
-   public:
-    virtual ~Governor() = default;
-    // Blocks until a chunk of `bytes` may be copied from tier `from` to tier
-    // `to`; false to abandon the move.
-    virtual bool BeforeChunk(int from, int to, uint64_t bytes) = 0;
-    // The chunk took `nanos` (its device time included).
-    virtual void AfterChunk(int64_t nanos) { (void)nanos; }
-  };
-  // `cause` is traced (the move's start and end events) and, for a planned
-  // move, the policy is told how it ended (Policy::OnMoveDone: made if it
-  // carried bytes).
+  // ---- moves (env/move_executor.h) ----
+  // Paces a move's copy; the migrator is one.
+  using Governor = MoveExecutor::Governor;
+  // Runs one HintStor operation on one segment: MoveExecutor::Execute, whose
+  // header gives the protocol, its results and its locks. `governor` nullptr:
+  // at once, as an eviction on the critical path does.
   rocksdb::IOStatus ExecuteMove(const Move& move, MoveCause cause, Governor* governor,
-                                uint64_t* bytes);
-  // "migrate 12:3 -> tier 1" (operation, file id:segment, destination), as
-  // `tierfs queue` and the info log show a move.
-  static std::string DescribeMove(const Move& move);
+                                uint64_t* bytes) {
+    return moves_.Execute(move, cause, governor, bytes);
+  }
+  // "migrate 12:3 -> tier 1", as `tierfs queue` and the info log show a move.
+  static std::string DescribeMove(const Move& move) { return MoveExecutor::Describe(move); }
 
   // Trace capture (env/trace_capture.h): records every I/O into `path`
   // until StopTrace or close. One capture at a time: Busy if one runs.
@@ -225,7 +214,7 @@ class Store : public StorageView {
 
   const std::string& policy_state() const { return policy_state_; }
   // Drops every extra copy of `entry` (before it is written again).
-  rocksdb::IOStatus DropCopies(FileEntry* entry);
+  rocksdb::IOStatus DropCopies(FileEntry* entry) { return moves_.DropCopies(entry); }
 
   // ---- hints (store_hints.cc) ----
   // What the event listener knows of a table file about to be created (or
@@ -301,23 +290,9 @@ class Store : public StorageView {
   // Tries tiers in the order want, slower ones, faster ones; charges `bytes`.
   int ChargeSomeTier(FileEntry* entry, int want, int exclude, uint64_t bytes);
   rocksdb::IOStatus SyncDataDirs();
-  // Copies [start, end) of the file from tier `from` to tier `to` (creating
-  // its backing file there), paying the device models; with `sync`, fsyncs
-  // the copy. REQUIRES: entry->move_mu held.
-  rocksdb::IOStatus CopyRange(FileEntry* entry, int from, int to, uint64_t start, uint64_t end,
-                              Governor* governor, bool sync);
-  // Makes `to` the home of `seg` (charged `charge` there) in memory and in the
-  // account, once its journal record is written. REQUIRES: entry->mu exclusive.
-  void MoveHome(FileEntry* entry, uint64_t seg, int from, int to, uint64_t charge);
-  // Returns the file's block allowance on tier t if no segment or copy of it
-  // is left there (what recovery would charge). REQUIRES: entry->mu exclusive.
-  void ReleaseUnusedAllowance(FileEntry* entry, int t);
-  // Charges `bytes` (and the per-file block allowance) to tier t; false if no room.
-  bool ChargeExactly(FileEntry* entry, int t, uint64_t bytes);
-  rocksdb::IOStatus RunMove(const Move& move, MoveCause cause, Governor* governor,
-                            uint64_t* bytes);
-  // Drops the extra copy of `seg`. REQUIRES: entry->move_mu held.
-  rocksdb::IOStatus DropCopy(FileEntry* entry, uint64_t seg);
+  // Moves journal their commits (Log) under state_mu_, find files under
+  // ns_mu_ and sync as the store's own changes do.
+  friend class MoveExecutor;
 
   const Options options_;
   const uint64_t seg_size_;
@@ -331,6 +306,7 @@ class Store : public StorageView {
   std::vector<std::unique_ptr<Tier>> tiers_;
   std::unique_ptr<Policy> policy_;
   std::unique_ptr<PlacementEngine> placement_;  // over policy_
+  MoveExecutor moves_;  // over this store; no state of its own
   RequestClock clock_;
   const uint64_t instance_;  // unique per Store in this process, from 1
   std::unique_ptr<AdminServer> admin_;  // stopped first at close: it may queue moves
