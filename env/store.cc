@@ -1,5 +1,6 @@
 // Store: namespace operations and segment placement. Open, recovery and close
-// are in store_recovery.cc; statistics in stats.cc.
+// are in store_recovery.cc, what the store shows of itself in store_view.cc;
+// its other parts are listed at the top of store.h.
 #include "env/store.h"
 
 #include <ctime>

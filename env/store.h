@@ -251,8 +251,6 @@ class Store : public StorageView {
   void GetStats(std::vector<TierStats>* stats);
   void ListFiles(const std::string& dir, std::vector<FileInfo>* files);
   void ListSegments(const std::string& dir, std::vector<SegmentReport>* segments);
-  // Writes the counters to <tier0>/meta/STATS (done at close).
-  rocksdb::IOStatus SaveStats();
   // The policy's learned state (env/store_policy_state.cc).
   void LoadPolicyState();
   rocksdb::IOStatus SavePolicyState();
@@ -270,13 +268,9 @@ class Store : public StorageView {
                      rocksdb::IOStatus* first);
   void DescribeSegment(const FileEntry& e, uint64_t s, SegmentInfo* info) const;
   rocksdb::IOStatus OpenTiers();
-  // Adds the counters saved in STATS to the live ones. OK if there is no
-  // STATS; Corruption (or the read's error) naming what was not loaded if it
-  // is damaged; what was read before the damage stays.
-  rocksdb::IOStatus LoadStats();
-  // LoadStats' reading of the parsed file, row by row; counts rows of the
-  // wrong shape in *skipped. Throws on a value of the wrong type.
-  void LoadStatsDocument(const nlohmann::json& doc, uint64_t* skipped);
+  // The STATS file saves and restores the counters, the clock and what the
+  // hint table and the namespace know of each file.
+  friend class StatsFile;
   // Appends `record`, updating `entry`'s lsn. REQUIRES: state_mu_ shared.
   rocksdb::IOStatus Log(const JournalRecord& record, FileEntry* entry,
                         uint64_t* lsn = nullptr);

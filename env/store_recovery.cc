@@ -15,6 +15,7 @@
 #include "env/config.h"
 #include "env/migrator.h"
 #include "env/posix_util.h"
+#include "env/stats_file.h"
 #include "env/store.h"
 
 namespace tierfs {
@@ -71,7 +72,7 @@ IOStatus Store::Open(const Options& options, std::shared_ptr<Store>* result) {
   if (s.ok()) s = store->Recover();
   if (!s.ok()) return s;
   // A damaged STATS file costs the saved counters, never the open.
-  s = store->LoadStats();
+  s = StatsFile::Load(*store);
   if (!s.ok()) {
     store->ReportError(StoreError::kStatsLoad,
                        "loading " + store->meta_dir_ + "/STATS (counters go on from what was read)",
@@ -373,7 +374,7 @@ void Store::SaveAtClose(IOStatus* first) {
   NoteFinalSave("saving " + meta_dir_ + "/AGENTS", SavePolicyState(), first);
   NoteFinalSave("syncing the journal", journal_->SyncAll(), first);
   // STATS last, so that it counts the failures above.
-  NoteFinalSave("saving " + meta_dir_ + "/STATS", SaveStats(), first);
+  NoteFinalSave("saving " + meta_dir_ + "/STATS", StatsFile::Save(*this), first);
   LogInfo("close: errors over the store's life: " + StoreErrorsLine(errors()));
 }
 

@@ -1,8 +1,11 @@
 // Store: what it shows of itself — the policies' view of the segments
-// (StorageView: Lookup, ForEachSegment), read without stopping anything: the
-// namespace lock only to collect the files, each file's mutex shared while
-// its segments are described.
+// (StorageView: Lookup, ForEachSegment) and the inspection behind the public
+// statistics calls and `tierfs stats|ls|segments` (GetStats, ListFiles,
+// ListSegments). All read without stopping anything: the namespace lock only
+// to collect the files, then each file's mutex shared for what a lock-free
+// read of its segment table does not give.
 #include "env/config.h"
+#include "env/file_name.h"
 #include "env/store.h"
 
 namespace tierfs {
@@ -54,6 +57,79 @@ void Store::ForEachSegment(const std::function<void(const SegmentInfo&)>& fn) co
       if (segs.tier(s) == kNoTier) continue;
       DescribeSegment(*e, s, &info);
       fn(info);
+    }
+  }
+}
+
+void Store::GetStats(std::vector<TierStats>* out) {
+  out->clear();
+  for (const auto& t : tiers_) {
+    TierStats s;
+    s.index = t->index;
+    s.path = t->root;
+    s.device = t->device.params().name;
+    s.capacity = t->capacity();
+    s.used_bytes = t->used();
+    t->Snapshot(&s);
+    out->push_back(s);
+  }
+}
+
+void Store::ListFiles(const std::string& dir, std::vector<FileInfo>* files) {
+  std::vector<std::pair<std::string, std::shared_ptr<FileEntry>>> entries;
+  {
+    std::lock_guard<std::mutex> lock(ns_mu_);
+    entries = ns_.FilesUnder(dir);
+  }
+  files->clear();
+  for (const auto& [name, e] : entries) {
+    FileInfo info;
+    info.name = name;
+    info.kind = FileKindName(ClassifyFileName(name));  // by its current name: CURRENT was born a .dbtmp
+    info.size = e->size.load();
+    {
+      std::shared_lock<std::shared_mutex> elock(e->mu);
+      info.level = e->hints.level;
+      info.hint = e->hints.access;
+      info.pinned_tier = e->hints.pinned_tier;
+    }
+    info.segments_per_tier.assign(tiers_.size(), 0);
+    for (uint64_t s = 0; s < e->segments.size(); ++s) {
+      uint8_t t = e->segments.tier(s);
+      if (t != kNoTier) info.segments_per_tier[t]++;
+    }
+    files->push_back(info);
+  }
+}
+
+void Store::ListSegments(const std::string& dir, std::vector<SegmentReport>* out) {
+  std::vector<std::pair<std::string, std::shared_ptr<FileEntry>>> entries;
+  {
+    std::lock_guard<std::mutex> lock(ns_mu_);
+    entries = ns_.FilesUnder(dir);
+  }
+  out->clear();
+  const uint64_t now = Now();
+  for (const auto& [name, e] : entries) {
+    if (!IsBulkKind(e->kind)) continue;
+    std::shared_lock<std::shared_mutex> lock(e->mu);
+    for (uint64_t s = 0; s < e->segments.size(); ++s) {
+      uint8_t t = e->segments.tier(s);
+      if (t == kNoTier) continue;
+      SegmentStats st = e->segments.heat(s)->Snapshot();
+      SegmentReport r;
+      r.file = name;
+      r.segment = s;
+      r.tier = t;
+      uint8_t c = e->segments.copy(s);
+      r.copy_tier = c == kNoTier ? -1 : c;
+      r.bytes = ContentEnd(*e, s) - SegmentStart(s);
+      r.user_reads = st.user_reads;
+      r.background_reads = st.background_reads;
+      r.writes = st.writes;
+      r.migrations = st.migrations;
+      r.heat = st.HeatAt(now);
+      out->push_back(r);
     }
   }
 }

@@ -1,26 +1,10 @@
-// Store statistics: the live counters, their persistence in <tier0>/meta/STATS
-// (JSON, written at close, added back at open so counters cover the store's
-// life), and the file listing behind `tierfs ls`.
-//
-// STATS, version 1 (JSON; written via STATS.tmp + rename):
-//   {"version": 1,
-//    "seq":      the request clock at close,
-//    "tiers":    [one object per tier, by index:
-//                 {<name>: n, ... for every counter (TickerKind::kCounter) of
-//                                 kTierTickers; gauges are not saved,
-//                  <name>: {"count": n, "sum_us": n, "buckets": [32 counts]}, ...
-//                                 for every row of kTierHistograms}],
-//    "segments": [[file id, segment, user reads, background reads, writes,
-//                  migrations, heat, last access, placed, last migration], ...],
-//    "files":    [[file id, level, column family], ...],
-//    "errors":   {<name>: n, ... for every row of kStoreErrors (store_errors.h)}}
-// A key missing loads as zero (a file written before the statistic existed);
-// unknown keys are ignored.
+// The statistics file (stats_file.h, which gives its format).
+#include "env/stats_file.h"
+
 #include <map>
 
 #include <nlohmann/json.hpp>
 
-#include "env/file_name.h"
 #include "env/store.h"
 
 namespace tierfs {
@@ -46,82 +30,9 @@ LatencyHistogram HistogramFromJson(const json& j) {
 
 }  // namespace
 
-void Store::GetStats(std::vector<TierStats>* out) {
-  out->clear();
-  for (const auto& t : tiers_) {
-    TierStats s;
-    s.index = t->index;
-    s.path = t->root;
-    s.device = t->device.params().name;
-    s.capacity = t->capacity();
-    s.used_bytes = t->used();
-    t->Snapshot(&s);
-    out->push_back(s);
-  }
-}
-
-void Store::ListFiles(const std::string& dir, std::vector<FileInfo>* files) {
-  std::vector<std::pair<std::string, std::shared_ptr<FileEntry>>> entries;
-  {
-    std::lock_guard<std::mutex> lock(ns_mu_);
-    entries = ns_.FilesUnder(dir);
-  }
-  files->clear();
-  for (const auto& [name, e] : entries) {
-    FileInfo info;
-    info.name = name;
-    info.kind = FileKindName(ClassifyFileName(name));  // by its current name: CURRENT was born a .dbtmp
-    info.size = e->size.load();
-    {
-      std::shared_lock<std::shared_mutex> elock(e->mu);
-      info.level = e->hints.level;
-      info.hint = e->hints.access;
-      info.pinned_tier = e->hints.pinned_tier;
-    }
-    info.segments_per_tier.assign(tiers_.size(), 0);
-    for (uint64_t s = 0; s < e->segments.size(); ++s) {
-      uint8_t t = e->segments.tier(s);
-      if (t != kNoTier) info.segments_per_tier[t]++;
-    }
-    files->push_back(info);
-  }
-}
-
-void Store::ListSegments(const std::string& dir, std::vector<SegmentReport>* out) {
-  std::vector<std::pair<std::string, std::shared_ptr<FileEntry>>> entries;
-  {
-    std::lock_guard<std::mutex> lock(ns_mu_);
-    entries = ns_.FilesUnder(dir);
-  }
-  out->clear();
-  const uint64_t now = Now();
-  for (const auto& [name, e] : entries) {
-    if (!IsBulkKind(e->kind)) continue;
-    std::shared_lock<std::shared_mutex> lock(e->mu);
-    for (uint64_t s = 0; s < e->segments.size(); ++s) {
-      uint8_t t = e->segments.tier(s);
-      if (t == kNoTier) continue;
-      SegmentStats st = e->segments.heat(s)->Snapshot();
-      SegmentReport r;
-      r.file = name;
-      r.segment = s;
-      r.tier = t;
-      uint8_t c = e->segments.copy(s);
-      r.copy_tier = c == kNoTier ? -1 : c;
-      r.bytes = ContentEnd(*e, s) - SegmentStart(s);
-      r.user_reads = st.user_reads;
-      r.background_reads = st.background_reads;
-      r.writes = st.writes;
-      r.migrations = st.migrations;
-      r.heat = st.HeatAt(now);
-      out->push_back(r);
-    }
-  }
-}
-
-IOStatus Store::SaveStats() {
+IOStatus StatsFile::Save(Store& store) {
   std::vector<TierStats> stats;
-  GetStats(&stats);
+  store.GetStats(&stats);
   json tiers = json::array();
   for (const TierStats& s : stats) {
     json tier = json::object();
@@ -141,10 +52,10 @@ IOStatus Store::SaveStats() {
   // What the event listener said of each table file: [file id, level, column
   // family], so levels survive a restart (RocksDB does not restate them).
   json files = json::array();
-  std::map<uint32_t, std::string> cf_names = hints_.FamilyNames();
+  std::map<uint32_t, std::string> cf_names = store.hints_.FamilyNames();
   {
-    std::lock_guard<std::mutex> lock(ns_mu_);
-    for (const auto& [id, e] : ns_.files()) {
+    std::lock_guard<std::mutex> lock(store.ns_mu_);
+    for (const auto& [id, e] : store.ns_.files()) {
       std::shared_lock<std::shared_mutex> elock(e->mu);
       if (e->hints.level >= 0 || e->hints.column_family != 0) {
         files.push_back(json::array({id, e->hints.level, cf_names[e->hints.column_family]}));
@@ -158,18 +69,18 @@ IOStatus Store::SaveStats() {
       }
     }
   }
-  json doc{{"version", 1},   {"seq", Now()},   {"tiers", tiers},
-           {"segments", segments}, {"files", files}, {"errors", StoreErrorsToJson(errors())}};
-  const std::string path = meta_dir_ + "/STATS";
-  IOStatus s = rocksdb::WriteStringToFile(base_.get(), doc.dump(1), path + ".tmp", true);
-  if (s.ok()) s = base_->RenameFile(path + ".tmp", path, rocksdb::IOOptions(), nullptr);
+  json doc{{"version", 1},   {"seq", store.Now()},   {"tiers", tiers},
+           {"segments", segments}, {"files", files}, {"errors", StoreErrorsToJson(store.errors())}};
+  const std::string path = store.meta_dir() + "/STATS";
+  IOStatus s = rocksdb::WriteStringToFile(store.base(), doc.dump(1), path + ".tmp", true);
+  if (s.ok()) s = store.base()->RenameFile(path + ".tmp", path, rocksdb::IOOptions(), nullptr);
   return s;
 }
 
-IOStatus Store::LoadStats() {
-  const std::string path = meta_dir_ + "/STATS";
+IOStatus StatsFile::Load(Store& store) {
+  const std::string path = store.meta_dir() + "/STATS";
   std::string text;
-  IOStatus s = rocksdb::ReadFileToString(base_.get(), path, &text);
+  IOStatus s = rocksdb::ReadFileToString(store.base(), path, &text);
   if (s.IsNotFound() || s.IsPathNotFound()) return IOStatus::OK();  // never closed cleanly
   if (!s.ok()) return s;
   json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
@@ -180,7 +91,7 @@ IOStatus Store::LoadStats() {
   // throws, and what was added before it stays.
   uint64_t skipped = 0;
   try {
-    LoadStatsDocument(doc, &skipped);
+    LoadDocument(store, doc, &skipped);
   } catch (const std::exception& e) {
     return IOStatus::Corruption(path + " is damaged (" + e.what() +
                                 "): the statistics after the damage were not loaded");
@@ -192,16 +103,16 @@ IOStatus Store::LoadStats() {
   return IOStatus::OK();
 }
 
-void Store::LoadStatsDocument(const json& doc, uint64_t* skipped) {
-  errors_.AddAll(StoreErrorsFromJson(doc.value("errors", json::object())));
+void StatsFile::LoadDocument(Store& store, const json& doc, uint64_t* skipped) {
+  store.errors_.AddAll(StoreErrorsFromJson(doc.value("errors", json::object())));
   const json& tiers = doc["tiers"];
-  for (size_t i = 0; i < tiers.size() && i < tiers_.size(); ++i) {
+  for (size_t i = 0; i < tiers.size() && i < size_t(store.NumTiers()); ++i) {
     const json& j = tiers[i];
     if (!j.is_object()) {
       ++*skipped;
       continue;
     }
-    Tier& t = *tiers_[i];
+    Tier& t = store.tier(int(i));
     for (const TierTickerInfo& info : kTierTickers) {
       if (info.kind == TickerKind::kCounter) t.Add(info.id, j.value(info.name, uint64_t(0)));
     }
@@ -209,30 +120,30 @@ void Store::LoadStatsDocument(const json& doc, uint64_t* skipped) {
       if (j.contains(info.name)) t.Merge(info.id, HistogramFromJson(j[info.name]));
     }
   }
-  std::lock_guard<std::mutex> lock(ns_mu_);
+  std::lock_guard<std::mutex> lock(store.ns_mu_);
   if (doc.contains("files") && doc["files"].is_array()) {
     for (const json& row : doc["files"]) {
       if (!row.is_array() || row.size() < 3) {
         ++*skipped;
         continue;
       }
-      std::shared_ptr<FileEntry> e = ns_.FindId(row[0].get<uint64_t>());
+      std::shared_ptr<FileEntry> e = store.ns_.FindId(row[0].get<uint64_t>());
       if (!e) continue;  // deleted since: nothing to restore
       e->hints.level = row[1].get<int>();
       e->level.store(int8_t(e->hints.level), std::memory_order_relaxed);
       std::string cf = row[2].get<std::string>();
-      if (!cf.empty()) e->hints.column_family = hints_.FamilyId(cf);
+      if (!cf.empty()) e->hints.column_family = store.hints_.FamilyId(cf);
     }
   }
   // The request clock goes on where it stopped, so ages and decay continue.
-  clock_.Restore(doc.value("seq", uint64_t(0)));
+  store.clock_.Restore(doc.value("seq", uint64_t(0)));
   if (!doc.contains("segments") || !doc["segments"].is_array()) return;
   for (const json& row : doc["segments"]) {
     if (!row.is_array() || row.size() < 7) {
       ++*skipped;
       continue;
     }
-    std::shared_ptr<FileEntry> e = ns_.FindId(row[0].get<uint64_t>());
+    std::shared_ptr<FileEntry> e = store.ns_.FindId(row[0].get<uint64_t>());
     uint64_t s = row[1].get<uint64_t>();
     if (!e || e->segments.tier(s) == kNoTier) continue;  // deleted or moved since
     SegmentHeat* h = e->segments.heat(s);

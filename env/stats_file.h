@@ -1,0 +1,66 @@
+// The statistics file, <tier0>/meta/STATS: the store's counters kept across
+// a clean close, so that they cover the store's life. Written by Close,
+// added back by Open. It holds
+//   - every tier's counters (not its gauges, which recovery rebuilds) and
+//     latency histograms, by the rows of kTierTickers and kTierHistograms;
+//   - every placed segment's statistics (heat, accesses, moves), so that
+//     policies and `tierfs segments` keep them across restarts;
+//   - each table file's level and column family, as the event listener told
+//     them (RocksDB does not restate them for files that exist);
+//   - the request clock, so that ages and decay go on where they stopped;
+//   - the error counters (env/store_errors.h).
+//
+// STATS, version 1 (JSON; written via STATS.tmp + rename):
+//   {"version": 1,
+//    "seq":      the request clock at close,
+//    "tiers":    [one object per tier, by index:
+//                 {<name>: n, ... for every counter (TickerKind::kCounter) of
+//                                 kTierTickers; gauges are not saved,
+//                  <name>: {"count": n, "sum_us": n, "buckets": [32 counts]}, ...
+//                                 for every row of kTierHistograms}],
+//    "segments": [[file id, segment, user reads, background reads, writes,
+//                  migrations, heat, last access, placed, last migration], ...],
+//                 (heat as of the last access; times on the request clock)
+//    "files":    [[file id, level, column family name], ...],
+//    "errors":   {<name>: n, ... for every row of kStoreErrors (store_errors.h)}}
+// A key missing loads as zero (a file written before the statistic existed);
+// unknown keys are ignored. Column families are saved by name: their ids are
+// the hint table's, given anew at each open.
+#pragma once
+
+#include <cstdint>
+
+#include <nlohmann/json_fwd.hpp>
+#include <rocksdb/io_status.h>
+
+namespace tierfs {
+
+class Store;
+
+// Both calls go through the store's parts, in its lock order: the hint
+// table's lock alone, then ns_mu_ -> FileEntry::mu shared (Save); ns_mu_ ->
+// the hint table's lock (Load). A friend of Store: the namespace, the
+// request clock and the error counters are the store's own.
+class StatsFile {
+ public:
+  // Writes `store`'s statistics to its STATS. The write or rename's error,
+  // if any; the previous STATS stays until the rename.
+  static rocksdb::IOStatus Save(Store& store);
+  // Adds the statistics saved in `store`'s STATS to the live ones and
+  // restores the clock, levels and column families. OK if there is no STATS
+  // (the store never closed cleanly). Otherwise the read's error, or
+  // Corruption naming the file and what was not loaded: all of it (not a
+  // statistics file), the rest of the file after a value of the wrong type,
+  // or the count of malformed rows skipped. What was read before the damage
+  // stays added. REQUIRES: no other thread uses the store (Open calls it
+  // before starting any), as it writes files' hints without their mutex.
+  static rocksdb::IOStatus Load(Store& store);
+
+ private:
+  // Load's reading of the parsed file, row by row, in the file's order;
+  // counts rows of the wrong shape in *skipped. Throws on a value of the
+  // wrong type.
+  static void LoadDocument(Store& store, const nlohmann::json& doc, uint64_t* skipped);
+};
+
+}  // namespace tierfs
