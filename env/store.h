@@ -2,11 +2,28 @@
 // accounting and placement. The FileSystem facade (tier_fs.h) and the file
 // classes (tier_files.h) are thin layers over it.
 //
+// Its parts, each with its header and lock contract:
+//   Tier (env/tier.h)                  a tier's capacity account (engine/capacity.h,
+//                                      lock-free), statistics and device model
+//   HintTable (env/hint_table.h)       hints waiting for their file, per column
+//                                      family, pins by path; its own mutex
+//   MoveExecutor (env/move_executor.h) MIGRATE, REPLICATE, PREFETCH, drop-copy;
+//                                      FileEntry::move_mu across each move
+//   StatsFile (env/stats_file.h)       the STATS file, loaded at open, saved at close
+//   AdminServer (env/admin_channel.h)  the admin channel's thread, with or without
+//                                      migration; its mutex guards its stop flag only
+//   Migrator (env/migrator.h)          the migration thread; its own mutex, never
+//                                      held while calling into the store
+// The store's own code: namespace and placement (store.cc), open, recovery
+// and close (store_recovery.cc), the hint calls that need the namespace
+// (store_hints.cc), StorageView and inspection (store_view.cc), trace capture
+// (store_trace.cc), the policy's saved state (store_policy_state.cc).
+//
 // Locking order: the placement engine's decision lock (eviction, planning;
 // engine/placement.h) -> FileEntry::move_mu -> state_mu_ (shared for every
 // change, exclusive for a snapshot) -> ns_mu_ (the namespace) -> the hint
-// table's lock (HintTable::mu_, env/hint_table.h) -> FileEntry::mu -> the
-// journal's locks -> the trace capture's lock (a leaf).
+// table's lock (HintTable::mu_) -> FileEntry::mu -> the journal's locks ->
+// the trace capture's lock (a leaf).
 // Reads take no lock: a read looks its tier up in the SegmentTable with two
 // atomic loads inside a ReadGate epoch (env/read_gate.h), which a move waits
 // out before punching the old copy.
@@ -14,7 +31,6 @@
 
 #include <algorithm>
 #include <functional>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <shared_mutex>
