@@ -32,6 +32,8 @@ class FixedTier : public Policy {
   double FillRank(const SegmentInfo& s, uint64_t now) const override {
     return slowest_ ? 0 : Policy::FillRank(s, now);
   }
+  // slow-only is the all-slow reference: no copies either.
+  int CopySharePct() const override { return slowest_ ? 0 : -1; }
 
  private:
   const char* const name_;

@@ -225,6 +225,26 @@ class Policy {
     return segment.stats.HeatAt(now);
   }
 
+  // Hot-page copies (engine/page_copies.h). A user read of a page of an
+  // immutable file missed tier 0: copy the page there? `victim` is the copy
+  // it would replace (nullptr: a free slot). Frequencies are the admission
+  // sketch's recent access counts. Default (TinyLFU): the page was read
+  // before, and more often than the victim.
+  struct CopyCandidate {
+    uint64_t file_id = 0;
+    FileKind kind = FileKind::kOther;
+    int level = -1;
+    uint64_t page = 0;
+    uint32_t frequency = 0;
+  };
+  virtual bool AdmitCopy(const CopyCandidate& page, const CopyCandidate* victim) const {
+    return page.frequency >= 2 && (!victim || page.frequency > victim->frequency);
+  }
+  // The percentage of tier 0 copies may hold (its split with homes); -1 for
+  // the configured share (PageCopyOptions::share_pct). References that must
+  // keep RocksDB's or a fixed placement return 0.
+  virtual int CopySharePct() const { return -1; }
+
   virtual bool EvictsOnPlacement() const { return false; }
   virtual void Evict(int tier, uint64_t bytes, const StorageView& view, std::vector<Move>* moves) {
     (void)tier;

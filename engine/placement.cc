@@ -34,8 +34,51 @@ bool PlacementEngine::Plan(const StorageView& view, size_t max, std::vector<Move
   std::lock_guard<std::mutex> lock(decide_mu_);
   const size_t before = moves->size();
   if (policy_due && policy_->PlanIntervalRequests() > 0) policy_->Plan(view, max, moves);
-  const size_t made = moves->size() - before;
-  return Fill(view, made < max ? max - made : 0, moves);
+  size_t made = moves->size() - before;
+  const bool more = Fill(view, made < max ? max - made : 0, moves);
+  made = moves->size() - before;
+  if (copies_) MakeRoomForCopies(view, made < max ? max - made : 0, moves);
+  return more;
+}
+
+void PlacementEngine::MakeRoomForCopies(const StorageView& view, size_t max,
+                                        std::vector<Move>* moves) {
+  const uint64_t wanted = copies_->TakeWantedBytes();
+  if (wanted == 0 || max == 0 || view.NumTiers() < 2) return;
+  // What the copies may still grow by, less what is free already (above
+  // the headroom kept for new writes) and what moves in flight free.
+  int64_t need = int64_t(std::min(wanted, copies_->reserve_left())) -
+                 (int64_t(view.Free(0)) - int64_t(Headroom(view.Capacity(0))));
+  for (const Move& m : *moves) {
+    if (m.to == 0 && m.op != Move::kDropCopy) need += int64_t(view.SegmentSize());
+  }
+  if (need <= 0) return;
+  candidates_.clear();
+  const uint64_t now = view.Now();
+  view.ForEachSegment([&](const SegmentInfo& s) {
+    if (s.tier != 0 || s.busy || s.hints.pinned_tier >= 0 || s.bytes == 0) return;
+    candidates_.push_back({policy_->FillRank(s, now), s.bytes, s.ref});
+  });
+  // Coldest first; ties by name, as in Fill.
+  std::sort(candidates_.begin(), candidates_.end(), [](const Candidate& a, const Candidate& b) {
+    if (a.rank != b.rank) return a.rank < b.rank;
+    if (a.ref.file_id != b.ref.file_id) return a.ref.file_id < b.ref.file_id;
+    return a.ref.segment < b.ref.segment;
+  });
+  size_t added = 0;
+  for (const Candidate& c : candidates_) {
+    if (need <= 0 || added == max) break;
+    const bool planned = std::any_of(moves->begin(), moves->end(),
+                                     [&](const Move& m) { return m.ref == c.ref; });
+    if (planned) continue;
+    Move m;
+    m.op = Move::kMigrate;
+    m.ref = c.ref;
+    m.to = 1;
+    moves->push_back(m);
+    need -= int64_t(c.bytes);
+    added++;
+  }
 }
 
 uint64_t PlacementEngine::PlanIntervalRequests() const {
@@ -51,7 +94,9 @@ uint64_t PlacementEngine::Headroom(uint64_t fast_capacity) const {
 bool PlacementEngine::Fill(const StorageView& view, size_t max, std::vector<Move>* moves) {
   if (view.NumTiers() < 2) return false;
   const uint64_t headroom = Headroom(view.Capacity(0));
-  int64_t room = int64_t(view.Free(0)) - int64_t(headroom);
+  // The copies' reserve they do not use yet is theirs to grow into.
+  const uint64_t reserved = copies_ ? copies_->reserve_left() : 0;
+  int64_t room = int64_t(view.Free(0)) - int64_t(headroom) - int64_t(reserved);
   for (const Move& m : *moves) {
     if (m.to == 0 && m.op != Move::kDropCopy) room -= int64_t(view.SegmentSize());
   }

@@ -19,6 +19,7 @@
 
 #include "agents/policy.h"
 #include "engine/capacity.h"
+#include "engine/page_copies.h"
 #include "tierfs/migration.h"
 
 namespace tierfs {
@@ -99,6 +100,11 @@ class PlacementEngine {
   // The bytes of tier 0 the fill leaves free for new writes.
   uint64_t Headroom(uint64_t fast_capacity) const;
 
+  // The hot-page copies on tier 0, if any (set once, before any Plan): the
+  // fill leaves their unused reserve alone, and a plan demotes the coldest
+  // homes of tier 0 when the copies had no room (MakeRoomForCopies).
+  void AttachCopies(PageCopies* copies) { copies_ = copies; }
+
  private:
   // No idle fast capacity: appends up to `max` promotions to tier 0 of the
   // segments on slower tiers that were read, best ranked first
@@ -106,6 +112,13 @@ class PlacementEngine {
   // headroom, counting the promotions already in *moves. REQUIRES: decide_mu_.
   // True if candidates that fit were left for want of `max`.
   bool Fill(const StorageView& view, size_t max, std::vector<Move>* moves);
+
+  // Homes and copies share tier 0 (engine/page_copies.h): new writes take
+  // free space first, and the copies get theirs back in the background.
+  // Appends demotions to tier 1 of the coldest homes of tier 0 (lowest
+  // Policy::FillRank first) for the bytes the copies asked for, within their
+  // reserve, beyond tier 0's free space above the headroom. REQUIRES: decide_mu_.
+  void MakeRoomForCopies(const StorageView& view, size_t max, std::vector<Move>* moves);
 
   struct Candidate {
     double rank;
@@ -117,6 +130,7 @@ class PlacementEngine {
   std::vector<Candidate> candidates_;  // guarded by decide_mu_
   std::mutex decide_mu_;  // held across Evict() (and its moves) and Plan()
   std::vector<Move> victims_;  // guarded by decide_mu_
+  PageCopies* copies_ = nullptr;
 };
 
 // What a move asks of a segment whose home is tier `home` and whose extra

@@ -147,6 +147,33 @@ Status ApplyKey(const std::string& key, const std::string& value,
     }
     return Status::OK();
   }
+  if (key == "copies") {
+    if (value != "on" && value != "off") {
+      return Status::InvalidArgument(where + ": bad copies '" + value + "' (expected on or off)");
+    }
+    options->copies.enabled = value == "on";
+    return Status::OK();
+  }
+  if (key == "copy_page") {
+    uint64_t v;
+    if (!ParseSize(value, &v) || v < 4096 || v > (64 << 10) || (v & (v - 1)) != 0) {
+      return Status::InvalidArgument(where + ": bad copy_page '" + value +
+                                     "' (expected a power of two from 4K to 64K)");
+    }
+    options->copies.page = v;
+    return Status::OK();
+  }
+  if (key == "copy_share") {
+    uint64_t v;
+    const std::string pct = !value.empty() && value.back() == '%' ? value.substr(0, value.size() - 1)
+                                                                   : value;
+    if (!ParseSize(pct, &v) || v > 100) {
+      return Status::InvalidArgument(where + ": bad copy_share '" + value +
+                                     "' (expected a percentage of tier 0, 0% to 100%)");
+    }
+    options->copies.share_pct = v;
+    return Status::OK();
+  }
   if (key == "migration_plan_ms") {
     uint64_t v;
     if (!ParseSize(value, &v) || v == 0) {
@@ -177,7 +204,7 @@ Status ApplyKey(const std::string& key, const std::string& value,
   return Status::InvalidArgument(where + ": unknown key '" + key +
                                  "' (known: segment_size, policy, placement, POLICY.PARAM, migration, "
                                  "migration_queue, migration_rate, migration_idle_ops, migration_busy_share, "
-                                 "migration_plan_ms, fast_headroom, trace" +
+                                 "migration_plan_ms, fast_headroom, copies, copy_page, copy_share, trace" +
                                  (where.rfind("line", 0) == 0 ? ", tier" : "") + ")");
 }
 

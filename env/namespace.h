@@ -63,6 +63,12 @@ struct FileEntry {
   // must never be staler than its home.
   std::atomic<uint32_t> copies{0};
 
+  // Hot-page copies (env/hot_pages.h) are made only of a sealed file: an SST
+  // or blob file no writer has open. A writer unseals it and bumps seal_gen
+  // before its first write, so a copy begun before cannot be published.
+  std::atomic<bool> sealed{false};
+  std::atomic<uint64_t> seal_gen{0};
+
   // Names bound to this file; guarded by the namespace lock.
   int links = 0;
 

@@ -2,6 +2,7 @@
 // are in store_recovery.cc, what the store shows of itself in store_view.cc;
 // its other parts are listed at the top of store.h.
 #include "env/store.h"
+#include "env/hot_pages.h"
 
 #include <ctime>
 
@@ -308,6 +309,8 @@ void Store::FreeData(const std::shared_ptr<FileEntry>& entry) {
   // After Close another store may own the tiers: the data stays, an orphan
   // that the next open removes.
   if (closed()) return;
+  // No handle is left, so no reader: the copies' slots are free at once.
+  if (hot_pages_) hot_pages_->copies().Invalidate(entry->id, /*readers_possible=*/false);
   std::unique_lock<std::shared_mutex> lock(entry->mu);
   NoteEvent(TraceEvent::kDelete, entry->id, entry->kind, 0, 0);
   SegmentTable& segs = entry->segments;
@@ -347,6 +350,14 @@ std::string Store::FullMessage() const {
            (t->device_full() ? ", device full" : "") + ";";
   }
   return msg;
+}
+
+bool Store::DropPageCopiesForData(uint64_t bytes) {
+  if (!hot_pages_ || tier(0).copy_used() == 0) return false;
+  const uint64_t freed = hot_pages_->copies().Shrink(bytes);
+  LogInfo("every tier is full: dropped " + FormatSize(freed) + " of hot-page copies on tier 0 "
+          "for data");
+  return freed > 0;
 }
 
 int Store::ChargeSomeTier(FileEntry* entry, int want, int exclude, uint64_t bytes) {
@@ -402,6 +413,7 @@ IOStatus Store::PlaceSegment(FileEntry* entry, uint64_t seg, const PlacementRequ
       return IOStatus::OK();
     }
     int t = ChargeSomeTier(entry, want, -1, bytes);
+    if (t < 0 && DropPageCopiesForData(bytes + kFileBlock)) t = ChargeSomeTier(entry, want, -1, bytes);
     if (t < 0) return IOStatus::NoSpace(FullMessage());
     IOStatus s = Log(JournalRecord::Segment(entry->id, seg, uint8_t(t)), entry);
     if (!s.ok()) {
@@ -436,14 +448,27 @@ IOStatus Store::ChargeUpTo(FileEntry* entry, uint64_t seg, uint64_t end) {
 }
 
 void Store::AddWriter(FileEntry* entry) {
-  std::unique_lock<std::shared_mutex> lock(entry->mu);
-  entry->writers++;
-  entry->writer_opens++;  // a move copying this file now will not commit
+  {
+    std::unique_lock<std::shared_mutex> lock(entry->mu);
+    entry->writers++;
+    entry->writer_opens++;  // a move copying this file now will not commit
+    // A page copy begun before this will not be published (tier_files.cc).
+    entry->sealed.store(false, std::memory_order_release);
+    entry->seal_gen.fetch_add(1, std::memory_order_acq_rel);
+  }
+  if (hot_pages_) {
+    // Its copies would go stale: readers stop finding them now, and their
+    // slots are freed once the reads already under way are done.
+    hot_pages_->copies().Invalidate(entry->id, /*readers_possible=*/true);
+    hot_pages_->copies().Reclaim();
+  }
 }
 
 void Store::DropWriter(FileEntry* entry) {
   std::unique_lock<std::shared_mutex> lock(entry->mu);
   if (--entry->writers > 0) return;  // another writer still appends into its reservation
+  entry->sealed.store(entry->kind == FileKind::kSst || entry->kind == FileKind::kBlob,
+                      std::memory_order_release);
   uint64_t size = entry->size.load();
   NoteEvent(TraceEvent::kSettle, entry->id, entry->kind, 0, size);
   SegmentTable& segs = entry->segments;

@@ -57,6 +57,7 @@
 namespace tierfs {
 
 class AdminServer;
+class HotPages;
 class Migrator;
 
 class Store : public StorageView {
@@ -96,6 +97,9 @@ class Store : public StorageView {
   // The placement and eviction rules, which serialize the policy's Evict()
   // and Plan() (engine/placement.h).
   PlacementEngine& placement() { return *placement_; }
+  // The hot-page copies on tier 0 (env/hot_pages.h); nullptr if off (one
+  // tier, copies:off, a policy that keeps none, read-only).
+  HotPages* hot_pages() { return hot_pages_.get(); }
   // The migration thread; nullptr if migration is off or the store read-only.
   Migrator* migrator() { return migrator_.get(); }
   // Numbers a request: the clock of the segment statistics and the policies
@@ -297,6 +301,9 @@ class Store : public StorageView {
   // Starts a new journal generation if the journal grew long.
   void MaybeRotate();
   std::string FullMessage() const;
+  // The last resort when every tier is full: drops hot-page copies (free to
+  // drop) so that data has room. False if there were none to drop.
+  bool DropPageCopiesForData(uint64_t bytes);
   // Tries tiers in the order want, slower ones, faster ones; charges `bytes`.
   int ChargeSomeTier(FileEntry* entry, int want, int exclude, uint64_t bytes);
   rocksdb::IOStatus SyncDataDirs();
@@ -317,6 +324,7 @@ class Store : public StorageView {
   std::unique_ptr<Policy> policy_;
   std::unique_ptr<PlacementEngine> placement_;  // over policy_
   MoveExecutor moves_;  // over this store; no state of its own
+  std::unique_ptr<HotPages> hot_pages_;  // over tiers_[0] and policy_; set at open
   RequestClock clock_;
   const uint64_t instance_;  // unique per Store in this process, from 1
   std::unique_ptr<AdminServer> admin_;  // stopped first at close: it may queue moves

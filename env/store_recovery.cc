@@ -17,6 +17,7 @@
 #include "env/posix_util.h"
 #include "env/stats_file.h"
 #include "env/store.h"
+#include "env/hot_pages.h"
 
 namespace tierfs {
 
@@ -83,6 +84,15 @@ IOStatus Store::Open(const Options& options, std::shared_ptr<Store>* result) {
                    ", " + std::to_string(store->tiers_.size()) + " tiers, policy " +
                    store->policy_->Name());
     store->LoadPolicyState();
+  }
+  if (!options.read_only && store->NumTiers() > 1) {
+    const int own = store->policy_->CopySharePct();
+    s = HotPages::Open(options.copies, own >= 0 ? own : int(options.copies.share_pct),
+                       store->policy_.get(), &store->tier(0),
+                       store->placement_->Headroom(store->tier(0).capacity()),
+                       store->meta_dir_ + "/PAGES", &store->hot_pages_);
+    if (!s.ok()) return s;
+    if (store->hot_pages_) store->placement_->AttachCopies(&store->hot_pages_->copies());
   }
   if (!options.trace.empty() && !options.read_only) {
     s = store->StartTrace(options.trace);
@@ -228,7 +238,11 @@ IOStatus Store::Recover() {
 
   // Which backing files exist; remove those of files that no longer exist.
   const uint64_t now = uint64_t(time(nullptr));
-  for (auto& [id, entry] : ns_.files()) entry->ctime = now;
+  for (auto& [id, entry] : ns_.files()) {
+    entry->ctime = now;
+    // Nothing is open for writing after a restart.
+    entry->sealed = entry->kind == FileKind::kSst || entry->kind == FileKind::kBlob;
+  }
   for (int t = 0; t < NumTiers(); ++t) {
     std::vector<std::string> children;
     s = base_->GetChildren(tier(t).data_dir, io, &children, nullptr);

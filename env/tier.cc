@@ -82,6 +82,7 @@ void Tier::Snapshot(TierStats* out) const {
   out->tickers[size_t(TierTicker::kReads)] += count;
   out->tickers[size_t(TierTicker::kReadBytes)] += bytes;
   out->tickers[size_t(TierTicker::kUserReads)] += user;
+  out->tickers[size_t(TierTicker::kPageCopyBytes)] = copy_used();
   out->histograms[size_t(TierHistogram::kReadLatency)].Add(latency);
 }
 

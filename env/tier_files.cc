@@ -1,8 +1,10 @@
 #include "env/tier_files.h"
 
+#include <cstdlib>
 #include <cstring>
 
 #include "env/guard.h"
+#include "env/hot_pages.h"
 #include "env/posix_util.h"
 #include "env/read_gate.h"
 
@@ -101,8 +103,28 @@ IOStatus SegmentReader::Read(uint64_t offset, size_t n, const IOOptions& options
     *result = Slice(scratch, 0);
     return IOStatus::OK();
   }
+  const size_t valid = size_t(std::min<uint64_t>(offset + n, size) - offset);
+  HotPages* hot = store_->hot_pages();
+  if (hot && !sequential_ && options.rate_limiter_priority >= rocksdb::Env::IO_USER &&
+      entry_->sealed.load(std::memory_order_acquire)) {
+    bool served = false;
+    IOStatus s = ReadWithCopies(*hot, offset, n, size, options, scratch, dbg, &served);
+    if (!s.ok()) return s;
+    if (served) {
+      *result = Slice(scratch, valid);
+      return IOStatus::OK();
+    }
+  }
+  IOStatus s = ReadRange(offset, n, size, options, scratch, dbg);
+  if (!s.ok()) return s;
+  *result = Slice(scratch, valid);
+  return IOStatus::OK();
+}
+
+IOStatus SegmentReader::ReadRange(uint64_t offset, size_t n, uint64_t size,
+                                  const IOOptions& options, char* scratch, IODebugContext* dbg) {
   // Pieces cover the requested range (kept whole for direct-I/O alignment);
-  // the result stops at the end of the file.
+  // the caller's result stops at the end of the file.
   const uint64_t end = offset + n;
   uint64_t off = offset;
   while (off < end && off < size) {
@@ -111,7 +133,111 @@ IOStatus SegmentReader::Read(uint64_t offset, size_t n, const IOOptions& options
     if (!s.ok()) return s;
     off = piece_end;
   }
-  *result = Slice(scratch, size_t(std::min(end, size) - offset));
+  return IOStatus::OK();
+}
+
+IOStatus SegmentReader::ReadWithCopies(HotPages& hot, uint64_t offset, size_t n, uint64_t size,
+                                       const IOOptions& options, char* scratch,
+                                       IODebugContext* dbg, bool* served) {
+  *served = false;
+  PageCopies& copies = hot.copies();
+  const uint64_t page = hot.page();
+  const uint64_t end = std::min<uint64_t>(offset + n, size);
+  const uint64_t p0 = offset / page, p1 = (end - 1) / page;
+  // A read of many pages is a scan (or a large value): not the copies' kind.
+  constexpr uint64_t kMaxPages = 4;
+  if (p1 - p0 >= kMaxPages) return IOStatus::OK();
+  const int np = int(p1 - p0 + 1);
+  // Pages whose home is on tier 0 already need no copy (and a copy made
+  // before the home moved up goes cold and is dropped).
+  for (uint64_t seg = store_->SegmentOf(offset); seg <= store_->SegmentOf(end - 1); ++seg) {
+    if (entry_->segments.read_tier(seg) == 0) return IOStatus::OK();
+  }
+  uint64_t keys[kMaxPages];
+  int64_t slots[kMaxPages];
+  bool all = true;
+  int64_t start = 0, done = 0;
+  {
+    // The gate keeps a slot found here from being reused until the read of
+    // it is done (engine/page_copies.h).
+    ReadGuard gate;
+    for (int i = 0; i < np; ++i) {
+      keys[i] = PageCopies::Key(entry_->id, p0 + uint64_t(i));
+      slots[i] = copies.Find(keys[i]);
+      if (slots[i] < 0) {
+        all = false;
+        break;
+      }
+    }
+    if (all) {
+      start = DeviceModel::NowNanos();
+      for (int i = 0; i < np; ++i) {
+        const uint64_t pstart = (p0 + uint64_t(i)) * page;
+        const uint64_t lo = std::max(offset, pstart), hi = std::min(end, pstart + page);
+        IOStatus s = hot.ReadSlot(slots[i], lo - pstart, size_t(hi - lo), scratch + (lo - offset));
+        if (!s.ok()) return s;
+      }
+      done = hot.tier().AccountRead(PageCopies::kStream, uint64_t(slots[0]) * page, end - offset,
+                                    start, /*user=*/true);
+    }
+  }
+  if (all) {
+    // As a read served by tier 0, piece by piece (the statistics and the
+    // policy see segments).
+    for (uint64_t off = offset; off < end;) {
+      const uint64_t seg = store_->SegmentOf(off);
+      const uint64_t piece_end = std::min(end, store_->SegmentLimit(seg));
+      store_->Observe(*entry_, seg, off, piece_end - off, IoType::kUserRead, 0,
+                      uint64_t(done - start), TracePriority(options.rate_limiter_priority));
+      off = piece_end;
+    }
+    hot.NoteHits(keys, np);
+    *served = true;
+    return IOStatus::OK();
+  }
+
+  // A miss: which of its pages to copy (the policy's admission).
+  const uint64_t gen = entry_->seal_gen.load(std::memory_order_acquire);
+  PageCopies::Fill fills[kMaxPages];
+  int nf = 0;
+  bool wait = false;
+  for (int i = 0; i < np; ++i) {
+    Policy::CopyCandidate c;
+    c.file_id = entry_->id;
+    c.kind = entry_->kind;
+    c.level = entry_->level.load(std::memory_order_relaxed);
+    c.page = p0 + uint64_t(i);
+    PageCopies::Fill f = copies.OnMiss(c, /*blocking=*/false, hot.ThisThread());
+    if (f.slot < 0) continue;
+    fills[nf++] = f;
+    wait |= f.wait;
+  }
+  if (nf == 0) return IOStatus::OK();
+  // Slots that held other pages: wait out their readers before overwriting.
+  if (wait) ReadGate::WaitForReaders();
+  // Read the whole pages once, serve the caller from them, copy the
+  // admitted ones. Aligned, for direct reads.
+  const uint64_t lo = p0 * page, len = uint64_t(np) * page;
+  std::unique_ptr<char, decltype(&free)> buf(
+      static_cast<char*>(aligned_alloc(kBlockAlignment, len)), &free);
+  IOStatus s = buf ? ReadRange(lo, size_t(len), size, options, buf.get(), dbg)
+                   : IOStatus::NoSpace("TierFS: no memory for a page copy");
+  if (s.ok()) memcpy(scratch, buf.get() + (offset - lo), end - offset);
+  for (int i = 0; i < nf; ++i) {
+    const uint64_t pstart = PageCopies::PageOf(fills[i].key) * page;
+    const size_t plen = size_t(std::min(pstart + page, size) - pstart);
+    // A writer that opened the file since the decision makes the copy stale.
+    bool ok = s.ok() && entry_->seal_gen.load(std::memory_order_acquire) == gen &&
+              hot.WriteSlot(fills[i].slot, buf.get() + (pstart - lo), plen).ok();
+    if (ok && copies.Publish(fills[i])) {
+      store_->NoteEvent(TraceEvent::kMove, entry_->id, entry_->kind, PageCopies::PageOf(fills[i].key),
+                        EncodeMoveOutcome(Move::kReplicate, true, MoveCause::kPageCopy), 0);
+    } else if (!ok) {
+      copies.Abandon(fills[i]);
+    }
+  }
+  if (!s.ok()) return s;
+  *served = true;
   return IOStatus::OK();
 }
 

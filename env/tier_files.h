@@ -18,6 +18,8 @@ namespace tierfs {
 // Reads of one file, shared by the random-access and sequential classes.
 // Backing files are opened on first use per tier (the file's current tiers at
 // once), so the read path never opens or stats anything afterwards.
+class HotPages;
+
 class SegmentReader {
  public:
   // `sequential`: a sequential file (WAL and MANIFEST replay): its reads are
@@ -43,6 +45,18 @@ class SegmentReader {
 
  private:
   rocksdb::IOStatus Handle(int tier, rocksdb::FSRandomAccessFile** file);
+  // Reads [offset, min(offset + n, size)) from the homes (and segment
+  // copies), piece by piece, into scratch.
+  rocksdb::IOStatus ReadRange(uint64_t offset, size_t n, uint64_t size,
+                              const rocksdb::IOOptions& options, char* scratch,
+                              rocksdb::IODebugContext* dbg);
+  // A user read of a sealed file, through the hot-page copies: served from
+  // them if every page it touches has one (*served); otherwise, if some of
+  // its pages are admitted, read from the homes page-aligned, the admitted
+  // pages copied, and served (*served); otherwise left to the caller.
+  rocksdb::IOStatus ReadWithCopies(HotPages& hot, uint64_t offset, size_t n, uint64_t size,
+                                   const rocksdb::IOOptions& options, char* scratch,
+                                   rocksdb::IODebugContext* dbg, bool* served);
   // Reads one piece that lies within a single segment into scratch.
   rocksdb::IOStatus ReadPiece(uint64_t offset, size_t n, uint64_t file_size,
                               const rocksdb::IOOptions& options, char* scratch,

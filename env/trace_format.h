@@ -48,7 +48,9 @@
 //   5     move     segment   op | made << 2 |        to        a move charged its destination
 //                            cause << 3 |                        and began (started), or ended
 //                            started << 5                        (made or not); cause 0 planned,
-//                                                                1 eviction, 2 manual
+//                                                                1 eviction, 2 manual, 3 a hot
+//                                                                page copied to tier 0 (offset:
+//                                                                the page, engine/page_copies.h)
 //   6     plan     max       moves the plan returned   -, or 1   the policy was asked for at
 //                                                                most `max` moves (tier 1: only
 //                                                                the fill ran, the policy was
@@ -92,7 +94,9 @@ const char* TraceEventName(TraceEvent event);
 // The tier field of a plan event whose plan was the fill's alone.
 constexpr int kFillOnlyPlan = 1;
 // Why a move ran (the `cause` of a move event).
-enum class MoveCause : uint8_t { kPlanned = 0, kEviction, kManual };
+// kPageCopy: a hot page of the file was copied to tier 0 (a decision of the
+// page copies, not a segment move: the event's offset is the page).
+enum class MoveCause : uint8_t { kPlanned = 0, kEviction, kManual, kPageCopy };
 // The `size` field of a move event, and back. A move event with `started`
 // marks the point where the move charged its destination (its copy begins);
 // one without ends it.

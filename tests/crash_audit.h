@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "env/config.h"
+#include "env/hot_pages.h"
 #include "env/posix_util.h"
 #include "env/tier_fs.h"
 #include "tests/test_util.h"
@@ -93,6 +94,15 @@ inline Audit AuditStore(rocksdb::FileSystem* fs, const std::string& dir) {
     }
   }
   for (const auto& fa : allowances) a.expected[fa.second] += kBlockSize;
+  // Hot-page copies on tier 0, slot by slot (engine/page_copies.h).
+  if (HotPages* hot = store->hot_pages()) {
+    const uint64_t bytes = hot->copies().ChargedSlots() * hot->page();
+    a.expected[0] += bytes;
+    if (stats[0].Get(TierTicker::kPageCopyBytes) != bytes) {
+      problem("tier 0: counts " + std::to_string(stats[0].Get(TierTicker::kPageCopyBytes)) +
+              " bytes of page copies, its slots hold " + std::to_string(bytes));
+    }
+  }
   for (int t = 0; t < tiers; ++t) {
     a.used.push_back(stats[t].used_bytes);
     a.allocated.push_back(AllocatedOnTier(store->tier(t).root));

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/migration.h"
+#include "engine/page_copies.h"
 #include "engine/placement.h"
 
 namespace tierfs {
@@ -250,6 +251,66 @@ TEST(EngineTest, APolicyRanksTheFillOrKeepsItsDataWhereItIs) {
   moves.clear();
   PlacementEngine(&plain, off).Plan(view, 10, &moves);
   EXPECT_TRUE(moves.empty());
+}
+
+TEST(EngineTest, CopiesShortOfRoomGetTheColdestFastHomesDemoted) {
+  // Tier 0: 1 MiB, 5% headroom, copies' reserve 256 KiB; homes fill it.
+  CapacityAccount fast(1 << 20), slow(1 << 30);
+  fast.SetCopyReserve(256 << 10);
+  fast.ForceCharge(1 << 20);
+  SegmentsView view({&fast, &slow});
+  for (uint64_t i = 0; i < 16; ++i) view.Add(i, 0, uint32_t(100 - i));  // colder as i grows
+  view.Add(16, 0, 0, /*busy=*/true);  // being written: stays
+  NoPlans policy;
+  PlacementEngine engine(&policy, MigrationOptions());
+  PageCopies::Config c;
+  c.page = 4096;
+  c.slots = 64;
+  PageCopies copies(c, &policy, &fast, [] {}, [](uint64_t) {});
+  engine.AttachCopies(&copies);
+  std::vector<Move> moves;
+  // The copies asked for nothing: nothing moves.
+  EXPECT_FALSE(engine.Plan(view, 10, &moves));
+  EXPECT_TRUE(moves.empty());
+  // Thirty-two pages (128 KiB) read twice found no room.
+  for (uint64_t p = 0; p < 32; ++p) {
+    Policy::CopyCandidate cand;
+    cand.file_id = 9;
+    cand.kind = FileKind::kSst;
+    cand.page = p;
+    copies.OnMiss(cand, true);
+    EXPECT_EQ(-1, copies.OnMiss(cand, true).slot);
+  }
+  // 128 KiB plus the headroom (51.2 KiB): the three coldest homes go down.
+  engine.Plan(view, 10, &moves);
+  ASSERT_EQ(3u, moves.size());
+  for (size_t k = 0; k < moves.size(); ++k) {
+    EXPECT_EQ(15 - k, moves[k].ref.segment);
+    EXPECT_EQ(1, moves[k].to);
+    EXPECT_EQ(Move::kMigrate, moves[k].op);
+  }
+  // Asked once: the next plan moves nothing more.
+  moves.clear();
+  engine.Plan(view, 10, &moves);
+  EXPECT_TRUE(moves.empty());
+}
+
+TEST(EngineTest, TheFillLeavesTheCopiesTheirReserve) {
+  CapacityAccount fast(1 << 20), slow(1 << 30);
+  fast.SetCopyReserve(512 << 10);
+  SegmentsView view({&fast, &slow});
+  for (uint64_t i = 0; i < 16; ++i) view.Add(i, 1, uint32_t(10 + i));
+  NoPlans policy;
+  PlacementEngine engine(&policy, MigrationOptions());
+  PageCopies::Config c;
+  c.page = 4096;
+  c.slots = 128;
+  PageCopies copies(c, &policy, &fast, [] {}, [](uint64_t) {});
+  engine.AttachCopies(&copies);
+  std::vector<Move> moves;
+  // 1 MiB less the headroom (51.2 KiB) and the reserve (512 KiB): 7 segments.
+  engine.Plan(view, 20, &moves);
+  EXPECT_EQ(7u, moves.size());
 }
 
 TEST(EngineTest, ThePolicyPlansByTheRequestClockOrTheTimeWhenItsQueueHasRoom) {

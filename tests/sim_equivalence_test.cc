@@ -3,7 +3,7 @@
 // same configuration and policy, and the two must have made the same
 // decisions in the same order — every placement (tier, spills included),
 // every eviction move and whether it was made, every plan, the moves it
-// queued, and how each planned move ended.
+// queued, how each planned move ended, and every hot page copied.
 //
 // What timing alone can change is taken from the capture, not checked here:
 // when the migration engine plans and when its moves run (wall-clock idle
@@ -123,7 +123,7 @@ TEST_P(SimEquivalenceTest, TheReplayMakesTheStoresDecisions) {
   std::vector<TraceRecord> records;
   std::string error;
   ASSERT_TRUE(ReadTrace(trace, &header, &records, &error)) << error;
-  uint64_t evictions = 0, spills = 0, planned_moves = 0;
+  uint64_t evictions = 0, spills = 0, planned_moves = 0, page_copies = 0;
   const std::vector<TraceRecord> live = sim::RecordedDecisions(records);
   for (const TraceRecord& r : live) {
     if (r.event == TraceEvent::kMove) {
@@ -131,7 +131,9 @@ TEST_P(SimEquivalenceTest, TheReplayMakesTheStoresDecisions) {
       bool made;
       MoveCause cause;
       DecodeMoveOutcome(r.size, &op, &made, &cause);
-      (cause == MoveCause::kEviction ? evictions : planned_moves) += made;
+      (cause == MoveCause::kEviction   ? evictions
+       : cause == MoveCause::kPageCopy ? page_copies
+                                       : planned_moves) += made;
     }
     if (r.event == TraceEvent::kPlace && r.tier == 1) spills++;
   }
@@ -146,9 +148,13 @@ TEST_P(SimEquivalenceTest, TheReplayMakesTheStoresDecisions) {
   }
   // The workload must have exercised what it claims to.
   EXPECT_GT(live.size(), 100u);
-  if (c.policy != "fast-first") {
+  if (c.params.find("copies:off") == std::string::npos) {
+    EXPECT_GT(page_copies, 0u) << "no hot page was copied";
+  }
+  if (c.policy != "fast-first" && c.params.find("copies:off") != std::string::npos) {
     // (fast-first and the fill keep tier 0 full down to its headroom, 38 KiB
-    // here, which a copy of a segment does not fit.)
+    // here, which a copy of a segment does not fit; with hot-page copies,
+    // so do lru and cde: homes and page copies fill tier 0 between them.)
     EXPECT_GT(copies, 0u) << "no copy was made";
   }
   if (c.policy == "lru" || c.policy == "cde") {
@@ -187,11 +193,13 @@ TEST_P(SimEquivalenceTest, TheReplayMakesTheStoresDecisions) {
 INSTANTIATE_TEST_SUITE_P(
     Policies, SimEquivalenceTest,
     ::testing::Values(Case{"fast-first", "", false}, Case{"lru", "", false},
-                      Case{"cde", "", false},
+                      Case{"cde", "", false}, Case{"lru", ";copies:off", false},
+                      Case{"cde", ";copies:off", false},
                       Case{"hintstor", ";hintstor.interval:1000000000", true},
                       Case{"mutant", ";mutant.interval:1000000000;mutant.min_age:0", true}),
     [](const ::testing::TestParamInfo<Case>& info) {
       std::string name = info.param.policy;
+      if (info.param.params.find("copies:off") != std::string::npos) name += "_without_page_copies";
       for (char& ch : name) {
         if (!isalnum(static_cast<unsigned char>(ch))) ch = '_';
       }

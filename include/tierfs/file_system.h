@@ -24,7 +24,9 @@
 //            | migration_queue (moves) | migration_rate (bytes/s, e.g. 64M)
 //            | migration_idle_ops (reads per ms)
 //            | migration_busy_share (percent of a busy device's time)
-//            | migration_plan_ms (ms) | trace (file recording every I/O)
+//            | migration_plan_ms (ms) | fast_headroom (5%, 64M)
+//            | copies (on, off) | copy_page (4K to 64K) | copy_share (50%)
+//            | trace (file recording every I/O)
 //   or    tierfs://config:/path/to/file.conf  (same keys, one per line:
 //          `tier = PATH CAPACITY [DEVICE]`, `segment_size = 1M`, `policy = ...`,
 //          '#' starts a comment)
@@ -42,6 +44,7 @@
 #include <rocksdb/status.h>
 
 #include "tierfs/migration.h"
+#include "tierfs/page_copies.h"
 
 namespace tierfs {
 
@@ -93,6 +96,10 @@ struct Options {
   // migration_rate `rate`, migration_idle_ops `idle_ops`,
   // migration_busy_share `busy_share`, migration_plan_ms `plan_ms`.
   MigrationOptions migration;
+  // Hot-page copies on tier 0 (tierfs/page_copies.h holds the keys and their
+  // defaults): copies:on|off sets `enabled`, copy_page `page`, copy_share
+  // `share_pct`.
+  PageCopyOptions copies;
   // Records every I/O into this file (the trace format of
   // env/trace_format.h) from open to close, for the simulator. Must lie
   // outside the tiers. Default: "" (no trace). See also StartTrace().

@@ -70,6 +70,9 @@ enum class TierTicker : uint32_t {
   kCopyBytesIn,
   kCopiesDropped,
   kCopies,  // gauge
+  kPageHits,
+  kPagesCopied,
+  kPageCopyBytes,  // gauge
   kNumTickers  // not a ticker: the count of them
 };
 constexpr size_t kNumTierTickers = size_t(TierTicker::kNumTickers);
@@ -136,6 +139,12 @@ inline constexpr TierTickerInfo kTierTickers[kNumTierTickers] = {
      StatUnit::kCount, StatGroup::kPlacement, "extra copies dropped here"},
     {TierTicker::kCopies, "copies", "resident", TickerKind::kGauge, StatUnit::kCount,
      StatGroup::kPlacement, "extra copies resident here"},
+    {TierTicker::kPageHits, "page_hits", "pg hits", TickerKind::kCounter, StatUnit::kCount,
+     StatGroup::kPlacement, "user reads served by hot-page copies here (also in user_reads)"},
+    {TierTicker::kPagesCopied, "pages_copied", "pg copied", TickerKind::kCounter,
+     StatUnit::kCount, StatGroup::kPlacement, "hot pages copied here (admitted on reuse)"},
+    {TierTicker::kPageCopyBytes, "page_copy_bytes", "pg bytes", TickerKind::kGauge,
+     StatUnit::kBytes, StatGroup::kPlacement, "bytes of hot-page copies resident here"},
 };
 
 // One row per TierHistogram, in enum order. Writes are buffered (write-back)

@@ -69,6 +69,15 @@ std::string FormatResult(const SimResult& r, const SimConfig& config) {
                   FormatSize(t.write_bytes).c_str(), FormatSize(t.migrated_in).c_str(),
                   FormatSize(t.migrated_out).c_str());
   }
+  if (!r.tiers.empty() && (r.tiers[0].pages_copied > 0 || r.tiers[0].page_hits > 0)) {
+    const TierResult& t = r.tiers[0];
+    uint64_t user_reads = 0;
+    for (const TierResult& u : r.tiers) user_reads += u.user_reads;
+    out += Printf("hot-page copies on tier 0: %.1f%% of user reads served by them, %llu pages "
+                  "copied, at most %s held\n",
+                  user_reads ? 100.0 * double(t.page_hits) / double(user_reads) : 0.0,
+                  (unsigned long long)t.pages_copied, FormatSize(t.peak_copy_bytes).c_str());
+  }
   return out;
 }
 
@@ -80,7 +89,9 @@ std::string ResultJson(const SimResult& r, const SimConfig& config) {
                      {"user_read_share", t.user_read_share},
                      {"hit_ratio", t.hit_ratio}, {"served", t.served},
                      {"read_bytes", t.read_bytes}, {"write_bytes", t.write_bytes},
-                     {"migrated_in", t.migrated_in}, {"migrated_out", t.migrated_out}});
+                     {"migrated_in", t.migrated_in}, {"migrated_out", t.migrated_out},
+                     {"page_hits", t.page_hits}, {"pages_copied", t.pages_copied},
+                     {"peak_copy_bytes", t.peak_copy_bytes}});
   }
   nlohmann::json j = {{"policy", r.policy},
                       {"tiers_config", DescribeTiers(config)},

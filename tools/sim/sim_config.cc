@@ -51,6 +51,7 @@ bool ParseSimConfig(const std::string& uri, SimConfig* config, std::string* erro
     out.policy_params[key.substr(key.find('.') + 1)] = value;
   }
   out.migration = options.migration;
+  out.copies = options.copies;
   *config = out;
   return true;
 }

@@ -8,6 +8,7 @@
 
 #include "engine/migration.h"
 #include "engine/observe.h"
+#include "engine/page_copies.h"
 #include "engine/placement.h"
 #include "engine/request_clock.h"
 #include "env/config.h"
@@ -89,6 +90,16 @@ class Simulation : public StorageView {
                   uint64_t size, int64_t t, int64_t* completion, std::string* error);
   bool Place(const TraceRecord& r, File& file, uint64_t seg, uint64_t size, int64_t t,
              int64_t* ready, std::string* error);
+  // A user read through the hot-page copies, as SegmentReader::ReadWithCopies:
+  // served from tier 0 if every page has a copy; else, if pages are
+  // admitted, read page-aligned from the homes and the pages copied. False
+  // in *handled if neither (the caller serves it as usual).
+  bool ServeWithCopies(const TraceRecord& r, File& file, int64_t t, int64_t* completion,
+                       bool* handled, std::string* error);
+  // Hot-page copies for a trace of RocksDB files (SST, blob), as the store.
+  void SetUpCopies(const std::vector<TraceRecord>& trace);
+  bool ServeRange(const TraceRecord& r, File& file, uint64_t offset, uint64_t end, int64_t t,
+                  int64_t* completion, std::string* error);
 
   File& FileOf(const TraceRecord& r);
   File* FindFile(uint64_t id);
@@ -157,6 +168,8 @@ class Simulation : public StorageView {
   int64_t mig_free_ = 0;      // the migration thread is free from then
   std::vector<Move> scratch_;
   std::vector<double> used_sum_;  // per tier: bytes charged, summed at each request
+  std::unique_ptr<PageCopies> copies_;  // nullptr: no hot-page copies
+  std::unordered_map<uint32_t, PageCopies::Reader> readers_;  // per stream, as per thread
 
   SimResult stats_;
 };
@@ -225,6 +238,7 @@ void Simulation::Decide(TraceEvent event, uint64_t file_id, FileKind kind, uint6
 
 void Simulation::Delete(File& f) {
   // As Store::FreeData: every charge of the file goes, its blocks too.
+  if (copies_) copies_->Invalidate(f.id, /*readers_possible=*/false);
   for (Segment& s : f.segments) {
     if (s.home >= 0) tiers_[size_t(s.home)]->account.Release(s.charged);
     if (s.copy >= 0) tiers_[size_t(s.copy)]->account.Release(s.copy_charged);
@@ -409,14 +423,113 @@ bool Simulation::ServePiece(const TraceRecord& r, File& file, uint64_t seg, uint
 bool Simulation::Serve(const TraceRecord& r, int64_t t, int64_t* completion, std::string* error) {
   File& file = FileOf(r);
   const uint64_t end = r.offset + std::max<uint64_t>(r.size, 1);
-  file.size = std::max(file.size, end);
   *completion = t;
-  for (uint64_t off = r.offset; off < end;) {
+  if (r.is_write() && copies_) {
+    // As Store::AddWriter: a file written again loses its copies.
+    copies_->Invalidate(file.id, /*readers_possible=*/true);
+    copies_->Reclaim();
+  }
+  if (copies_ && r.type == IoType::kUserRead && r.size > 0 && !file.writing &&
+      (file.kind == FileKind::kSst || file.kind == FileKind::kBlob)) {
+    bool handled = false;
+    if (!ServeWithCopies(r, file, t, completion, &handled, error)) return false;
+    if (handled) return true;
+  }
+  file.size = std::max(file.size, end);
+  return ServeRange(r, file, r.offset, end, t, completion, error);
+}
+
+bool Simulation::ServeRange(const TraceRecord& r, File& file, uint64_t offset, uint64_t end,
+                            int64_t t, int64_t* completion, std::string* error) {
+  for (uint64_t off = offset; off < end;) {
     const uint64_t seg = off / seg_size_;
     const uint64_t piece_end = std::min(end, (seg + 1) * seg_size_);
     if (!ServePiece(r, file, seg, off, piece_end - off, t, completion, error)) return false;
     off = piece_end;
   }
+  return true;
+}
+
+bool Simulation::ServeWithCopies(const TraceRecord& r, File& file, int64_t t, int64_t* completion,
+                                 bool* handled, std::string* error) {
+  *handled = false;
+  const uint64_t page = copies_->page();
+  const uint64_t end = r.offset + r.size;
+  const uint64_t p0 = r.offset / page, p1 = (end - 1) / page;
+  constexpr uint64_t kMaxPages = 4;  // as the store: longer reads are scans
+  if (p1 - p0 >= kMaxPages) return true;
+  const int np = int(p1 - p0 + 1);
+  uint64_t keys[kMaxPages];
+  int64_t slots[kMaxPages];
+  bool all = true;
+  for (int i = 0; i < np && all; ++i) {
+    keys[i] = PageCopies::Key(file.id, p0 + uint64_t(i));
+    slots[i] = copies_->Find(keys[i]);
+    all = slots[i] >= 0;
+  }
+  // As the store: a read of pages whose home is on tier 0 needs no copy.
+  for (uint64_t seg = r.offset / seg_size_; seg <= (end - 1) / seg_size_; ++seg) {
+    if (seg < file.segments.size() && file.segments[seg].home >= 0 &&
+        (file.segments[seg].copy >= 0 ? file.segments[seg].copy : file.segments[seg].home) == 0) {
+      return true;
+    }
+  }
+  for (uint64_t seg = r.offset / seg_size_; all && seg <= (end - 1) / seg_size_; ++seg) {
+    all = seg < file.segments.size() && file.segments[seg].home >= 0;
+  }
+  TierState& fast = *tiers_[0];
+  if (all) {
+    // Every segment the read touches was placed when its pages were read
+    // before; the statistics and the policy see tier 0 serve each piece.
+    const int64_t done = fast.device.Schedule(false, PageCopies::kStream, uint64_t(slots[0]) * page,
+                                              r.size, t);
+    *completion = std::max(*completion, done);
+    for (uint64_t off = r.offset; off < end;) {
+      const uint64_t seg = off / seg_size_;
+      const uint64_t piece_end = std::min(end, (seg + 1) * seg_size_);
+      fast.result.served++;
+      fast.result.user_reads++;
+      fast.result.page_hits++;
+      fast.result.read_bytes += piece_end - off;
+      ObserveRequest(*policy_, &file.segments[seg].heat, clock_.Next(&blocks_[r.stream]), r.type,
+                     file.id, file.kind, seg, off, piece_end - off, 0, uint64_t(done - t));
+      stats_.pieces++;
+      off = piece_end;
+    }
+    PageCopies::Reader& reader = readers_[r.stream];
+    for (int i = 0; i < np; ++i) copies_->NoteHit(&reader, keys[i]);
+    *handled = true;
+    return true;
+  }
+  PageCopies::Fill fills[kMaxPages];
+  int nf = 0;
+  for (int i = 0; i < np; ++i) {
+    Policy::CopyCandidate c;
+    c.file_id = file.id;
+    c.kind = file.kind;
+    c.level = file.level;
+    c.page = p0 + uint64_t(i);
+    PageCopies::Fill f = copies_->OnMiss(c, /*blocking=*/true, &readers_[r.stream]);
+    if (f.slot >= 0) fills[nf++] = f;
+  }
+  if (nf == 0) return true;
+  // The store reads the whole pages (up to the file's end, which the trace
+  // knows as the highest byte it has seen) and copies the admitted ones.
+  file.size = std::max(file.size, end);
+  const uint64_t lo = p0 * page, hi = std::min((p1 + 1) * page, file.size);
+  if (!ServeRange(r, file, lo, hi, t, completion, error)) return false;
+  for (int i = 0; i < nf; ++i) {
+    const uint64_t pstart = PageCopies::PageOf(fills[i].key) * page;
+    const uint64_t plen = std::min(pstart + page, file.size) - pstart;
+    fast.device.ScheduleWriteBack(PageCopies::kStream, uint64_t(fills[i].slot) * page, plen,
+                                  *completion);
+    copies_->Publish(fills[i]);
+    fast.result.pages_copied++;
+    Decide(TraceEvent::kMove, file.id, file.kind, PageCopies::PageOf(fills[i].key),
+           EncodeMoveOutcome(Move::kReplicate, true, MoveCause::kPageCopy), 0);
+  }
+  fast.result.peak_copy_bytes = std::max(fast.result.peak_copy_bytes, fast.account.copy_used());
+  *handled = true;
   return true;
 }
 
@@ -543,7 +656,8 @@ void Simulation::FollowMove(const TraceRecord& r, int64_t t) {
   bool made, started;
   MoveCause cause;
   DecodeMoveOutcome(r.size, &op, &made, &cause, &started);
-  if (cause == MoveCause::kEviction) return;  // evictions run inline, decided here
+  // Evictions run inline and page copies on reads, both decided here.
+  if (cause == MoveCause::kEviction || cause == MoveCause::kPageCopy) return;
   const bool planned = cause == MoveCause::kPlanned;
   if (started) {
     // The store's migration thread took its next move and charged the
@@ -634,6 +748,30 @@ void Simulation::Migrate(int64_t t) {
   }
 }
 
+void Simulation::SetUpCopies(const std::vector<TraceRecord>& trace) {
+  // As Store::Open (env/hot_pages.cc), for a trace of RocksDB files: a block
+  // trace (kVolume) has no immutable file to copy, and tier 0 keeps no
+  // reserve it could not use.
+  const bool tables = std::any_of(trace.begin(), trace.end(), [](const TraceRecord& r) {
+    return r.kind == FileKind::kSst || r.kind == FileKind::kBlob;
+  });
+  const int own = policy_->CopySharePct();
+  const uint64_t share = own >= 0 ? uint64_t(own) : config_.copies.share_pct;
+  const uint64_t page = config_.copies.page;
+  if (!config_.copies.enabled || !tables || tiers_.size() < 2 || page == 0) return;
+  CapacityAccount& fast = tiers_[0]->account;
+  const uint64_t reserve = fast.capacity() / 100 * share / page * page;
+  if (reserve == 0) return;
+  fast.SetCopyReserve(reserve);
+  PageCopies::Config c;
+  c.page = page;
+  c.slots = reserve / page;
+  c.headroom = placement_.Headroom(fast.capacity());
+  // One thread: no reader to wait for, no file to punch.
+  copies_ = std::make_unique<PageCopies>(c, policy_, &fast, [] {}, [](uint64_t) {});
+  placement_.AttachCopies(copies_.get());
+}
+
 bool Simulation::Run(const std::vector<TraceRecord>& trace, SimResult* result,
                      std::string* error) {
   const auto wall_start = std::chrono::steady_clock::now();
@@ -647,6 +785,7 @@ bool Simulation::Run(const std::vector<TraceRecord>& trace, SimResult* result,
   used_sum_.assign(tiers_.size(), 0);
   tracks_writers_ = std::any_of(trace.begin(), trace.end(),
                                 [](const TraceRecord& r) { return r.event == TraceEvent::kSettle; });
+  SetUpCopies(trace);
   auto serve = [&](size_t i, int64_t t, int64_t* done) {
     if (future_) future_->set_now(i);
     if (!trace[i].is_io()) {

@@ -39,6 +39,7 @@
 #include "env/device_model.h"
 #include "env/trace_format.h"
 #include "tierfs/migration.h"
+#include "tierfs/page_copies.h"
 #include "tools/sim/future_index.h"
 
 namespace tierfs {
@@ -56,6 +57,7 @@ struct SimConfig {
   std::string policy = "fast-first";
   PolicyParams policy_params;  // the policy's own keys (without "POLICY.")
   MigrationOptions migration;  // idle_ops is for real devices: unused here
+  PageCopyOptions copies;      // hot-page copies on tier 0 (engine/page_copies.h)
   enum class Replay { kClosed, kOpen } replay = Replay::kClosed;
   // Follow the capture's timing of background migration: the policy plans
   // exactly where the trace's plan events say the live store asked it (for
@@ -86,6 +88,9 @@ struct TierResult {
   uint64_t peak_used = 0;        // most bytes ever charged
   double mean_used = 0;          // bytes charged, averaged over the requests
   uint64_t user_reads = 0;       // pieces of user reads served here
+  uint64_t page_hits = 0;        // of user_reads, pieces served by hot-page copies
+  uint64_t pages_copied = 0;     // hot pages copied here
+  uint64_t peak_copy_bytes = 0;  // most bytes of hot-page copies at once
   double user_read_share = 0;    // user_reads / all pieces of user reads
   double hit_ratio = 0;          // served / all pieces served
 };

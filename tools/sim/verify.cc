@@ -16,9 +16,10 @@ std::string DescribeDecision(const TraceRecord& d) {
     MoveCause cause;
     DecodeMoveOutcome(d.size, &op, &made, &cause);
     out += std::string(" ") + DataOpName(op) + (made ? " made" : " not made") +
-           (cause == MoveCause::kEviction ? " (eviction)"
-            : cause == MoveCause::kPlanned ? " (planned)"
-                                           : " (manual)");
+           (cause == MoveCause::kEviction   ? " (eviction)"
+            : cause == MoveCause::kPlanned  ? " (planned)"
+            : cause == MoveCause::kPageCopy ? " (page copy: the offset is the page)"
+                                            : " (manual)");
   } else if (d.event == TraceEvent::kQueued) {
     out += std::string(" ") + DataOpName(Move::Op(d.size & 3));
   }

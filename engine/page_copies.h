@@ -1,0 +1,226 @@
+// Hot-page copies: read copies, on tier 0, of hot pages of immutable files
+// (SST, blob) whose homes are on slower tiers. Segment placement moves whole
+// segments (64 KiB-1 MiB); the hot keys of common workloads are hashed over
+// the key space, so a hot segment is mostly cold bytes. A page copy holds only
+// what is read (../shared/fast-tier-research.md).
+//
+// The decisions live here, free of RocksDB, files and threads, so the live
+// store (env/) and the simulator (tools/sim/) make the same ones; the owner
+// moves the bytes. The cache is set-associative, as flash caches are
+// (CacheLib's BigHash): a page may live in one of kWays slots of its set, so a
+// lookup reads at most kWays words and the directory is one flat array.
+//
+//   - Admission (TinyLFU, Einziger et al., ACM ToS 2017): every access to a
+//     page of a candidate file counts in a frequency sketch that halves
+//     itself periodically; a missed page is admitted only if it was read
+//     before, and more often than the copy it would replace (the policy may
+//     decide otherwise: Policy::AdmitCopy). Scans, compaction input (never
+//     counted) and one-time reads never fill the cache.
+//   - Eviction is dropping: a copy is never written back. The victim is the
+//     least frequent copy of the candidate's set.
+//   - Invalidation: the copies of a file go when it is deleted or opened for
+//     writing. Copies are volatile: the owner forgets them at restart, so
+//     none can outlive a crash unchecked.
+//   - Capacity: copies are charged to tier 0's account within their reserve
+//     (engine/capacity.h), one page per slot in use.
+//
+// Threads. Find() is lock-free and writes nothing shared: a reader finds a
+// slot, reads it, and needs only that the slot is not reused meanwhile.
+// Every change that takes a slot from one page to another or frees it first
+// unpublishes it, then waits out readers (the owner's `wait_readers`, the
+// store's ReadGate), then reuses it. Everything else is under mu_; hits are
+// counted through a per-thread buffer (Reader) drained with try_lock, so
+// a hit never waits for the lock.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "agents/policy.h"
+#include "engine/capacity.h"
+
+namespace tierfs {
+
+// TinyLFU's frequency estimate (Einziger et al., ACM ToS 2017): a doorkeeper
+// (a Bloom filter) that absorbs the first access of a key, and a count-min
+// sketch (four counters per key, saturating at 15) that counts the later
+// ones. Every `10 x width` additions the counters halve and the doorkeeper
+// clears, so old popularity fades. A key seen once estimates 1, unless the
+// doorkeeper errs (about 0.5%). Not thread-safe.
+class FrequencySketch {
+ public:
+  // `expected`: about how many distinct keys matter (the cache's slots).
+  explicit FrequencySketch(uint64_t expected);
+  void Add(uint64_t key);
+  uint32_t Estimate(uint64_t key) const;
+
+ private:
+  static constexpr int kRows = 4;
+  static constexpr int kDoorHashes = 3;
+  static constexpr uint8_t kMax = 15;
+  void Reset();
+  bool InDoor(uint64_t key) const;
+  std::vector<uint8_t> counters_;  // kRows rows of width_mask_ + 1
+  uint64_t width_mask_ = 0;
+  std::vector<uint64_t> door_;     // door_mask_ + 1 bits
+  uint64_t door_mask_ = 0;
+  uint64_t additions_ = 0, sample_ = 0;
+};
+
+class PageCopies {
+ public:
+  static constexpr int kWays = 16;
+  // The device-model stream of the copies (DeviceModel::Schedule's `stream`).
+  static constexpr uint64_t kStream = ~0ull;
+  // The most file ids and pages a key can name (Key() returns 0 beyond).
+  static constexpr int kPageBits = 24;
+  static constexpr uint64_t kMaxFileId = (1ull << (64 - kPageBits)) - 2;
+
+  struct Config {
+    uint64_t page = 16 << 10;  // bytes per copy
+    uint64_t slots = 0;        // the most copies at once (the reserve / page)
+    uint64_t headroom = 0;     // bytes of tier 0 a new copy leaves free
+  };
+  // `account` is tier 0's; `wait_readers` blocks until every read that began
+  // before the call has ended; `free_slot` is told of a slot that holds no
+  // copy any more (the store punches it; the simulator has nothing to do).
+  PageCopies(const Config& config, Policy* policy, CapacityAccount* account,
+             std::function<void()> wait_readers, std::function<void(uint64_t)> free_slot);
+  PageCopies(const PageCopies&) = delete;
+  PageCopies& operator=(const PageCopies&) = delete;
+
+  uint64_t page() const { return config_.page; }
+  uint64_t slots() const { return config_.slots; }
+  // The key of page `page` of file `file_id`; 0 if the file id or the page
+  // is beyond what a key holds (such pages are never copied).
+  static uint64_t Key(uint64_t file_id, uint64_t page) {
+    if (file_id > kMaxFileId || page >= (1ull << kPageBits)) return 0;
+    return ((file_id + 1) << kPageBits) | page;
+  }
+  static uint64_t FileOf(uint64_t key) { return (key >> kPageBits) - 1; }
+  static uint64_t PageOf(uint64_t key) { return key & ((1ull << kPageBits) - 1); }
+
+  // ---- the read path: lock-free ----
+  // The slot holding the page of `key`, -1 if none. A caller that reads the
+  // slot must have begun its read (entered the store's ReadGate) before this
+  // call: the slot then keeps this page until the read ends.
+  int64_t Find(uint64_t key) const {
+    if (key == 0 || config_.slots == 0) return -1;
+    const uint64_t first = SetOf(key) * kWays;
+    for (uint64_t s = first; s < first + kWays; ++s) {
+      if (keys_[s].load(std::memory_order_acquire) == key) return int64_t(s);
+    }
+    return -1;
+  }
+  // What one reading thread (a stream, in the simulator) tells the copies,
+  // kept by that thread: the hits not yet added to the sketch, and the last
+  // page it read. A read of the page the thread read just before is the same
+  // visit (a scan of adjacent blocks), not reuse: it is not counted again.
+  struct Reader {
+    static constexpr uint32_t kSize = 32;
+    uint64_t hits[kSize];
+    uint32_t n = 0;
+    uint64_t last = 0;
+  };
+  // Counts a hit. Buffered in the reader, added to the sketch when the
+  // buffer is full, if the lock is free (else the counts are dropped: the
+  // sketch is approximate anyway).
+  void NoteHit(Reader* reader, uint64_t key);
+
+  // ---- a miss ----
+  // A copy to make: the owner copies the page's bytes into `slot` (after
+  // waiting out readers if `wait`: the slot held another page), then calls
+  // Publish; or Abandon if the copy failed.
+  struct Fill {
+    int64_t slot = -1;  // -1: nothing to copy
+    uint64_t key = 0;
+    bool wait = false;
+  };
+  // A user read of `page` missed tier 0. Counts the access and decides
+  // whether to copy it. `blocking`: wait for the lock (the simulator, tests);
+  // otherwise a busy lock means no decision this time.
+  // `reader`: the reading thread's state (nullptr: count every read).
+  Fill OnMiss(const Policy::CopyCandidate& page, bool blocking, Reader* reader = nullptr);
+  // The slot holds the page's bytes: readers may find it. False if the file
+  // was invalidated meanwhile (the slot is freed, nothing published).
+  bool Publish(const Fill& fill);
+  void Abandon(const Fill& fill);
+
+  // Forgets the copies of file `file_id` (deleted, or opened for writing):
+  // readers no longer find them when this returns. `readers_possible`: a
+  // reader may still be reading one (the file has open handles), so their
+  // slots wait for Reclaim; otherwise they are freed at once.
+  void Invalidate(uint64_t file_id, bool readers_possible);
+  // Frees the slots Invalidate left (waits out readers once if there are).
+  void Reclaim();
+  // Drops copies, least frequent first, until `bytes` of tier 0 are released
+  // or none is left; returns the bytes released. For a home that has
+  // nowhere else to go.
+  uint64_t Shrink(uint64_t bytes);
+  // Forgets every copy (before the store's close; nothing is written).
+  void Clear();
+
+  // Bytes of pages the policy would have copied but tier 0 had no room for
+  // (homes filled it) since the last call: what the copies ask the
+  // placement engine to free (PlacementEngine::Plan demotes cold homes).
+  uint64_t TakeWantedBytes();
+  // The copies' reserve they do not hold yet (engine/capacity.h).
+  uint64_t reserve_left() const { return account_->copy_reserve_left(); }
+
+  // Slots charged to tier 0 now, counted slot by slot (live, being filled,
+  // or waiting out readers): what an audit checks the account against.
+  uint64_t ChargedSlots() const;
+
+  struct Counters {
+    uint64_t hits = 0, misses = 0, admitted = 0, rejected = 0, evicted = 0, invalidated = 0;
+    uint64_t no_room = 0;  // admitted by the policy, but tier 0 was full
+    uint64_t used_slots = 0;
+  };
+  Counters counters() const;
+
+ private:
+  enum class Slot : uint8_t {
+    kFree,      // uncharged, no page
+    kFilling,   // charged, reserved for keys_owner_[s], being copied
+    kCanceled,  // kFilling whose file was invalidated: freed at Publish/Abandon
+    kLive,      // charged, published
+    kRetired,   // charged, unpublished, a reader may still read it: Reclaim frees it
+  };
+  uint64_t SetOf(uint64_t key) const;
+  // REQUIRES: mu_.
+  void Count(uint64_t key) { sketch_.Add(key); }
+  void FreeSlot(uint64_t s);     // REQUIRES: mu_; charged -> kFree
+  void Unpublish(uint64_t s);    // REQUIRES: mu_; kLive -> no longer findable
+  void Forget(uint64_t s);       // REQUIRES: mu_; drop from by_file_
+  void DrainHits(Reader* reader);  // REQUIRES: mu_
+
+  const Config config_;
+  Policy* const policy_;
+  CapacityAccount* const account_;
+  const std::function<void()> wait_readers_;
+  const std::function<void(uint64_t)> free_slot_;
+  const uint64_t sets_;
+  // The directory, read lock-free: the key of the live page of each slot, 0
+  // if none. Written under mu_.
+  const std::unique_ptr<std::atomic<uint64_t>[]> keys_;
+
+  mutable std::mutex mu_;
+  FrequencySketch sketch_;                  // guarded by mu_
+  std::vector<uint64_t> owner_;             // guarded by mu_: the key a slot holds or fills
+  std::vector<Slot> state_;                 // guarded by mu_
+  std::vector<int32_t> level_;              // guarded by mu_: the owner's file level (victims)
+  std::vector<uint8_t> kind_;               // guarded by mu_
+  std::unordered_map<uint64_t, std::unordered_set<uint64_t>> by_file_;  // guarded by mu_
+  std::vector<uint64_t> retired_;           // guarded by mu_
+  uint64_t shrink_hand_ = 0;                // guarded by mu_: where Shrink starts among ties
+  Counters counters_;  // guarded by mu_; hits as drained (approximate)
+  uint64_t wanted_ = 0;  // guarded by mu_: TakeWantedBytes
+};
+
+}  // namespace tierfs

@@ -1,0 +1,66 @@
+// The live store's half of hot-page copies (engine/page_copies.h decides):
+// the file on tier 0 that holds the copies, one page per slot, and the reads
+// and writes of it. The engine's decisions are the simulator's too.
+//
+// The copy file is <tier 0>/meta/PAGES, created empty at every open: copies
+// are volatile, so after a crash or a restart none can be stale (none is
+// left). A freed slot is punched, so the device gets its space back.
+//
+// Threads: ReadSlot runs on every read a copy serves, without locks; the
+// caller holds a ReadGuard across Find() and ReadSlot(). WriteSlot runs on a
+// reader that made a miss into a copy, never on a slot readers can find.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include <rocksdb/io_status.h>
+
+#include "engine/page_copies.h"
+#include "env/tier.h"
+#include "tierfs/page_copies.h"
+
+namespace tierfs {
+
+class HotPages {
+ public:
+  // Creates (or empties) the copy file at `path`, sets tier 0's reserve for
+  // copies, and starts with none. `headroom`: bytes of tier 0 a new copy
+  // leaves free. Copies are off (*out null, OK) if the share is 0.
+  static rocksdb::IOStatus Open(const PageCopyOptions& options, int share_pct, Policy* policy,
+                                Tier* tier0, uint64_t headroom, const std::string& path,
+                                std::unique_ptr<HotPages>* out);
+  ~HotPages();
+
+  PageCopies& copies() { return *copies_; }
+  uint64_t page() const { return copies_->page(); }
+  Tier& tier() { return *tier0_; }
+  const std::string& path() const { return path_; }
+
+  // Reads `n` bytes at `offset` within slot `slot`. REQUIRES: a ReadGuard
+  // held since before the Find() that returned the slot.
+  rocksdb::IOStatus ReadSlot(int64_t slot, uint64_t offset, size_t n, char* scratch) const;
+  // Writes a page's bytes into `slot` (not findable yet), paying tier 0's
+  // device model as a buffered write.
+  rocksdb::IOStatus WriteSlot(int64_t slot, const char* data, size_t n);
+  // Counts a read served from copies of `keys` (admission evidence, and the
+  // page_hits ticker in batches of kHitBatch), in per-thread buffers: no
+  // shared write per hit. A thread's last partial batch is not counted.
+  void NoteHits(const uint64_t* keys, int n);
+  // This thread's reader state (PageCopies::Reader), for OnMiss.
+  PageCopies::Reader* ThisThread();
+  static constexpr uint32_t kHitBatch = 32;
+
+
+ private:
+  HotPages(Tier* tier0, std::string path, int fd);
+
+  Tier* const tier0_;
+  const std::string path_;
+  const int fd_;  // closed by the destructor: readers hold the store alive
+  const uint64_t instance_;  // unique per HotPages in the process: keys thread buffers
+  std::unique_ptr<PageCopies> copies_;
+};
+
+}  // namespace tierfs

@@ -1,0 +1,28 @@
+// TierFS's hot-page copies: read copies, on the fastest tier, of the hot pages
+// of immutable files (SST and blob files). Part of the public API (installed
+// as <tierfs/page_copies.h>, included by <tierfs/file_system.h>) and the one
+// place their defaults are written: the file system's Options and the
+// simulator's configuration both hold this struct. No dependencies.
+#pragma once
+
+#include <cstdint>
+
+namespace tierfs {
+
+struct PageCopyOptions {
+  // Copies on tier 0 of hot pages of SST and blob files that live on slower
+  // tiers: admitted only on evidence of reuse, dropped (never written back)
+  // when cold or when new data needs the space, forgotten at restart.
+  // URI key copies:on|off. Default: on.
+  bool enabled = true;
+  // The copy unit, a power of two from 4 KiB to 64 KiB. URI key copy_page.
+  // Default: 16 KiB.
+  uint64_t page = 16 << 10;
+  // The percentage of tier 0's capacity copies may hold; the fill of segment
+  // homes (MigrationOptions::fast_headroom) leaves it to them. New writes may
+  // still take it (copies drop for free). A policy may choose its own share
+  // (Policy::CopySharePct). URI key copy_share, e.g. 50%. Default: 50.
+  uint64_t share_pct = 50;
+};
+
+}  // namespace tierfs

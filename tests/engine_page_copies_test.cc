@@ -1,0 +1,250 @@
+// Hot-page copies' decisions (engine/page_copies.h): admission on reuse only,
+// eviction by frequency within a set, invalidation, the capacity reserve.
+#include "engine/page_copies.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "agents/policies.h"
+
+namespace tierfs {
+namespace {
+
+constexpr uint64_t kPage = 4096;
+
+class PageCopiesTest : public ::testing::Test {
+ protected:
+  // A tier 0 of `capacity` bytes whose copy reserve is `reserve`.
+  void Make(uint64_t capacity, uint64_t reserve, uint64_t headroom = 0) {
+    account_ = std::make_unique<CapacityAccount>(capacity);
+    account_->SetCopyReserve(reserve);
+    std::string error;
+    policy_ = NewPolicy("lru", {}, &error);
+    ASSERT_TRUE(policy_) << error;
+    PageCopies::Config c;
+    c.page = kPage;
+    c.slots = reserve / kPage;
+    c.headroom = headroom;
+    copies_ = std::make_unique<PageCopies>(
+        c, policy_.get(), account_.get(), [this] { waits_++; },
+        [this](uint64_t slot) { freed_.insert(slot); });
+  }
+  Policy::CopyCandidate Page(uint64_t file, uint64_t page) {
+    Policy::CopyCandidate c;
+    c.file_id = file;
+    c.kind = FileKind::kSst;
+    c.page = page;
+    return c;
+  }
+  // A miss of the page; copies it if admitted. The slot, or -1.
+  int64_t Miss(uint64_t file, uint64_t page, bool* waited = nullptr) {
+    PageCopies::Fill f = copies_->OnMiss(Page(file, page), /*blocking=*/true);
+    if (waited) *waited = f.wait;
+    if (f.slot < 0) return -1;
+    EXPECT_TRUE(copies_->Publish(f));
+    return f.slot;
+  }
+  int64_t Find(uint64_t file, uint64_t page) {
+    return copies_->Find(PageCopies::Key(file, page));
+  }
+
+  std::unique_ptr<CapacityAccount> account_;
+  std::unique_ptr<Policy> policy_;
+  std::unique_ptr<PageCopies> copies_;
+  int waits_ = 0;
+  std::set<uint64_t> freed_;
+};
+
+TEST_F(PageCopiesTest, AdmitsOnlyAPageReadBefore) {
+  Make(1 << 20, 64 * kPage);
+  EXPECT_EQ(-1, Miss(7, 3));  // first read: no evidence of reuse
+  EXPECT_EQ(-1, Find(7, 3));
+  const int64_t slot = Miss(7, 3);  // read again: admitted
+  ASSERT_GE(slot, 0);
+  EXPECT_EQ(slot, Find(7, 3));
+  EXPECT_EQ(-1, Find(7, 4));
+  EXPECT_EQ(-1, Find(8, 3));
+  EXPECT_EQ(kPage, account_->copy_used());
+  EXPECT_EQ(kPage, account_->used());
+  // A page already copied is not copied twice.
+  EXPECT_EQ(-1, copies_->OnMiss(Page(7, 3), true).slot);
+}
+
+TEST_F(PageCopiesTest, OneTimeReadsAreAlmostNeverAdmitted) {
+  Make(1 << 20, 64 * kPage);
+  for (uint64_t p = 0; p < 10000; ++p) Miss(1, p);
+  // Only the doorkeeper's rare errors get in (about 0.5%).
+  EXPECT_LT(copies_->counters().admitted, 100u);
+}
+
+TEST_F(PageCopiesTest, ReadsOfThePageJustReadAreOneVisit) {
+  Make(1 << 20, 64 * kPage);
+  PageCopies::Reader reader;
+  // Blocks of page 0, then of page 1, read in order: no reuse.
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(-1, copies_->OnMiss(Page(1, 0), true, &reader).slot);
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(-1, copies_->OnMiss(Page(1, 1), true, &reader).slot);
+  EXPECT_EQ(0u, copies_->counters().admitted);
+  // Back to page 0 after page 1: reused, copied.
+  EXPECT_GE(copies_->OnMiss(Page(1, 0), true, &reader).slot, 0);
+}
+
+TEST_F(PageCopiesTest, AScanDoesNotDisplaceHotPages) {
+  Make(1 << 20, 16 * kPage);  // one set of 16 ways
+  for (uint64_t p = 0; p < 16; ++p) {
+    Miss(1, p);
+    ASSERT_GE(Miss(1, p), 0);
+  }
+  // The hot pages keep being read (hits), while a scan passes through.
+  PageCopies::Reader reader;
+  for (uint64_t round = 0; round < 500; ++round) {
+    for (uint64_t p = 0; p < 16; ++p) {
+      ASSERT_GE(Find(1, p), 0) << "round " << round << " page " << p;
+      copies_->NoteHit(&reader, PageCopies::Key(1, p));
+    }
+    for (uint64_t i = 0; i < 16; ++i) Miss(2, round * 16 + i);
+  }
+  for (uint64_t p = 0; p < 16; ++p) EXPECT_GE(Find(1, p), 0) << p;
+}
+
+TEST_F(PageCopiesTest, NeverHoldsMoreThanItsReserve) {
+  Make(1 << 20, 16 * kPage);  // one set of 16 ways
+  std::set<int64_t> slots;
+  for (uint64_t p = 0; p < 100; ++p) {
+    Miss(1, p);
+    const int64_t s = Miss(1, p);
+    if (s >= 0) slots.insert(s);
+    EXPECT_LE(account_->copy_used(), 16 * kPage);
+  }
+  EXPECT_EQ(16u, slots.size());  // every way used, none beyond
+  for (int64_t s : slots) EXPECT_LT(s, 16);
+  EXPECT_EQ(16 * kPage, account_->copy_used());
+}
+
+TEST_F(PageCopiesTest, ReplacesTheLeastFrequentCopyOnlyForAMoreFrequentPage) {
+  Make(1 << 20, 16 * kPage);
+  // Fill the set: pages 0..15, page p read p+2 times (p+1 before its copy).
+  for (uint64_t p = 0; p < 16; ++p) {
+    for (uint64_t i = 0; i < p + 2; ++i) Miss(1, p);
+    ASSERT_GE(Find(1, p), 0) << p;
+  }
+  const int64_t victim_slot = Find(1, 0);  // page 0: read twice, the coldest
+  // A page read twice does not beat page 0 (read twice): rejected.
+  Miss(2, 0);
+  EXPECT_EQ(-1, Miss(2, 0));
+  EXPECT_GE(Find(1, 0), 0);
+  // Read once more, it replaces page 0, in page 0's slot, after readers of
+  // that slot are waited out.
+  bool waited = false;
+  const int64_t slot = Miss(2, 0, &waited);
+  ASSERT_GE(slot, 0);
+  EXPECT_EQ(victim_slot, slot);
+  EXPECT_TRUE(waited);
+  EXPECT_EQ(-1, Find(1, 0));
+  EXPECT_EQ(slot, Find(2, 0));
+  EXPECT_EQ(16 * kPage, account_->copy_used());  // the slot changed hands, the charge stayed
+}
+
+TEST_F(PageCopiesTest, InvalidateWithoutReadersFreesAtOnce) {
+  Make(1 << 20, 64 * kPage);
+  for (uint64_t p = 0; p < 5; ++p) {
+    Miss(3, p);
+    ASSERT_GE(Miss(3, p), 0);
+  }
+  Miss(4, 0);
+  ASSERT_GE(Miss(4, 0), 0);
+  copies_->Invalidate(3, /*readers_possible=*/false);
+  for (uint64_t p = 0; p < 5; ++p) EXPECT_EQ(-1, Find(3, p));
+  EXPECT_GE(Find(4, 0), 0);  // another file's copy stays
+  EXPECT_EQ(kPage, account_->copy_used());
+  EXPECT_EQ(5u, freed_.size());  // handed back to be punched
+  EXPECT_EQ(0, waits_);
+}
+
+TEST_F(PageCopiesTest, InvalidateWithReadersWaitsBeforeFreeing) {
+  Make(1 << 20, 64 * kPage);
+  Miss(3, 0);
+  const int64_t slot = Miss(3, 0);
+  ASSERT_GE(slot, 0);
+  copies_->Invalidate(3, /*readers_possible=*/true);
+  EXPECT_EQ(-1, Find(3, 0));            // no new reader finds it
+  EXPECT_EQ(kPage, account_->copy_used());  // but a reader may be reading it
+  EXPECT_TRUE(freed_.empty());
+  copies_->Reclaim();
+  EXPECT_EQ(1, waits_);
+  EXPECT_EQ(0u, account_->copy_used());
+  EXPECT_EQ(1u, freed_.count(uint64_t(slot)));
+}
+
+TEST_F(PageCopiesTest, ACopyOfAFileInvalidatedWhileCopiedIsNeverPublished) {
+  Make(1 << 20, 64 * kPage);
+  Miss(5, 9);
+  PageCopies::Fill f = copies_->OnMiss(Page(5, 9), true);
+  ASSERT_GE(f.slot, 0);
+  copies_->Invalidate(5, /*readers_possible=*/true);  // e.g. opened for writing
+  EXPECT_FALSE(copies_->Publish(f));
+  EXPECT_EQ(-1, Find(5, 9));
+  EXPECT_EQ(0u, account_->copy_used());
+}
+
+TEST_F(PageCopiesTest, ShrinkDropsTheColdestFirst) {
+  Make(1 << 20, 64 * kPage);
+  for (uint64_t p = 0; p < 4; ++p) {
+    Miss(6, p);
+    ASSERT_GE(Miss(6, p), 0);
+  }
+  for (int i = 0; i < 5; ++i) Miss(6, 3);  // page 3 is hot (its misses count as reads)
+  EXPECT_EQ(2 * kPage, copies_->Shrink(2 * kPage));
+  EXPECT_EQ(2 * kPage, account_->copy_used());
+  EXPECT_GE(Find(6, 3), 0);
+  EXPECT_EQ(1, waits_);
+}
+
+TEST_F(PageCopiesTest, CopiesStayWithinTheirReserveAndTheHeadroom) {
+  // 20 pages of tier 0; copies may hold 8, and leave 4 free.
+  Make(20 * kPage, 8 * kPage, 4 * kPage);
+  // New data may use all of tier 0 (the reserve is only the copies' bound).
+  EXPECT_EQ(20 * kPage, account_->free());
+  EXPECT_TRUE(account_->TryCharge(10 * kPage));
+  int copied = 0;
+  for (uint64_t p = 0; p < 8; ++p) {
+    Miss(1, p);
+    if (Miss(1, p) >= 0) copied++;
+  }
+  // 10 of homes + 6 of copies + 4 of headroom = 20.
+  EXPECT_EQ(6, copied);
+  EXPECT_EQ(16 * kPage, account_->used());
+  EXPECT_EQ(6 * kPage, account_->copy_used());
+  EXPECT_EQ(2 * kPage, account_->copy_reserve_left());
+  // Two pages the policy wanted found no room: the copies ask for them.
+  EXPECT_EQ(2 * kPage, copies_->TakeWantedBytes());
+  EXPECT_EQ(0u, copies_->TakeWantedBytes());  // asked once
+  EXPECT_EQ(2u, copies_->counters().no_room);
+}
+
+TEST_F(PageCopiesTest, CopiesAtTheirReserveAskForNothing) {
+  Make(1 << 20, 16 * kPage);
+  for (uint64_t p = 0; p < 16; ++p) {
+    Miss(1, p);
+    ASSERT_GE(Miss(1, p), 0);
+  }
+  // A seventeenth page: the set is full and the reserve used up. It may
+  // replace a colder copy, never ask tier 0 for more.
+  Miss(2, 0);
+  Miss(2, 0);
+  EXPECT_EQ(0u, copies_->TakeWantedBytes());
+  EXPECT_LE(account_->copy_used(), 16 * kPage);
+}
+
+TEST(FrequencySketchTest, CountsAndForgets) {
+  FrequencySketch sketch(1024);
+  for (int i = 0; i < 5; ++i) sketch.Add(42);
+  EXPECT_GE(sketch.Estimate(42), 5u);
+  EXPECT_LE(sketch.Estimate(43), 1u);  // never added: at most a collision
+  // Many other additions halve the counts: old popularity fades.
+  for (uint64_t k = 1000; k < 1000 + 100000; ++k) sketch.Add(k);
+  EXPECT_LT(sketch.Estimate(42), 5u);
+}
+
+}  // namespace
+}  // namespace tierfs

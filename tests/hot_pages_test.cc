@@ -1,0 +1,310 @@
+// Hot-page copies in the live store (env/hot_pages.h, engine/page_copies.h):
+// reads served from tier 0 return the file's bytes, copies are made only on
+// reuse, go with their file, never outlive a restart or a rewrite, and stay
+// within tier 0's capacity.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <random>
+#include <thread>
+
+#include "env/hot_pages.h"
+#include "env/posix_util.h"
+#include "env/store.h"
+#include "env/tier_fs.h"
+#include "tests/crash_audit.h"
+#include "tests/test_util.h"
+
+namespace tierfs {
+namespace {
+
+using rocksdb::FileOptions;
+using rocksdb::IOOptions;
+using rocksdb::Slice;
+
+constexpr uint64_t kPage = 16 << 10;
+
+class HotPagesTest : public ::testing::Test {
+ protected:
+  HotPagesTest() : dir_("hot_pages") {}
+
+  // Tier 0 of 1 MiB (copies may hold half of it), tier 1 of 64 MiB; 64 KiB
+  // segments; fast-first placement, no migration (WriteSlow puts a file on
+  // tier 1).
+  void Open(const std::string& extra = "") {
+    uri_ = test::MakeUri(dir_, {"1M", "64M"},
+                         ";segment_size:64K;policy:fast-first;migration:off" + extra);
+    rocksdb::Status s = NewTierFileSystem(uri_, &fs_);
+    ASSERT_TRUE(s.ok()) << s.ToString();
+  }
+  void Reopen() {
+    fs_.reset();
+    rocksdb::Status s = NewTierFileSystem(uri_, &fs_);
+    ASSERT_TRUE(s.ok()) << s.ToString();
+  }
+  Store& store() { return *StoreOf(fs_.get()); }
+  HotPages& hot() { return *store().hot_pages(); }
+
+  void Write(const std::string& path, const std::string& data) {
+    std::unique_ptr<rocksdb::FSWritableFile> f;
+    ASSERT_TRUE(fs_->NewWritableFile(path, FileOptions(), &f, nullptr).ok());
+    ASSERT_TRUE(f->Append(Slice(data), IOOptions(), nullptr).ok());
+    ASSERT_TRUE(f->Sync(IOOptions(), nullptr).ok());
+    ASSERT_TRUE(f->Close(IOOptions(), nullptr).ok());
+  }
+  // Writes `data` to `path` with its home on tier 1: tier 0 is filled with a
+  // WAL while it is written, and the WAL deleted after (migration is off, so
+  // nothing moves up).
+  void WriteSlow(const std::string& path, const std::string& data) {
+    Write("/db/000001.log", test::RandomBytes(960 << 10, 99));
+    Write(path, data);
+    ASSERT_TRUE(fs_->DeleteFile("/db/000001.log", IOOptions(), nullptr).ok());
+    std::shared_ptr<FileEntry> e = store().Find(path);
+    for (uint64_t s = 0; s < e->segments.size(); ++s) ASSERT_EQ(1, e->segments.tier(s)) << s;
+    ASSERT_EQ(0u, store().tier(0).copy_used());
+  }
+  // Reads `len` bytes at `off` of `path` as the application (a user read).
+  // `new_visit`: as if the thread had read elsewhere since (another Get),
+  // so a page read again counts as reused (PageCopies::Reader).
+  std::string Read(const std::string& path, uint64_t off, size_t len, bool new_visit = true) {
+    if (new_visit && store().hot_pages()) hot().ThisThread()->last = 0;
+    std::unique_ptr<rocksdb::FSRandomAccessFile> f;
+    EXPECT_TRUE(fs_->NewRandomAccessFile(path, FileOptions(), &f, nullptr).ok());
+    std::string buf(len, '\0');
+    Slice got;
+    IOOptions io;
+    io.rate_limiter_priority = rocksdb::Env::IO_USER;
+    EXPECT_TRUE(f->Read(off, len, io, &got, buf.data(), nullptr).ok());
+    return got.ToString();
+  }
+  uint64_t Ticker(TierTicker t) {
+    std::vector<TierStats> stats;
+    EXPECT_TRUE(GetTierStats(fs_.get(), &stats).ok());
+    return stats[0].Get(t);
+  }
+  uint64_t CopiesOf(uint64_t file_id, uint64_t pages) {
+    uint64_t n = 0;
+    for (uint64_t p = 0; p < pages; ++p) n += hot().copies().Find(PageCopies::Key(file_id, p)) >= 0;
+    return n;
+  }
+
+  test::ScratchDir dir_;
+  std::string uri_;
+  std::shared_ptr<rocksdb::FileSystem> fs_;
+};
+
+TEST_F(HotPagesTest, AReadPageIsCopiedOnReuseAndServedWithItsBytes) {
+  Open();
+  ASSERT_TRUE(fs_->CreateDir("/db", IOOptions(), nullptr).ok());
+  const std::string data = test::RandomBytes(512 << 10, 1);
+  WriteSlow("/db/000007.sst", data);
+  const uint64_t id = store().Find("/db/000007.sst")->id;
+  // A block in page 3, read once: no copy. Read again: copied.
+  const uint64_t off = 3 * kPage + 1000;
+  EXPECT_EQ(data.substr(off, 4000), Read("/db/000007.sst", off, 4000));
+  EXPECT_EQ(0u, CopiesOf(id, 32));
+  EXPECT_EQ(data.substr(off, 4000), Read("/db/000007.sst", off, 4000));
+  EXPECT_EQ(1u, CopiesOf(id, 32));
+  EXPECT_EQ(kPage, store().tier(0).copy_used());
+  EXPECT_EQ(1u, Ticker(TierTicker::kPagesCopied));
+  // Served from the copy now, byte for byte, for any range within the page.
+  const uint64_t user_before = Ticker(TierTicker::kUserReads);
+  for (int i = 0; i < 40; ++i) {
+    const uint64_t o = 3 * kPage + uint64_t(i) * 397 % (kPage - 500);
+    ASSERT_EQ(data.substr(o, 500), Read("/db/000007.sst", o, 500)) << o;
+  }
+  EXPECT_EQ(user_before + 40, Ticker(TierTicker::kUserReads));  // served by tier 0
+  // A read across two pages needs both: page 4 is not copied, so it goes to
+  // the home (and offers page 4).
+  const uint64_t across = 4 * kPage - 100;
+  EXPECT_EQ(data.substr(across, 300), Read("/db/000007.sst", across, 300));
+  EXPECT_EQ(data.substr(across, 300), Read("/db/000007.sst", across, 300));
+  EXPECT_EQ(2u, CopiesOf(id, 32));
+  EXPECT_EQ(data.substr(across, 300), Read("/db/000007.sst", across, 300));
+  // Background reads (compaction input) never count, nor copy.
+  {
+    std::unique_ptr<rocksdb::FSRandomAccessFile> f;
+    ASSERT_TRUE(fs_->NewRandomAccessFile("/db/000007.sst", FileOptions(), &f, nullptr).ok());
+    std::string buf(4096, '\0');
+    Slice got;
+    IOOptions low;
+    low.rate_limiter_priority = rocksdb::Env::IO_LOW;
+    for (int i = 0; i < 5; ++i) {
+      ASSERT_TRUE(f->Read(10 * kPage, 4096, low, &got, buf.data(), nullptr).ok());
+      EXPECT_EQ(data.substr(10 * kPage, 4096), got.ToString());
+    }
+  }
+  EXPECT_EQ(2u, CopiesOf(id, 32));
+  // A page whose home is on tier 0 is never copied.
+  const std::string small = test::RandomBytes(8000, 5);
+  Write("/db/000008.sst", small);
+  ASSERT_EQ(0, store().Find("/db/000008.sst")->segments.tier(0));
+  for (int i = 0; i < 5; ++i) EXPECT_EQ(small.substr(100, 1000), Read("/db/000008.sst", 100, 1000));
+  EXPECT_EQ(0u, CopiesOf(store().Find("/db/000008.sst")->id, 1));
+  EXPECT_EQ("", test::AuditStore(fs_.get(), "/db").problems);
+}
+
+TEST_F(HotPagesTest, ScansAndOneTimeReadsCopyNothing) {
+  Open();
+  ASSERT_TRUE(fs_->CreateDir("/db", IOOptions(), nullptr).ok());
+  const std::string data = test::RandomBytes(2 << 20, 2);
+  WriteSlow("/db/000009.sst", data);
+  // A scan in 256 KiB reads, twice: more than four pages each, not copied.
+  for (int pass = 0; pass < 2; ++pass) {
+    for (uint64_t off = 0; off < data.size(); off += 256 << 10) {
+      ASSERT_EQ(data.substr(off, 256 << 10), Read("/db/000009.sst", off, 256 << 10));
+    }
+  }
+  // Every block read once, in order: adjacent blocks of a page are one
+  // visit, not reuse.
+  for (uint64_t off = 0; off + 4096 <= data.size(); off += 4096) {
+    ASSERT_EQ(data.substr(off, 4096), Read("/db/000009.sst", off, 4096, /*new_visit=*/false));
+  }
+  EXPECT_EQ(0u, store().tier(0).copy_used());
+}
+
+TEST_F(HotPagesTest, CopiesGoWithTheirFileAndWithARewrite) {
+  Open();
+  ASSERT_TRUE(fs_->CreateDir("/db", IOOptions(), nullptr).ok());
+  const std::string data = test::RandomBytes(256 << 10, 3);
+  WriteSlow("/db/000010.sst", data);
+  const uint64_t id = store().Find("/db/000010.sst")->id;
+  for (uint64_t p = 0; p < 8; ++p) {
+    Read("/db/000010.sst", p * kPage, 4096);
+    Read("/db/000010.sst", p * kPage, 4096);
+  }
+  ASSERT_EQ(8u, CopiesOf(id, 16));
+  ASSERT_EQ(8 * kPage, store().tier(0).copy_used());
+  // Opened for writing and changed in place: no reader may see the old bytes.
+  std::string changed = data;
+  for (size_t i = 0; i < 8 * kPage; ++i) changed[i] = char(changed[i] ^ 0x5a);
+  {
+    std::unique_ptr<rocksdb::FSRandomRWFile> rw;
+    ASSERT_TRUE(fs_->NewRandomRWFile("/db/000010.sst", FileOptions(), &rw, nullptr).ok());
+    EXPECT_EQ(0u, CopiesOf(id, 16));  // gone when the writer opened it
+    ASSERT_TRUE(rw->Write(0, Slice(changed.data(), 8 * kPage), IOOptions(), nullptr).ok());
+    ASSERT_TRUE(rw->Close(IOOptions(), nullptr).ok());
+  }
+  EXPECT_EQ(0u, store().tier(0).copy_used());
+  for (uint64_t p = 0; p < 8; ++p) {
+    for (int i = 0; i < 3; ++i) {
+      ASSERT_EQ(changed.substr(p * kPage, 4096), Read("/db/000010.sst", p * kPage, 4096));
+    }
+  }
+  EXPECT_EQ(8u, CopiesOf(id, 16));  // copied again, from the new bytes
+  // Deleted: its copies go, and their space.
+  ASSERT_TRUE(fs_->DeleteFile("/db/000010.sst", IOOptions(), nullptr).ok());
+  EXPECT_EQ(0u, CopiesOf(id, 16));
+  EXPECT_EQ(0u, store().tier(0).copy_used());
+  EXPECT_EQ("", test::AuditStore(fs_.get(), "/db").problems);
+}
+
+TEST_F(HotPagesTest, ARestartForgetsEveryCopy) {
+  Open();
+  ASSERT_TRUE(fs_->CreateDir("/db", IOOptions(), nullptr).ok());
+  const std::string data = test::RandomBytes(256 << 10, 4);
+  WriteSlow("/db/000011.sst", data);
+  for (int i = 0; i < 2; ++i) Read("/db/000011.sst", 0, 4096);
+  ASSERT_EQ(kPage, store().tier(0).copy_used());
+  const std::string pages = hot().path();
+  EXPECT_GE(AllocatedBytes(pages), kPage);
+  Reopen();
+  // The copy file starts empty, the account holds no copy, reads are right.
+  EXPECT_EQ(0u, AllocatedBytes(pages));
+  EXPECT_EQ(0u, store().tier(0).copy_used());
+  EXPECT_EQ(0u, CopiesOf(store().Find("/db/000011.sst")->id, 16));
+  EXPECT_EQ(data.substr(0, 4096), Read("/db/000011.sst", 0, 4096));
+  EXPECT_EQ("", test::AuditStore(fs_.get(), "/db").problems);
+}
+
+TEST_F(HotPagesTest, TheShareAndTheHeadroomHold) {
+  Open(";copy_share:25%");
+  ASSERT_TRUE(fs_->CreateDir("/db", IOOptions(), nullptr).ok());
+  const std::string data = test::RandomBytes(4 << 20, 6);
+  WriteSlow("/db/000012.sst", data);
+  // Many hot pages, each read three times: far more than the share holds.
+  for (int round = 0; round < 3; ++round) {
+    for (uint64_t p = 0; p < data.size() / kPage; ++p) Read("/db/000012.sst", p * kPage, 4096);
+  }
+  Tier& t0 = store().tier(0);
+  EXPECT_GT(t0.copy_used(), 0u);
+  EXPECT_LE(t0.copy_used(), (1u << 20) / 4);  // the share
+  EXPECT_LE(t0.used(), t0.capacity());
+  // Homes may still take free space: a new file of 64 KiB goes to tier 0.
+  if (t0.free() >= (128 << 10)) {
+    Write("/db/000013.log", test::RandomBytes(60 << 10, 7));
+    EXPECT_EQ(0, store().Find("/db/000013.log")->segments.tier(0));
+  }
+  EXPECT_EQ("", test::AuditStore(fs_.get(), "/db").problems);
+}
+
+TEST_F(HotPagesTest, CopiesOffOrAOneTierStoreKeepNone) {
+  Open(";copies:off");
+  EXPECT_EQ(nullptr, store().hot_pages());
+  EXPECT_EQ(0u, store().tier(0).copy_reserve());
+  fs_.reset();
+  test::ScratchDir one("hot_pages_one");
+  ASSERT_TRUE(NewTierFileSystem(test::MakeUri(one, {"8M"}), &fs_).ok());
+  EXPECT_EQ(nullptr, store().hot_pages());
+  fs_.reset();
+  test::ScratchDir slow("hot_pages_slow");
+  ASSERT_TRUE(NewTierFileSystem(test::MakeUri(slow, {"1M", "8M"}, ";policy:slow-only"), &fs_).ok());
+  EXPECT_EQ(nullptr, store().hot_pages());  // the all-slow reference keeps its data slow
+}
+
+// Readers hammer hot pages while a writer keeps invalidating them (the file
+// reopened for writing, each time with the same bytes) and other files'
+// copies evict them: every read returns the file's bytes.
+TEST_F(HotPagesTest, ReadersNeverSeeAnotherPagesBytes) {
+  Open(";copy_share:10%");  // 102 KiB: six pages, one set; constant eviction
+  ASSERT_TRUE(fs_->CreateDir("/db", IOOptions(), nullptr).ok());
+  std::vector<std::string> data;
+  for (int f = 0; f < 4; ++f) {
+    data.push_back(test::RandomBytes(256 << 10, 10 + uint32_t(f)));
+    WriteSlow("/db/00002" + std::to_string(f) + ".sst", data.back());
+  }
+  std::atomic<bool> stop{false};
+  std::atomic<uint64_t> reads{0}, bad{0};
+  std::vector<std::thread> readers;
+  for (int r = 0; r < 3; ++r) {
+    readers.emplace_back([&, r] {
+      std::mt19937_64 rng(uint64_t(r) + 1);
+      std::vector<std::unique_ptr<rocksdb::FSRandomAccessFile>> files(4);
+      for (int f = 0; f < 4; ++f) {
+        ASSERT_TRUE(fs_->NewRandomAccessFile("/db/00002" + std::to_string(f) + ".sst",
+                                             FileOptions(), &files[size_t(f)], nullptr)
+                        .ok());
+      }
+      std::string buf(5000, '\0');
+      IOOptions io;
+      io.rate_limiter_priority = rocksdb::Env::IO_USER;
+      while (!stop.load()) {
+        const size_t f = size_t(rng() % 4);
+        const uint64_t off = (rng() % 12) * 9000;  // a few hot blocks per file
+        Slice got;
+        if (!files[f]->Read(off, buf.size(), io, &got, buf.data(), nullptr).ok() ||
+            got.ToString() != data[f].substr(off, buf.size())) {
+          bad++;
+        }
+        reads++;
+      }
+    });
+  }
+  for (int i = 0; i < 30; ++i) {
+    std::unique_ptr<rocksdb::FSRandomRWFile> rw;
+    const std::string name = "/db/00002" + std::to_string(i % 4) + ".sst";
+    ASSERT_TRUE(fs_->NewRandomRWFile(name, FileOptions(), &rw, nullptr).ok());
+    ASSERT_TRUE(rw->Write(0, Slice(data[size_t(i % 4)].substr(0, 4096)), IOOptions(), nullptr).ok());
+    ASSERT_TRUE(rw->Close(IOOptions(), nullptr).ok());
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  stop = true;
+  for (auto& t : readers) t.join();
+  EXPECT_EQ(0u, bad.load()) << "of " << reads.load() << " reads";
+  EXPECT_GT(Ticker(TierTicker::kPageHits), 0u);
+  EXPECT_GT(Ticker(TierTicker::kPagesCopied), 6u);
+  EXPECT_EQ("", test::AuditStore(fs_.get(), "/db").problems);
+}
+
+}  // namespace
+}  // namespace tierfs
