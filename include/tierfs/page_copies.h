@@ -23,6 +23,10 @@ struct PageCopyOptions {
   // still take it (copies drop for free). A policy may choose its own share
   // (Policy::CopySharePct). URI key copy_share, e.g. 50%. Default: 50.
   uint64_t share_pct = 50;
+  // Heat follows data through compaction: a compaction's output pages start
+  // with the access counts of the input it read just before writing them.
+  // URI key copy_inherit:on|off. Default: on.
+  bool inherit = true;
 };
 
 }  // namespace tierfs
