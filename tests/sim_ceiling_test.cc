@@ -12,6 +12,7 @@
 #include "tools/sim/ceiling.h"
 #include "tools/sim/compare.h"
 #include "tools/sim/page_trace.h"
+#include "tools/sim/report.h"
 #include "tools/sim/workloads.h"
 
 namespace tierfs {
@@ -401,6 +402,32 @@ TEST(CeilingTest, SpecsParseAndName) {
   const CeilingResult r = Ceiling({Read(0, 0), Read(0, 0)}, "best-static:4K:4K", 0);
   EXPECT_EQ(1u, r.pages);
   EXPECT_DOUBLE_EQ(1.0, r.share);
+}
+
+TEST(CeilingTest, CompareComputesThemPerConfigurationBesideThePolicies) {
+  CompareOptions o;
+  o.configs = {"perf", "cost"};
+  o.workloads = {"YCSB-B", "ssd-02"};
+  o.policies = {"fast-first"};
+  o.requests = 3000;
+  ASSERT_TRUE(ParseCeilingSpecs("best-static:4K,belady-copies:4K", &o.ceilings, nullptr));
+  std::vector<Cell> cells;
+  std::vector<CeilingCell> ceilings;
+  std::string error;
+  ASSERT_TRUE(Compare(o, &cells, &error, &ceilings)) << error;
+  ASSERT_EQ(2u * 2u * 2u, ceilings.size());  // workloads x configs x ceilings
+  // perf and cost have the same tier 0: the same ceilings.
+  EXPECT_EQ("YCSB-B", ceilings[0].workload);
+  EXPECT_EQ("perf", ceilings[0].config);
+  EXPECT_EQ("cost", ceilings[2].config);
+  EXPECT_EQ(ceilings[0].result.share, ceilings[2].result.share);
+  EXPECT_GT(ceilings[0].result.share, 0);
+  const std::string md = UserReadShareMarkdown(cells, {"fast-only", "fast-first"}, ceilings);
+  EXPECT_NE(std::string::npos, md.find("| workload | fast-first | best-static-4K | belady-copies-4K |"))
+      << md;
+  EXPECT_NE(std::string::npos, md.find("| **mean** |")) << md;
+  const std::string csv = CeilingsCsv(ceilings);
+  EXPECT_EQ(9, std::count(csv.begin(), csv.end(), '\n'));  // header and 8 rows
 }
 
 }  // namespace
