@@ -410,10 +410,10 @@ TEST(CeilingTest, CompareComputesThemPerConfigurationBesideThePolicies) {
   o.workloads = {"YCSB-B", "ssd-02"};
   o.policies = {"fast-first"};
   o.requests = 3000;
-  ASSERT_TRUE(ParseCeilingSpecs("best-static:4K,belady-copies:4K", &o.ceilings, nullptr));
+  std::string error;
+  ASSERT_TRUE(ParseCeilingSpecs("best-static:4K,belady-copies:4K", &o.ceilings, &error)) << error;
   std::vector<Cell> cells;
   std::vector<CeilingCell> ceilings;
-  std::string error;
   ASSERT_TRUE(Compare(o, &cells, &error, &ceilings)) << error;
   ASSERT_EQ(2u * 2u * 2u, ceilings.size());  // workloads x configs x ceilings
   // perf and cost have the same tier 0: the same ceilings.

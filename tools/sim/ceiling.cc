@@ -290,6 +290,7 @@ std::vector<uint8_t> Belady(const PageTrace& t, uint64_t limit, uint64_t* copies
   }
   // The cache: a max-heap of (next read, page), an entry stale unless the
   // page is cached with that next read; rebuilt when mostly stale.
+  uint64_t used = 0;
   std::vector<uint8_t> cached(t.pages(), 0), hit(n, 0);
   std::vector<uint64_t> key(t.pages(), kNever);
   std::vector<std::pair<uint64_t, uint32_t>> heap;
@@ -300,13 +301,12 @@ std::vector<uint8_t> Belady(const PageTrace& t, uint64_t limit, uint64_t* copies
     key[page] = next_read;
     heap.emplace_back(next_read, page);
     std::push_heap(heap.begin(), heap.end());
-    if (heap.size() > 2 * limit + 1024) {
+    if (heap.size() > 2 * used + 1024) {  // at most `used` entries are valid
       heap.erase(std::remove_if(heap.begin(), heap.end(), [&](const auto& e) { return !valid(e); }),
                  heap.end());
       std::make_heap(heap.begin(), heap.end());
     }
   };
-  uint64_t used = 0;
   *copies = 0;
   size_t w = 0;
   for (size_t i = 0; i < n; ++i) {
