@@ -135,7 +135,7 @@ class Placement {
   }
 
   void Fill(const std::vector<Candidate>& candidates) {
-    using Entry = std::pair<double, uint32_t>;  // (value per new page, -index as rank)
+    using Entry = std::pair<double, uint32_t>;  // (value per page of its span, index)
     auto lower = [](const Entry& a, const Entry& b) {
       return a.first != b.first ? a.first < b.first : a.second > b.second;
     };
@@ -407,26 +407,25 @@ CeilingResult ComputeCeiling(const PageTrace& pages, const CeilingSpec& spec) {
   const bool freed = spec.kind == CeilingKind::kBestStaticFreed;
   const std::vector<double> value = PageValues(pages);
   const std::vector<uint32_t> read_pages = ReadPagesInFileOrder(pages, value);
-  std::vector<std::vector<Candidate>> tries;
-  for (uint32_t factor = 1; factor == 1 || factor * pages.page_size <= pages.segment_size;
-       factor *= 2) {
-    tries.push_back(GroupCandidates(pages, value, read_pages, factor));
-  }
-  tries.push_back(PieceCandidates(pages));
-  for (size_t i = 0; i < tries.size(); ++i) {
+  auto fill = [&](const std::vector<Candidate>& candidates, bool first) {
     Placement placement(pages, freed, r.pages);
-    placement.Fill(tries[i]);
+    placement.Fill(candidates);
     CeilingResult tried = r;
     const std::vector<uint8_t>& on_fast = placement.on_fast();
     Tally(pages, [&](uint64_t part) { return on_fast[pages.part_page[part]] != 0; }, &tried);
     tried.held = placement.held();
-    if (i == 0) {
+    if (first) {
       r = tried;
     } else if (tried.strict_share > r.strict_share) {
       tried.share = r.share;
       r = tried;
     }
+  };
+  for (uint32_t factor = 1; factor == 1 || factor * pages.page_size <= pages.segment_size;
+       factor *= 2) {
+    fill(GroupCandidates(pages, value, read_pages, factor), factor == 1);
   }
+  fill(PieceCandidates(pages), false);
   return r;
 }
 
