@@ -86,7 +86,7 @@ class PageCopies {
   static constexpr uint64_t kMaxFileId = (1ull << (64 - kPageBits)) - 2;
 
   struct Config {
-    uint64_t page = 16 << 10;  // bytes per copy
+    uint64_t page = 8 << 10;   // bytes per copy
     uint64_t slots = 0;        // the most copies at once (the reserve / page)
     uint64_t headroom = 0;     // bytes of tier 0 a new copy leaves free
   };
