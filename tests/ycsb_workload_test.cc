@@ -232,7 +232,7 @@ TEST(CoreWorkloadTest, BadPropertiesAreErrorsNamingTheProperty) {
       {{{"recordcount", "100"}, {"insertstart", "50"}, {"insertcount", "60"}}, "insertcount"},
       // Found by tests/fuzz/ycsb_fuzzer: sums past 2^63 (undefined behaviour),
       // allocations and zeta sums beyond any machine, before any operation.
-      {{{"recordcount", "9223372036854775807"}, {"insertstart", "9000000000000000000"},
+      {{{"recordcount", "4611686018427387904"}, {"insertstart", "9000000000000000000"},
         {"insertcount", "9000000000000000000"}}, "insertcount"},
       {{{"requestdistribution", "zipfian"}, {"insertproportion", "1"},
         {"operationcount", "9223372036854775807"}}, "operationcount"},
@@ -242,6 +242,7 @@ TEST(CoreWorkloadTest, BadPropertiesAreErrorsNamingTheProperty) {
        "fieldlengthdistribution"},
       {{{"minscanlength", "0"}, {"maxscanlength", "9223372036854775807"}}, "scanlengthdistribution"},
       {{{"requestdistribution", "latest"}}, "recordcount"},
+      {{{"recordcount", "9223372036854775806"}}, "recordcount"},
   };
   for (const auto& c : cases) {
     Measurements m;

@@ -24,10 +24,12 @@ namespace {
 // Bounds on what a property file may ask for, where more would exhaust the
 // memory or the patience of the runner before the first operation rather
 // than describe a workload: fields per record (each has a name), digits of
-// key padding (every key carries them), lengths a zipfian draws from.
+// key padding (every key carries them), lengths a zipfian draws from; and
+// records, whose key numbers must leave room for the run phase's inserts.
 constexpr int64_t kMaxFieldCount = int64_t(1) << 20;
 constexpr int64_t kMaxZeroPadding = int64_t(1) << 12;
 constexpr int64_t kMaxZipfianLengths = int64_t(1) << 24;
+constexpr int64_t kMaxRecordCount = int64_t(1) << 62;
 
 Status Bad(const std::string& key, const std::string& value, const std::string& why) {
   return Status::InvalidArgument("property '" + key + "': '" + value + "' " + why);
@@ -123,6 +125,11 @@ Status CoreWorkload::Init(const Properties& p, Measurements* measurements) {
   int64_t record_count = 0;
   YCSB_RETURN_IF_ERROR(p.GetInt64("recordcount", 0, &record_count));
   if (record_count < 0) return Bad("recordcount", p.Get("recordcount"), "is negative");
+  // Run-phase inserts take key numbers from recordcount up: leave them room
+  // (2^62 more keys than any run could insert).
+  if (record_count > kMaxRecordCount) {
+    return Bad("recordcount", p.Get("recordcount"), "is above 2^62");
+  }
   if (record_count == 0) record_count = INT_MAX;  // YCSB: no record count is Integer.MAX_VALUE
   int64_t insert_start = 0, insert_count = 0;
   YCSB_RETURN_IF_ERROR(p.GetInt64("insertstart", 0, &insert_start));
