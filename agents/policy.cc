@@ -106,7 +106,10 @@ double ParamReader::Number(const std::string& key, double fallback) {
   used_[key] = true;
   char* end = nullptr;
   double v = strtod(it->second.c_str(), &end);
-  if (it->second.empty() || *end != '\0' || !std::isfinite(v)) {
+  // Policies turn counts and intervals into integers: past 2^53 (where
+  // doubles stop holding every integer) a value is no count but damage, and
+  // converting it would be undefined behaviour.
+  if (it->second.empty() || *end != '\0' || !(std::fabs(v) <= 9007199254740992.0)) {
     if (bad_.empty()) bad_ = key + ":" + it->second;
     return fallback;
   }

@@ -263,8 +263,9 @@ using PolicyParams = std::map<std::string, std::string>;
 class ParamReader {
  public:
   explicit ParamReader(const PolicyParams& params) : params_(params) {}
-  // The value of `key` as a number (a plain number, or a size with a K, M, G
-  // or T suffix for Size), or `fallback` if it is not given.
+  // The value of `key` as a number (a plain number of magnitude at most 2^53,
+  // or a size with a K, M, G or T suffix for Size), or `fallback` if it is
+  // not given.
   double Number(const std::string& key, double fallback);
   uint64_t Size(const std::string& key, uint64_t fallback);
   // True if every parameter was read and well formed; else sets *error,

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "env/admin_ops.h"
+#include "env/json_number.h"
 #include "env/store.h"
 
 namespace tierfs {
@@ -26,18 +27,6 @@ json ToJson(const AdminRequest& r) {
               {"hint", r.hint}, {"tier", r.tier}, {"first", r.first}, {"last", r.last}};
 }
 
-AdminRequest RequestFromJson(const json& j) {
-  AdminRequest r;
-  r.command = j.value("command", "");
-  r.path = j.value("path", "");
-  r.column_family = j.value("column_family", "");
-  r.hint = j.value("hint", "");
-  r.tier = j.value("tier", -1);
-  r.first = j.value("first", uint64_t(0));
-  r.last = j.value("last", ~uint64_t(0));
-  return r;
-}
-
 json ToJson(const AdminResponse& r) {
   const MigrationInfo& m = r.migration;
   return json{{"ok", r.ok}, {"message", r.message},
@@ -45,25 +34,6 @@ json ToJson(const AdminResponse& r) {
                              {"done", m.done}, {"bytes", m.bytes}, {"skipped", m.skipped},
                              {"given_up", m.given_up}, {"waits", m.waits}}},
               {"errors", StoreErrorsToJson(r.errors)}};
-}
-
-AdminResponse ResponseFromJson(const json& j) {
-  AdminResponse r;
-  r.ok = j.value("ok", false);
-  r.message = j.value("message", "");
-  r.errors = StoreErrorsFromJson(j.value("errors", json::object()));
-  const json m = j.value("migration", json::object());
-  if (m.is_object()) {
-    r.migration.enabled = m.value("enabled", false);
-    r.migration.queue = m.value("queue", std::vector<std::string>());
-    r.migration.running = m.value("running", "");
-    r.migration.done = m.value("done", uint64_t(0));
-    r.migration.bytes = m.value("bytes", uint64_t(0));
-    r.migration.skipped = m.value("skipped", uint64_t(0));
-    r.migration.given_up = m.value("given_up", uint64_t(0));
-    r.migration.waits = m.value("waits", uint64_t(0));
-  }
-  return r;
 }
 
 // Writes `text` to `path` atomically (a reader never sees half of it).
@@ -74,6 +44,51 @@ Status WriteAtomically(rocksdb::FileSystem* fs, const std::string& path, const s
 }
 
 }  // namespace
+
+Status ParseAdminRequest(const std::string& text, AdminRequest* request) {
+  json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object()) return Status::InvalidArgument("not a JSON object");
+  AdminRequest r;
+  try {
+    r.command = j.value("command", "");
+    r.path = j.value("path", "");
+    r.column_family = j.value("column_family", "");
+    r.hint = j.value("hint", "");
+    r.tier = JsonNumber<int>(j, "tier", -1);
+    r.first = JsonNumber<uint64_t>(j, "first", 0);
+    r.last = JsonNumber<uint64_t>(j, "last", ~uint64_t(0));
+  } catch (const std::exception& e) {  // a value of the wrong type
+    return Status::InvalidArgument(e.what());
+  }
+  *request = r;
+  return Status::OK();
+}
+
+Status ParseAdminResponse(const std::string& text, AdminResponse* response) {
+  json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object()) return Status::Corruption("not a JSON object");
+  AdminResponse r;
+  try {
+    r.ok = j.value("ok", false);
+    r.message = j.value("message", "");
+    r.errors = StoreErrorsFromJson(j.value("errors", json::object()));
+    const json m = j.value("migration", json::object());
+    if (m.is_object()) {
+      r.migration.enabled = m.value("enabled", false);
+      r.migration.queue = m.value("queue", std::vector<std::string>());
+      r.migration.running = m.value("running", "");
+      r.migration.done = JsonNumber<uint64_t>(m, "done", 0);
+      r.migration.bytes = JsonNumber<uint64_t>(m, "bytes", 0);
+      r.migration.skipped = JsonNumber<uint64_t>(m, "skipped", 0);
+      r.migration.given_up = JsonNumber<uint64_t>(m, "given_up", 0);
+      r.migration.waits = JsonNumber<uint64_t>(m, "waits", 0);
+    }
+  } catch (const std::exception& e) {  // a value of the wrong type
+    return Status::Corruption(e.what());
+  }
+  *response = r;
+  return Status::OK();
+}
 
 AdminResponse RunAdminRequest(Store* store, const AdminRequest& r, bool wait) {
   Status s;
@@ -119,13 +134,14 @@ void ServeAdminRequests(Store* store) {
     // Not an error of the store's: a request that cannot be read now is
     // tried again at the next poll, and the tool withdraws it at its timeout.
     if (!rocksdb::ReadFileToString(fs, dir + "/" + name, &text).ok()) continue;
-    json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
-    if (!j.is_object()) {
-      resp.message = "malformed admin request " + name;
+    AdminRequest request;
+    Status ps = ParseAdminRequest(text, &request);
+    if (!ps.ok()) {
+      resp.message = "malformed admin request " + name + ": " + ps.ToString();
     } else {
       try {
         // Without a migration thread, data operations run here and now.
-        resp = RunAdminRequest(store, RequestFromJson(j), /*wait=*/store->migrator() == nullptr);
+        resp = RunAdminRequest(store, request, /*wait=*/store->migrator() == nullptr);
       } catch (const std::exception& e) {
         resp.message = std::string("admin request ") + name + ": " + e.what();
       }
@@ -178,9 +194,10 @@ Status SendAdminRequest(const std::string& meta_dir, const AdminRequest& request
     if (rocksdb::ReadFileToString(fs.get(), answer, &text).ok()) {
       // The answer is read: a copy left behind is never read again.
       fs->DeleteFile(answer, rocksdb::IOOptions(), nullptr).PermitUncheckedError();
-      json j = json::parse(text, nullptr, false);
-      if (!j.is_object()) return Status::Corruption("malformed admin response " + answer);
-      *response = ResponseFromJson(j);
+      Status ps = ParseAdminResponse(text, response);
+      if (!ps.ok()) {
+        return Status::Corruption("malformed admin response " + answer + ": " + ps.ToString());
+      }
       return Status::OK();
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(20));

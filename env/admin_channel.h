@@ -42,6 +42,15 @@ struct AdminResponse {
   StoreErrorCounts errors{};  // the store's error counters (Store::errors()), every answer
 };
 
+// Decodes a request file's text (JSON: command, path, column_family, hint,
+// tier, first, last; a missing key takes the default above). InvalidArgument
+// saying why if the text is not such an object or a value has the wrong type.
+rocksdb::Status ParseAdminRequest(const std::string& text, AdminRequest* request);
+
+// Decodes a response file's text (what the server writes). Corruption saying
+// why if it is not a JSON object or a value has the wrong type.
+rocksdb::Status ParseAdminResponse(const std::string& text, AdminResponse* response);
+
 // Runs `request` on `store`. With `wait`, data operations run now in this
 // thread (the tool on a store no process has open); without, they are queued
 // for the migration thread.

@@ -254,12 +254,23 @@ Status ParseConfigFileUnchecked(const std::string& path, Options* options) {
   if (!in) {
     return Status::InvalidArgument("cannot read TierFS config file '" + path + "'");
   }
+  std::stringstream text;
+  text << in.rdbuf();
+  if (in.bad()) {
+    return Status::InvalidArgument("cannot read TierFS config file '" + path + "'");
+  }
+  return ParseConfigTextUnchecked(text.str(), path, options);
+}
+
+Status ParseConfigTextUnchecked(const std::string& text, const std::string& name,
+                                Options* options) {
+  std::istringstream in(text);
   *options = Options();
   std::string line;
   int lineno = 0;
   while (std::getline(in, line)) {
     ++lineno;
-    std::string where = "line " + std::to_string(lineno) + " of " + path;
+    std::string where = "line " + std::to_string(lineno) + " of " + name;
     size_t hash = line.find('#');
     if (hash != std::string::npos) line.resize(hash);
     line = Trim(line);

@@ -19,6 +19,10 @@ constexpr uint64_t kBlockSize = 4096;
 // for the simulator, whose tier paths are only names.
 rocksdb::Status ParseUriUnchecked(const std::string& uri, Options* options);
 rocksdb::Status ParseConfigFileUnchecked(const std::string& path, Options* options);
+// The config file's grammar over its text (what ParseConfigFileUnchecked reads
+// the file into); `name` names the text in errors.
+rocksdb::Status ParseConfigTextUnchecked(const std::string& text, const std::string& name,
+                                         Options* options);
 
 inline uint64_t RoundUp(uint64_t n) { return (n + kBlockSize - 1) / kBlockSize * kBlockSize; }
 

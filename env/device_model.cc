@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <thread>
 
@@ -51,15 +52,19 @@ rocksdb::Status ParseDeviceParams(const std::string& spec, DeviceParams* out) {
     size_t a = rest.find('-');
     size_t b = a == std::string::npos ? a : rest.find('-', a + 1);
     double r, w, mbps;
+    // Bounds a device could have (a latency under 1,000 s, at least 1 kB/s
+    // and at most 1 TB/s), so service times stay far inside 64 bits.
     if (b != std::string::npos && ParsePositive(rest.substr(0, a), &r) &&
         ParsePositive(rest.substr(a + 1, b - a - 1), &w) &&
-        ParsePositive(rest.substr(b + 1), &mbps) && mbps > 0) {
+        ParsePositive(rest.substr(b + 1), &mbps) && r <= 1e9 && w <= 1e9 && mbps >= 1e-3 &&
+        mbps <= 1e6) {
       *out = Preset(spec, r, w, mbps, mbps, false);
       return rocksdb::Status::OK();
     }
     return rocksdb::Status::InvalidArgument(
         "device model '" + spec +
-        "': expected custom-READ_US-WRITE_US-MBPS, e.g. custom-100-50-500");
+        "': expected custom-READ_US-WRITE_US-MBPS, e.g. custom-100-50-500 (latencies up to 1e9 "
+        "us, 0.001 to 1e6 MB/s)");
   }
   return rocksdb::Status::InvalidArgument(
       "unknown device model '" + spec +
@@ -72,7 +77,9 @@ int64_t DeviceModel::ServiceNanos(bool write, bool sequential,
   if (sequential && params_.sequential_is_free) lat_us = 0;
   double mbps = write ? params_.write_mbps : params_.read_mbps;
   double transfer_us = mbps > 0 ? double(bytes) / mbps : 0;  // bytes / (10^6 B/s) = us
-  return int64_t((lat_us + transfer_us) * 1000.0);
+  // Saturates: no request takes 292 years, but its size is the caller's.
+  const double ns = (lat_us + transfer_us) * 1000.0;
+  return ns < 9.2e18 ? int64_t(ns) : INT64_MAX;
 }
 
 int64_t DeviceModel::Schedule(bool write, uint64_t stream, uint64_t offset,

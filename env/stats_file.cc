@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "env/json_number.h"
 #include "env/store.h"
 
 namespace tierfs {
@@ -19,12 +20,16 @@ json HistogramToJson(const LatencyHistogram& h) {
               {"buckets", std::vector<uint64_t>(h.buckets, h.buckets + LatencyHistogram::kBuckets)}};
 }
 
+// Throws (std::exception) on a value of the wrong type.
 LatencyHistogram HistogramFromJson(const json& j) {
+  if (!j.is_object()) throw std::out_of_range("a histogram is not an object: " + j.dump());
   LatencyHistogram h;
-  h.count = j.value("count", uint64_t(0));
-  h.sum_us = j.value("sum_us", uint64_t(0));
-  std::vector<uint64_t> b = j.value("buckets", std::vector<uint64_t>());
-  for (size_t i = 0; i < b.size() && i < size_t(LatencyHistogram::kBuckets); ++i) h.buckets[i] = b[i];
+  h.count = JsonNumber<uint64_t>(j, "count", 0);
+  h.sum_us = JsonNumber<uint64_t>(j, "sum_us", 0);
+  const json b = j.value("buckets", json::array());
+  for (size_t i = 0; i < b.size() && i < size_t(LatencyHistogram::kBuckets); ++i) {
+    h.buckets[i] = JsonNumber<uint64_t>(b.at(i));
+  }
   return h;
 }
 
@@ -88,7 +93,8 @@ IOStatus StatsFile::Load(Store& store) {
     return IOStatus::Corruption(path + " is not a TierFS statistics file: nothing loaded");
   }
   // Rows are read in the order the file has them; a value of the wrong type
-  // throws, and what was added before it stays.
+  // (or a number its field cannot hold: env/json_number.h) throws, and what
+  // was added before it stays.
   uint64_t skipped = 0;
   try {
     LoadDocument(store, doc, &skipped);
@@ -114,7 +120,7 @@ void StatsFile::LoadDocument(Store& store, const json& doc, uint64_t* skipped) {
     }
     Tier& t = store.tier(int(i));
     for (const TierTickerInfo& info : kTierTickers) {
-      if (info.kind == TickerKind::kCounter) t.Add(info.id, j.value(info.name, uint64_t(0)));
+      if (info.kind == TickerKind::kCounter) t.Add(info.id, JsonNumber<uint64_t>(j, info.name, 0));
     }
     for (const TierHistogramInfo& info : kTierHistograms) {
       if (j.contains(info.name)) t.Merge(info.id, HistogramFromJson(j[info.name]));
@@ -127,35 +133,35 @@ void StatsFile::LoadDocument(Store& store, const json& doc, uint64_t* skipped) {
         ++*skipped;
         continue;
       }
-      std::shared_ptr<FileEntry> e = store.ns_.FindId(row[0].get<uint64_t>());
+      std::shared_ptr<FileEntry> e = store.ns_.FindId(JsonNumber<uint64_t>(row[0]));
       if (!e) continue;  // deleted since: nothing to restore
-      e->hints.level = row[1].get<int>();
+      e->hints.level = JsonNumber<int8_t>(row[1]);  // as FileEntry::level holds it
       e->level.store(int8_t(e->hints.level), std::memory_order_relaxed);
       std::string cf = row[2].get<std::string>();
       if (!cf.empty()) e->hints.column_family = store.hints_.FamilyId(cf);
     }
   }
   // The request clock goes on where it stopped, so ages and decay continue.
-  store.clock_.Restore(doc.value("seq", uint64_t(0)));
+  store.clock_.Restore(JsonNumber<uint64_t>(doc, "seq", 0));
   if (!doc.contains("segments") || !doc["segments"].is_array()) return;
   for (const json& row : doc["segments"]) {
     if (!row.is_array() || row.size() < 7) {
       ++*skipped;
       continue;
     }
-    std::shared_ptr<FileEntry> e = store.ns_.FindId(row[0].get<uint64_t>());
-    uint64_t s = row[1].get<uint64_t>();
+    std::shared_ptr<FileEntry> e = store.ns_.FindId(JsonNumber<uint64_t>(row[0]));
+    uint64_t s = JsonNumber<uint64_t>(row[1]);
     if (!e || e->segments.tier(s) == kNoTier) continue;  // deleted or moved since
     SegmentHeat* h = e->segments.heat(s);
-    h->user_reads = row[2].get<uint32_t>();
-    h->background_reads = row[3].get<uint32_t>();
-    h->writes = row[4].get<uint32_t>();
-    h->migrations = row[5].get<uint32_t>();
-    h->heat = row[6].get<float>();
+    h->user_reads = JsonNumber<uint32_t>(row[2]);
+    h->background_reads = JsonNumber<uint32_t>(row[3]);
+    h->writes = JsonNumber<uint32_t>(row[4]);
+    h->migrations = JsonNumber<uint32_t>(row[5]);
+    h->heat = JsonNumber<float>(row[6]);
     if (row.size() >= 10) {
-      h->last_access = row[7].get<uint64_t>();
-      h->placed = row[8].get<uint64_t>();
-      h->last_migration = row[9].get<uint64_t>();
+      h->last_access = JsonNumber<uint64_t>(row[7]);
+      h->placed = JsonNumber<uint64_t>(row[8]);
+      h->last_migration = JsonNumber<uint64_t>(row[9]);
     }
   }
 }

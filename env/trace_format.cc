@@ -276,6 +276,12 @@ bool TraceReader::Next(TraceRecord* r, std::string* error) {
     truncated_ = true;  // the file ends inside this record
     return false;
   }
+  if (delta > UINT64_MAX - last_time_) {
+    // Times never decrease: a delta past 2^64 ns is damage, not 585 years.
+    *error = name_ + ": malformed record " + std::to_string(records_) +
+             " (its time overflows 64 bits)";
+    return false;
+  }
   if (event) {
     out.event = TraceEvent(priority + 1);
   } else {

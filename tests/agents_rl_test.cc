@@ -16,6 +16,7 @@
 #include "agents/rl/c51.h"
 #include "agents/rl/features.h"
 #include "agents/rl/network.h"
+#include "agents/rl/weights_io.h"
 
 // Every allocation of the process, counted: the I/O-path calls must not add
 // any. Out of line, so the compiler does not see malloc's memory reach an
@@ -637,6 +638,38 @@ TEST(ProjectTest, TargetIsADistributionAndStaysInBounds) {
     EXPECT_NEAR(target[atoms - 1], next[atoms - 1], 1e-6) << v_max;
     EXPECT_EQ(target[atoms], 0) << v_max;
   }
+}
+
+// Found by tests/fuzz/agents_fuzzer: a saved shape whose actions x atoms
+// overflows an int (65,536 x 65,536) was taken in, its parameter count
+// computed with undefined behaviour; such a state is damage.
+TEST(WeightsIoTest, AShapeTooWideForTheNetworkIsRefused) {
+  Weights w;
+  w.shape.inputs = 4;
+  w.shape.actions = 1 << 16;
+  w.shape.atoms = 1 << 16;
+  NamedWeights sets, out;
+  sets.push_back({"placement", w});
+  std::string error;
+  EXPECT_FALSE(DecodeWeights(EncodeWeights("sibyl", sets), "sibyl", &out, &error));
+  EXPECT_NE(std::string::npos, error.find("malformed at weight set 0")) << error;
+}
+
+// A network with no parameters at all reads back (its empty array used to
+// be copied from with memcpy's null pointer).
+TEST(WeightsIoTest, AnEmptyNetworkRoundTrips) {
+  Weights w;
+  w.shape.inputs = 0;
+  w.shape.hidden.clear();
+  w.shape.actions = 0;
+  w.shape.atoms = 0;
+  NamedWeights sets, out;
+  sets.push_back({"placement", w});
+  std::string error;
+  ASSERT_TRUE(DecodeWeights(EncodeWeights("sibyl", sets), "sibyl", &out, &error)) << error;
+  ASSERT_EQ(1u, out.size());
+  EXPECT_TRUE(out[0].second.shape == w.shape);
+  EXPECT_TRUE(out[0].second.params.empty());
 }
 
 }  // namespace

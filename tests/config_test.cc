@@ -291,6 +291,22 @@ TEST_F(ConfigTest, RefusesUnknownPolicy) {
   ExpectRefused(Parse("tierfs://" + Tier("t0") + ":1G;policy:random"), {"'random'", "policy"});
 }
 
+// Found by tests/fuzz/uri_fuzzer's checks: a parameter too large for the
+// integer a policy keeps it in (1e30 requests) was converted with undefined
+// behaviour, and so was a device model whose service time overflows.
+TEST_F(ConfigTest, RefusesNumbersBeyondWhatTheyDescribe) {
+  std::string t0 = Tier("t0");
+  ExpectRefused(Parse("tierfs://" + t0 + ":1G;policy:mutant;mutant.min_age:1e30"),
+                {"malformed parameter", "mutant.min_age:1e30"});
+  ExpectRefused(Parse("tierfs://" + t0 + ":1G;policy:cde;cde.half_life:-1e300"),
+                {"malformed parameter", "cde.half_life"});
+  ExpectRefused(Parse("tierfs://" + t0 + ":1G:custom-1e300-1-1"), {"custom-1e300-1-1", "1e9"});
+  ExpectRefused(Parse("tierfs://" + t0 + ":1G:custom-1-1-1e-300"), {"custom-1-1-1e-300"});
+  rocksdb::Status s = Parse("tierfs://" + t0 + ":1G:custom-1000000000-1-0.001;policy:mutant;"
+                            "mutant.min_age:9007199254740992");
+  EXPECT_TRUE(s.ok()) << s.ToString();
+}
+
 TEST_F(ConfigTest, RefusesSegmentSizeNotMultipleOfBlock) {
   std::string t0 = Tier("t0");
   ExpectRefused(Parse("tierfs://" + t0 + ":1G;segment_size:1000"), {"segment_size", "1000", "4096"});

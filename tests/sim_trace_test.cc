@@ -317,5 +317,26 @@ TEST(TraceCsvTest, FormatAndUnitNamesAreChecked) {
   EXPECT_EQ(0, sim::NanosPerUnit("minutes"));
 }
 
+// Found by tests/fuzz/trace_fuzzer: time deltas that add up past 2^64 ns
+// wrapped around, and the next record's time went back. Damage: an error.
+TEST(TraceFormatTest, ATimeThatOverflowsIsAnError) {
+  std::string bytes = TraceEncoder::EncodeHeader(SampleHeader());
+  for (int i = 0; i < 2; ++i) {
+    bytes += std::string(1, char(0x00));  // a user read
+    bytes += std::string(1, char(FileKind::kSst));
+    bytes += std::string(9, char(0xff)) + std::string(1, char(0x01));  // delta 2^64 - 1
+    bytes += std::string(4, char(0x00));  // stream, file, offset, size
+  }
+  TraceReader reader;
+  std::string error;
+  ASSERT_TRUE(reader.OpenBuffer(bytes, &error)) << error;
+  TraceRecord r;
+  ASSERT_TRUE(reader.Next(&r, &error)) << error;
+  EXPECT_EQ(UINT64_MAX, r.time_ns);
+  EXPECT_FALSE(reader.Next(&r, &error));
+  EXPECT_NE(std::string::npos, error.find("malformed record 1 (its time overflows 64 bits)"))
+      << error;
+}
+
 }  // namespace
 }  // namespace tierfs

@@ -193,6 +193,34 @@ TEST_F(StoreErrorsTest, DamagedStatsIsLoggedCountedAndShownByTheTool) {
                Meta() + "/STATS is not a TierFS statistics file: nothing loaded")) << Log();
 }
 
+// Found by tests/fuzz/stats_fuzzer: numbers a field cannot hold (a level of
+// 1e20, a counter of 1e300) were converted with undefined behaviour. They are
+// damage like any other: logged and counted, and the store opens.
+TEST_F(StoreErrorsTest, NumbersOutOfRangeInStatsAreDamage) {
+  Open();
+  Write("/db/000001.sst", 200 << 10);
+  Close();
+  json doc;
+  {
+    std::ifstream in(Meta() + "/STATS");
+    doc = json::parse(in);
+  }
+  doc["files"] = json::array({json::array({1, 1e20, "default"})});
+  std::ofstream(Meta() + "/STATS") << doc.dump();
+  Open();
+  EXPECT_EQ(1u, Count(StoreError::kStatsLoad));
+  EXPECT_EQ(1u, Logged(StoreError::kStatsLoad, "loading " + Meta() + "/STATS",
+               "expected an integer from -128 to 127, got 1e+20")) << Log();
+  Close();
+  doc["files"] = json::array();
+  doc["tiers"][0]["reads"] = 1e300;
+  std::ofstream(Meta() + "/STATS") << doc.dump();
+  Open();
+  EXPECT_EQ(1u, Count(StoreError::kStatsLoad));
+  EXPECT_EQ(1u, Logged(StoreError::kStatsLoad, "loading " + Meta() + "/STATS",
+               "\"reads\": expected an integer from 0 to 18446744073709551615")) << Log();
+}
+
 TEST_F(StoreErrorsTest, TornJournalTailDroppedAtRecoveryIsLoggedAndCounted) {
   Open();
   Write("/db/000001.sst", 100 << 10);

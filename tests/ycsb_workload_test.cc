@@ -230,6 +230,19 @@ TEST(CoreWorkloadTest, BadPropertiesAreErrorsNamingTheProperty) {
       {{{"fieldlengthdistribution", "histogram"}}, "fieldlengthdistribution"},
       {{{"dataintegrity", "true"}}, "dataintegrity"},
       {{{"recordcount", "100"}, {"insertstart", "50"}, {"insertcount", "60"}}, "insertcount"},
+      // Found by tests/fuzz/ycsb_fuzzer: sums past 2^63 (undefined behaviour),
+      // allocations and zeta sums beyond any machine, before any operation.
+      {{{"recordcount", "4611686018427387904"}, {"insertstart", "9000000000000000000"},
+        {"insertcount", "9000000000000000000"}}, "insertcount"},
+      {{{"requestdistribution", "zipfian"}, {"insertproportion", "1"},
+        {"operationcount", "9223372036854775807"}}, "operationcount"},
+      {{{"fieldcount", "100000000000"}}, "fieldcount"},
+      {{{"zeropadding", "100000000000"}}, "zeropadding"},
+      {{{"fieldlengthdistribution", "zipfian"}, {"fieldlength", "10000000000"}},
+       "fieldlengthdistribution"},
+      {{{"minscanlength", "0"}, {"maxscanlength", "9223372036854775807"}}, "scanlengthdistribution"},
+      {{{"requestdistribution", "latest"}}, "recordcount"},
+      {{{"recordcount", "9223372036854775806"}}, "recordcount"},
   };
   for (const auto& c : cases) {
     Measurements m;

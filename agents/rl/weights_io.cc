@@ -10,6 +10,10 @@ namespace {
 
 constexpr char kMagic[8] = {'T', 'I', 'E', 'R', 'F', 'S', 'R', 'L'};
 constexpr uint32_t kVersion = 1;
+// The widest layer, action count or atom count a saved network may have: the
+// shape is held in ints and actions x atoms must be one (the agents' are
+// under a hundred).
+constexpr uint32_t kMaxWidth = 1 << 15;
 
 template <class T>
 void Put(std::string* out, T v) {
@@ -46,7 +50,7 @@ class Reader {
   bool GetFloats(size_t n, std::vector<float>* v) {
     if (size_t(end_ - p_) / sizeof(float) < n) return false;
     v->resize(n);
-    std::memcpy(v->data(), p_, n * sizeof(float));
+    if (n > 0) std::memcpy(v->data(), p_, n * sizeof(float));  // data() may be null
     p_ += n * sizeof(float);
     return true;
   }
@@ -92,7 +96,7 @@ bool DecodeWeights(const std::string& bytes, const std::string& policy, NamedWei
     return false;
   }
   Reader r(bytes.data() + sizeof(kMagic), bytes.size() - sizeof(kMagic) - 8);
-  uint32_t version, count;
+  uint32_t version = 0, count = 0;
   std::string saved_policy;
   if (!r.Get(&version) || version != kVersion) {
     *error = "saved agent state has version " + std::to_string(version) + "; this build reads " +
@@ -112,15 +116,16 @@ bool DecodeWeights(const std::string& bytes, const std::string& policy, NamedWei
     std::string name;
     Weights w;
     uint32_t inputs, layers, actions, atoms, params;
-    bool ok = r.GetString(&name) && r.Get(&inputs) && r.Get(&layers) && layers < 16;
+    bool ok = r.GetString(&name) && r.Get(&inputs) && r.Get(&layers) && layers < 16 &&
+              inputs <= kMaxWidth;
     w.shape.hidden.clear();
     for (uint32_t l = 0; ok && l < layers; ++l) {
-      uint32_t h;
-      ok = r.Get(&h);
+      uint32_t h = 0;
+      ok = r.Get(&h) && h <= kMaxWidth;
       w.shape.hidden.push_back(int(h));
     }
-    ok = ok && r.Get(&actions) && r.Get(&atoms) && r.Get(&w.shape.v_min) &&
-         r.Get(&w.shape.v_max) && r.Get(&params);
+    ok = ok && r.Get(&actions) && r.Get(&atoms) && actions <= kMaxWidth && atoms <= kMaxWidth &&
+         r.Get(&w.shape.v_min) && r.Get(&w.shape.v_max) && r.Get(&params);
     if (ok) {
       w.shape.inputs = int(inputs);
       w.shape.actions = int(actions);

@@ -116,6 +116,12 @@ bool ReadCsvTrace(const std::string& path, CsvFormat format, double nanos_per_un
     *error = "cannot read CSV trace '" + path + "': " + strerror(errno);
     return false;
   }
+  return ParseCsvTrace(in, "CSV trace '" + path + "'", format, nanos_per_unit, records, error);
+}
+
+bool ParseCsvTrace(std::istream& in, const std::string& name, CsvFormat format,
+                   double nanos_per_unit, std::vector<TraceRecord>* records,
+                   std::string* error) {
   std::vector<std::pair<long double, TraceRecord>> timed;
   std::string line;
   for (uint64_t lineno = 1; std::getline(in, line); ++lineno) {
@@ -124,8 +130,7 @@ bool ReadCsvTrace(const std::string& path, CsvFormat format, double nanos_per_un
     long double time;
     if (!ParseLine(SplitFields(line), format, nanos_per_unit, &r, &time)) {
       if (timed.empty()) continue;  // a header
-      *error = "CSV trace '" + path + "' line " + std::to_string(lineno) + ": cannot parse '" +
-               line + "'";
+      *error = name + " line " + std::to_string(lineno) + ": cannot parse '" + line + "'";
       return false;
     }
     timed.push_back({time, r});

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdio>
+#include <istream>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,10 @@ double NanosPerUnit(const std::string& unit);
 // request line.
 bool ReadCsvTrace(const std::string& path, CsvFormat format, double nanos_per_unit,
                   std::vector<TraceRecord>* records, std::string* error);
+// The same from a stream (what ReadCsvTrace reads the file with); `name`
+// begins each error message ("CSV trace 'PATH'").
+bool ParseCsvTrace(std::istream& in, const std::string& name, CsvFormat format,
+                   double nanos_per_unit, std::vector<TraceRecord>* records, std::string* error);
 
 // Writes records as plain CSV (offset,size,R/W,timestamp in `nanos_per_unit`
 // units), or with `full` every field:

@@ -1,5 +1,6 @@
 #include "tools/ycsb/core_workload.h"
 
+#include <algorithm>
 #include <chrono>
 #include <climits>
 #include <thread>
@@ -20,6 +21,16 @@ using rocksdb::Status;
 
 namespace {
 
+// Bounds on what a property file may ask for, where more would exhaust the
+// memory or the patience of the runner before the first operation rather
+// than describe a workload: fields per record (each has a name), digits of
+// key padding (every key carries them), lengths a zipfian draws from; and
+// records, whose key numbers must leave room for the run phase's inserts.
+constexpr int64_t kMaxFieldCount = int64_t(1) << 20;
+constexpr int64_t kMaxZeroPadding = int64_t(1) << 12;
+constexpr int64_t kMaxZipfianLengths = int64_t(1) << 24;
+constexpr int64_t kMaxRecordCount = int64_t(1) << 62;
+
 Status Bad(const std::string& key, const std::string& value, const std::string& why) {
   return Status::InvalidArgument("property '" + key + "': '" + value + "' " + why);
 }
@@ -33,6 +44,16 @@ Status MakeLengthGenerator(const Properties& p, const std::string& dist_key,
   } else if (dist == "uniform" || dist == "zipfian") {
     if (min > max) {
       return Bad(min_key, p.Get(min_key), "is above the maximum " + std::to_string(max));
+    }
+    // min >= 0: max - min cannot overflow, max - min + 1 (the generators'
+    // count) can. A zipfian sums 1 / i^0.99 over every length when it is
+    // made, as YCSB's does: over more than 2^24 lengths that alone takes
+    // seconds to minutes.
+    if (max - min >= (dist == "zipfian" ? kMaxZipfianLengths : INT64_MAX)) {
+      return Bad(dist_key, dist, "over " + std::to_string(min) + " to " + std::to_string(max) +
+                                     " is more lengths than it can draw from (at most " +
+                                     std::to_string(dist == "zipfian" ? kMaxZipfianLengths
+                                                                      : INT64_MAX) + ")");
     }
     if (dist == "uniform") {
       out->reset(new UniformGenerator(min, max));
@@ -78,6 +99,9 @@ Status CoreWorkload::Init(const Properties& p, Measurements* measurements) {
   int64_t field_count = 0;
   YCSB_RETURN_IF_ERROR(p.GetInt64("fieldcount", 10, &field_count));
   if (field_count < 1) return Bad("fieldcount", p.Get("fieldcount"), "is below 1");
+  if (field_count > kMaxFieldCount) {
+    return Bad("fieldcount", p.Get("fieldcount"), "is above " + std::to_string(kMaxFieldCount));
+  }
   const std::string prefix = p.Get("fieldnameprefix", "field");
   for (int64_t i = 0; i < field_count; ++i) field_names_.push_back(prefix + std::to_string(i));
   field_chooser_.reset(new UniformGenerator(0, field_count - 1));
@@ -101,18 +125,26 @@ Status CoreWorkload::Init(const Properties& p, Measurements* measurements) {
   int64_t record_count = 0;
   YCSB_RETURN_IF_ERROR(p.GetInt64("recordcount", 0, &record_count));
   if (record_count < 0) return Bad("recordcount", p.Get("recordcount"), "is negative");
+  // Run-phase inserts take key numbers from recordcount up: leave them room
+  // (2^62 more keys than any run could insert).
+  if (record_count > kMaxRecordCount) {
+    return Bad("recordcount", p.Get("recordcount"), "is above 2^62");
+  }
   if (record_count == 0) record_count = INT_MAX;  // YCSB: no record count is Integer.MAX_VALUE
   int64_t insert_start = 0, insert_count = 0;
   YCSB_RETURN_IF_ERROR(p.GetInt64("insertstart", 0, &insert_start));
   if (insert_start < 0) return Bad("insertstart", p.Get("insertstart"), "is negative");
   YCSB_RETURN_IF_ERROR(p.GetInt64("insertcount", record_count - insert_start, &insert_count));
   if (insert_count < 0) return Bad("insertcount", p.Get("insertcount"), "is negative");
-  if (record_count < insert_start + insert_count) {
+  if (insert_count > record_count - insert_start) {  // record_count < insert_start + insert_count
     return Status::InvalidArgument(
         "recordcount (" + std::to_string(record_count) + ") must be at least insertstart (" +
         std::to_string(insert_start) + ") + insertcount (" + std::to_string(insert_count) + ")");
   }
   YCSB_RETURN_IF_ERROR(p.GetInt64("zeropadding", 1, &zero_padding_));
+  if (zero_padding_ > kMaxZeroPadding) {
+    return Bad("zeropadding", p.Get("zeropadding"), "is above " + std::to_string(kMaxZeroPadding));
+  }
 
   const std::string insert_order = p.Get("insertorder", "hashed");
   if (insert_order != "hashed" && insert_order != "ordered") {
@@ -149,11 +181,20 @@ Status CoreWorkload::Init(const Properties& p, Measurements* measurements) {
     // count grows; keys not inserted yet are drawn again (NextKeynum).
     int64_t operation_count = 0;
     YCSB_RETURN_IF_ERROR(p.GetInt64("operationcount", 0, &operation_count));
-    const int64_t expected_new_keys = int64_t(double(operation_count) * insert_proportion * 2.0);
+    const double expected = std::max(0.0, double(operation_count) * insert_proportion * 2.0);
+    const int64_t expected_new_keys = expected < 9e18 ? int64_t(expected) : INT64_MAX;
+    if (expected_new_keys > INT64_MAX - 1 - (insert_start + insert_count)) {
+      return Bad("operationcount", p.Get("operationcount"),
+                 "with insertproportion " + std::to_string(insert_proportion) +
+                     " expects more keys than 2^63");
+    }
     key_chooser_.reset(
         new ScrambledZipfianGenerator(insert_start, insert_start + insert_count + expected_new_keys));
   } else if (dist == "latest") {
     if (record_count < 2) return Bad("recordcount", p.Get("recordcount"), "is below 2, too few for latest");
+    // Its zipfian sums over every record when it is made: without a record
+    // count, over 2^31 (minutes), which YCSB's own workloadd never asks for.
+    if (!p.Has("recordcount")) return Bad("recordcount", "", "must be set for latest");
     key_chooser_.reset(new SkewedLatestGenerator(transaction_insert_key_sequence_.get()));
   } else if (dist == "hotspot") {
     double data_fraction = 0, opn_fraction = 0;

@@ -1,0 +1,63 @@
+// The admin channel's files as text: ParseAdminRequest (the store's server
+// reads requests with it) and ParseAdminResponse (the tool reads answers).
+// The channel end to end is migration_test's.
+#include <gtest/gtest.h>
+
+#include "env/admin_channel.h"
+
+namespace tierfs {
+namespace {
+
+TEST(AdminChannelTest, ARequestReadsWithItsDefaults) {
+  AdminRequest r;
+  ASSERT_TRUE(ParseAdminRequest(R"({"command":"migrate","path":"/db/1.sst","tier":1,"first":2})", &r).ok());
+  EXPECT_EQ("migrate", r.command);
+  EXPECT_EQ("/db/1.sst", r.path);
+  EXPECT_EQ(1, r.tier);
+  EXPECT_EQ(2u, r.first);
+  EXPECT_EQ(~uint64_t(0), r.last);
+  ASSERT_TRUE(ParseAdminRequest(R"({"command":"queue"})", &r).ok());
+  EXPECT_EQ(-1, r.tier);
+}
+
+// Found by tests/fuzz/admin_fuzzer: a number read as an integer it does not
+// fit (2^64 + 4e9 written as a float) was converted with undefined behaviour.
+TEST(AdminChannelTest, ANumberOutOfRangeIsAnError) {
+  AdminRequest r;
+  rocksdb::Status s = ParseAdminRequest(R"({"command":"migrate","last":18446744077709551615})", &r);
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(std::string::npos, s.ToString().find("\"last\": expected an integer")) << s.ToString();
+  EXPECT_TRUE(ParseAdminRequest(R"({"command":"pin","tier":3000000000})", &r).IsInvalidArgument());
+  EXPECT_TRUE(ParseAdminRequest(R"({"command":"pin","tier":1.5})", &r).IsInvalidArgument());
+  EXPECT_TRUE(ParseAdminRequest(R"({"command":"migrate","first":-1})", &r).IsInvalidArgument());
+}
+
+TEST(AdminChannelTest, ARequestOfTheWrongShapeIsAnError) {
+  AdminRequest r;
+  EXPECT_TRUE(ParseAdminRequest("[1, 2]", &r).IsInvalidArgument());
+  EXPECT_TRUE(ParseAdminRequest("{\"command\":", &r).IsInvalidArgument());
+  EXPECT_TRUE(ParseAdminRequest(R"({"command":7})", &r).IsInvalidArgument());
+  EXPECT_TRUE(ParseAdminRequest(R"({"command":"pin","tier":"1"})", &r).IsInvalidArgument());
+}
+
+// An answer with a value of the wrong type threw out of SendAdminRequest,
+// and the tool died of the uncaught exception.
+TEST(AdminChannelTest, AMalformedResponseIsCorruptionNotAnException) {
+  AdminResponse resp;
+  rocksdb::Status s = ParseAdminResponse(R"({"ok":"yes","message":3})", &resp);
+  EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+  EXPECT_TRUE(ParseAdminResponse(R"({"ok":true,"migration":{"done":-4}})", &resp).IsCorruption());
+  ASSERT_TRUE(ParseAdminResponse(R"({"ok":true,"message":"done","migration":{"enabled":true,)"
+                                 R"("queue":["manual a"],"done":3},"errors":{"stats_load":2}})",
+                                 &resp)
+                  .ok());
+  EXPECT_TRUE(resp.ok);
+  EXPECT_EQ("done", resp.message);
+  EXPECT_TRUE(resp.migration.enabled);
+  EXPECT_EQ(1u, resp.migration.queue.size());
+  EXPECT_EQ(3u, resp.migration.done);
+  EXPECT_EQ(2u, resp.errors[size_t(StoreError::kStatsLoad)]);
+}
+
+}  // namespace
+}  // namespace tierfs
