@@ -147,19 +147,12 @@ Status ApplyKey(const std::string& key, const std::string& value,
     }
     return Status::OK();
   }
-  if (key == "copies") {
+  if (key == "copies" || key == "copy_inherit") {
     if (value != "on" && value != "off") {
-      return Status::InvalidArgument(where + ": bad copies '" + value + "' (expected on or off)");
-    }
-    options->copies.enabled = value == "on";
-    return Status::OK();
-  }
-  if (key == "copy_inherit") {
-    if (value != "on" && value != "off") {
-      return Status::InvalidArgument(where + ": bad copy_inherit '" + value +
+      return Status::InvalidArgument(where + ": bad " + key + " '" + value +
                                      "' (expected on or off)");
     }
-    options->copies.inherit = value == "on";
+    (key == "copies" ? options->copies.enabled : options->copies.inherit) = value == "on";
     return Status::OK();
   }
   if (key == "copy_page") {

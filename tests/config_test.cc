@@ -14,6 +14,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include "tests/test_util.h"
 
 namespace tierfs {
@@ -84,6 +86,29 @@ TEST_F(ConfigTest, FastHeadroomIsAPercentageOrASize) {
     rocksdb::Status s = Parse(t + ";fast_headroom:" + bad);
     EXPECT_TRUE(s.IsInvalidArgument()) << bad;
     EXPECT_NE(std::string::npos, s.ToString().find(std::string("fast_headroom '") + bad)) << s.ToString();
+  }
+}
+
+TEST_F(ConfigTest, HotPageCopyKeys) {
+  const std::string t = "tierfs://" + Tier("t0") + ":1G," + Tier("t1") + ":10G";
+  ASSERT_TRUE(Parse(t).ok());
+  EXPECT_TRUE(options_.copies.enabled);  // the defaults
+  EXPECT_EQ(8u << 10, options_.copies.page);
+  EXPECT_EQ(75u, options_.copies.share_pct);
+  EXPECT_TRUE(options_.copies.inherit);
+  ASSERT_TRUE(Parse(t + ";copies:off;copy_page:16K;copy_share:30%;copy_inherit:off").ok());
+  EXPECT_FALSE(options_.copies.enabled);
+  EXPECT_EQ(16u << 10, options_.copies.page);
+  EXPECT_EQ(30u, options_.copies.share_pct);
+  EXPECT_FALSE(options_.copies.inherit);
+  ASSERT_TRUE(Parse(t + ";copy_share:0").ok());  // none: the same as copies:off
+  EXPECT_EQ(0u, options_.copies.share_pct);
+  for (const char* bad : {"copies:maybe", "copy_page:12K", "copy_page:2K", "copy_page:128K",
+                          "copy_share:101%", "copy_share:half", "copy_inherit:1"}) {
+    rocksdb::Status s = Parse(t + ";" + bad);
+    EXPECT_TRUE(s.IsInvalidArgument()) << bad;
+    const std::string key(bad, strchr(bad, ':'));
+    EXPECT_NE(std::string::npos, s.ToString().find("bad " + key + " '")) << s.ToString();
   }
 }
 
