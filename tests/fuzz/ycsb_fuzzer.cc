@@ -42,13 +42,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     FUZZ_CHECK(!s.ToString().empty());
     return 0;
   }
-  // "latest" sums 1 / i^0.99 over every record when the workload is made, as
-  // YCSB's does: linear in recordcount, seconds past 2^26. Slow by design,
-  // not a hang; left out.
-  int64_t records = 0;
-  if (props.Get("requestdistribution") == "latest" &&
-      (!props.GetInt64("recordcount", 0, &records).ok() || records > (1 << 24))) {
-    return -1;
+  // "latest" and "zipfian" sum 1 / i^0.99 over every key the workload may
+  // reach when it is made (records, and for zipfian the inserts expected
+  // from the operations), as YCSB's do: linear, seconds past 2^26 keys and
+  // minutes past 2^32. Slow by design, not a hang; left out.
+  const std::string dist = props.Get("requestdistribution");
+  if (dist == "latest" || dist == "zipfian") {
+    int64_t records = 0, operations = 0;
+    double inserts = 0;
+    if (!props.GetInt64("recordcount", 0, &records).ok() || records > (1 << 24) ||
+        !props.GetInt64("operationcount", 0, &operations).ok() ||
+        !props.GetDouble("insertproportion", 0, &inserts).ok() ||
+        double(operations) * inserts > double(1 << 24)) {
+      return -1;
+    }
   }
   Measurements measurements;
   std::unique_ptr<CoreWorkload> workload;
