@@ -220,6 +220,7 @@ PageCopies::Fill PageCopies::OnMiss(const Policy::CopyCandidate& page, bool bloc
   kind_[s] = uint8_t(page.kind);
   by_file_[page.file_id].insert(s);
   counters_.admitted++;
+  admitted_ += config_.page;
   fill.slot = slot;
   fill.key = key;
   return fill;
@@ -407,6 +408,13 @@ uint64_t PageCopies::TakeWantedBytes() {
   const uint64_t w = wanted_;
   wanted_ = 0;
   return w;
+}
+
+uint64_t PageCopies::TakeAdmittedBytes() {
+  std::lock_guard<std::mutex> lock(mu_);
+  const uint64_t a = admitted_;
+  admitted_ = 0;
+  return a;
 }
 
 PageCopies::Counters PageCopies::counters() const {

@@ -193,6 +193,8 @@ class PageCopies {
   // (homes filled it) since the last call: what the copies ask the
   // placement engine to free (PlacementEngine::Plan demotes cold homes).
   uint64_t TakeWantedBytes();
+  // Bytes of pages admitted since the last call: how fast the copies grow.
+  uint64_t TakeAdmittedBytes();
   // The copies' reserve they do not hold yet (engine/capacity.h).
   uint64_t reserve_left() const { return account_->copy_reserve_left(); }
 
@@ -244,7 +246,8 @@ class PageCopies {
   std::vector<uint64_t> retired_;           // guarded by mu_
   uint64_t shrink_hand_ = 0;                // guarded by mu_: where Shrink starts among ties
   Counters counters_;  // guarded by mu_; hits as drained (approximate)
-  uint64_t wanted_ = 0;  // guarded by mu_: TakeWantedBytes
+  uint64_t wanted_ = 0;    // guarded by mu_: TakeWantedBytes
+  uint64_t admitted_ = 0;  // guarded by mu_: TakeAdmittedBytes
 };
 
 }  // namespace tierfs

@@ -35,15 +35,19 @@ bool PlacementEngine::Plan(const StorageView& view, size_t max, std::vector<Move
   const size_t before = moves->size();
   if (policy_due && policy_->PlanIntervalRequests() > 0) policy_->Plan(view, max, moves);
   size_t made = moves->size() - before;
+  uint64_t wanted = 0;
+  if (copies_) {
+    wanted = copies_->TakeWantedBytes();
+    copy_demand_ = copy_demand_ / 2 + wanted + copies_->TakeAdmittedBytes();
+  }
   const bool more = Fill(view, made < max ? max - made : 0, moves);
   made = moves->size() - before;
-  if (copies_) MakeRoomForCopies(view, made < max ? max - made : 0, moves);
+  if (copies_) MakeRoomForCopies(view, wanted, made < max ? max - made : 0, moves);
   return more;
 }
 
-void PlacementEngine::MakeRoomForCopies(const StorageView& view, size_t max,
+void PlacementEngine::MakeRoomForCopies(const StorageView& view, uint64_t wanted, size_t max,
                                         std::vector<Move>* moves) {
-  const uint64_t wanted = copies_->TakeWantedBytes();
   if (wanted == 0 || max == 0 || view.NumTiers() < 2) return;
   // What the copies may still grow by, less what is free already (above
   // the headroom kept for new writes) and what moves in flight free.
@@ -105,8 +109,9 @@ uint64_t PlacementEngine::Headroom(uint64_t fast_capacity) const {
 bool PlacementEngine::Fill(const StorageView& view, size_t max, std::vector<Move>* moves) {
   if (view.NumTiers() < 2) return false;
   const uint64_t headroom = Headroom(view.Capacity(0));
-  // The copies' reserve they do not use yet is theirs to grow into.
-  const uint64_t reserved = copies_ ? copies_->reserve_left() : 0;
+  // The copies' reserve they do not use yet is theirs to grow into, as far
+  // as they are growing.
+  const uint64_t reserved = copies_ ? std::min(copies_->reserve_left(), copy_demand_) : 0;
   int64_t room = int64_t(view.Free(0)) - int64_t(headroom) - int64_t(reserved);
   for (const Move& m : *moves) {
     if (m.to == 0 && m.op != Move::kDropCopy) room -= int64_t(view.SegmentSize());

@@ -118,7 +118,8 @@ class PlacementEngine {
   // Appends demotions to tier 1 of the coldest homes of tier 0 (lowest
   // Policy::FillRank first) for the bytes the copies asked for, within their
   // reserve, beyond tier 0's free space above the headroom. REQUIRES: decide_mu_.
-  void MakeRoomForCopies(const StorageView& view, size_t max, std::vector<Move>* moves);
+  void MakeRoomForCopies(const StorageView& view, uint64_t wanted, size_t max,
+                         std::vector<Move>* moves);
 
   struct Candidate {
     double rank;
@@ -137,6 +138,11 @@ class PlacementEngine {
   std::mutex decide_mu_;  // held across Evict() (and its moves) and Plan()
   std::vector<Move> victims_;  // guarded by decide_mu_
   PageCopies* copies_ = nullptr;
+  // What the copies took or asked for lately, in bytes, halved at each plan
+  // (guarded by decide_mu_): the fill leaves that much of their reserve
+  // free, and nothing while they are idle (a tier 0 kept empty for copies
+  // no one reads is idle capacity).
+  uint64_t copy_demand_ = 0;
 };
 
 // What a move asks of a segment whose home is tier `home` and whose extra

@@ -295,7 +295,7 @@ TEST(EngineTest, CopiesShortOfRoomGetTheColdestFastHomesDemoted) {
   EXPECT_TRUE(moves.empty());
 }
 
-TEST(EngineTest, TheFillLeavesTheCopiesTheirReserve) {
+TEST(EngineTest, TheFillLeavesGrowingCopiesTheirReserve) {
   CapacityAccount fast(1 << 20), slow(1 << 30);
   fast.SetCopyReserve(512 << 10);
   SegmentsView view({&fast, &slow});
@@ -308,7 +308,23 @@ TEST(EngineTest, TheFillLeavesTheCopiesTheirReserve) {
   PageCopies copies(c, &policy, &fast, [] {}, [](uint64_t) {});
   engine.AttachCopies(&copies);
   std::vector<Move> moves;
-  // 1 MiB less the headroom (51.2 KiB) and the reserve (512 KiB): 7 segments.
+  // Copies idle: the fill takes all of tier 0 above the headroom (51.2 KiB),
+  // 15 segments.
+  engine.Plan(view, 20, &moves);
+  EXPECT_EQ(15u, moves.size());
+  // Copies growing (512 KiB of pages admitted since the last plan): the fill
+  // leaves their reserve free, 7 segments.
+  for (uint64_t p = 0; p < 128; ++p) {
+    Policy::CopyCandidate cand;
+    cand.file_id = 9;
+    cand.kind = FileKind::kSst;
+    cand.page = p;
+    copies.OnMiss(cand, true);
+    PageCopies::Fill f = copies.OnMiss(cand, true);
+    ASSERT_GE(f.slot, 0);
+    copies.Abandon(f);  // admitted, not kept: the reserve stays unused
+  }
+  moves.clear();
   engine.Plan(view, 20, &moves);
   EXPECT_EQ(7u, moves.size());
 }
