@@ -41,9 +41,10 @@
 #                           LEVEL_BASE), POLICY+nocopies (the policy, copies:off),
 #                           or RocksDB's own tiering, which TierFS follows
 #                           (placement:rocksdb): db_paths, last_level_temp,
-#                           read_cache (a persistent read cache on tier 0 over a
-#                           database on tier 1; tier 0 at least 101 MiB: RocksDB's
-#                           cache files are 100 MiB). TIERn "CAPACITY:DEVICE"
+#                           read_cache (a persistent read cache of tier 0's size
+#                           less 1 MiB on tier 0, over a database on tier 1; tier
+#                           0 at least 121 MiB: tierfs-ycsb's minimum cache, see
+#                           kMinPersistentCacheSize). TIERn "CAPACITY:DEVICE"
 #   tfs_ycsb_workload NAME  tierfs-ycsb's -P file and -p overrides for a workload:
 #                           a..f (YCSB's core workloads, d with `latest`),
 #                           hotspot (B, 10% of the keys take 90% of operations),
@@ -323,7 +324,7 @@ tfs_store() {
   STORE_DB=/db STORE_PROPS=() STORE_CACHE_DIR="" STORE_CACHE_BYTES=""
   if [ "$system" = read_cache ]; then
     fast="$(tfs_size_bytes "${tier0%%:*}")"
-    if ((fast < 101 << 20)); then fast=$((101 << 20)); fi
+    if ((fast < 121 << 20)); then fast=$((121 << 20)); fi
     tier0="$((fast >> 10))K:${tier0#*:}"
     STORE_CACHE_DIR="$dir/tier0/rc" STORE_CACHE_BYTES=$((fast - (1 << 20)))
   fi

@@ -226,7 +226,7 @@ TEST(RocksDbConfigTest, ReadsTheBindingProperties) {
 TEST(RocksDbConfigTest, BadBindingPropertiesAreNamed) {
   const std::vector<std::pair<std::pair<std::string, std::string>, std::string>> cases = {
       {{"rocksdb.colour", "blue"}, "rocksdb.colour"},
-      {{"rocksdb.persistent_cache_size", "10M"}, "at least 100M"},
+      {{"rocksdb.persistent_cache_size", "110M"}, "at least 120M"},
       {{"rocksdb.persistent_cache_path", "/rc"}, "go together"},
       {{"rocksdb.compression", "lzma"}, "lzma"},
       {{"rocksdb.db_paths", "/fast"}, "rocksdb.db_paths"},

@@ -253,7 +253,7 @@ TEST(YcsbRocksDbTest, PersistentCacheLivesInTheFileSystem) {
   ASSERT_EQ(0, RunYcsb(WorkloadA("-load", common)).exit_status);
   std::vector<std::string> run_args = common;
   for (const char* p : {"operationcount=3000", "readproportion=1", "updateproportion=0",
-                        "rocksdb.persistent_cache_path=/rc", "rocksdb.persistent_cache_size=100M"}) {
+                        "rocksdb.persistent_cache_path=/rc", "rocksdb.persistent_cache_size=120M"}) {
     run_args.push_back("-p");
     run_args.push_back(p);
   }

@@ -114,7 +114,8 @@ Status ParseRocksDbConfig(const Properties& props, RocksDbConfig* c) {
        [&](const std::string& k, const std::string& v) {
          Status s = ParseSizeProperty(k, v, &c->persistent_cache_size);
          if (s.ok() && c->persistent_cache_size < kMinPersistentCacheSize) {
-           s = Bad(k, v, "at least 100M (RocksDB's persistent cache files are 100 MiB each)");
+           s = Bad(k, v, "at least 120M (RocksDB's persistent cache files are 100 MiB each, "
+                         "and a cache that cannot evict one while it writes the next hangs)");
          }
          return s;
        }},

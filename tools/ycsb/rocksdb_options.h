@@ -14,9 +14,11 @@
 //   rocksdb.persistent_cache_path   RocksDB's persistent read cache (BlockCacheTier,
 //   rocksdb.persistent_cache_size   as db_bench --read_cache_path/--read_cache_size):
 //                                   a directory (inside rocksdb.fs_uri's file system,
-//                                   like rocksdb.dir) and its size, at least 100M
-//                                   (RocksDB's cache files are 100 MiB each and it
-//                                   refuses a smaller cache); both or neither
+//                                   like rocksdb.dir) and its size, at least 120M
+//                                   (RocksDB's cache files are 100 MiB each: it
+//                                   refuses a smaller cache, and one under ~113 MiB
+//                                   can never evict, which hangs its writer); both
+//                                   or neither
 //   rocksdb.compression             none | snappy | lz4 | lz4hc | zstd | zlib | bzip2;
 //                                   every level; an error if librocksdb lacks it
 //   rocksdb.write_buffer_size       memtable bytes
@@ -97,10 +99,14 @@ rocksdb::Status ApplyCfOverrides(
     rocksdb::ColumnFamilyOptions* options,
     const std::shared_ptr<rocksdb::PersistentCache>& persistent_cache = nullptr);
 
-// RocksDB's smallest persistent read cache: one cache file
-// (PersistentCacheConfig::cache_file_size, 100 MiB, which NewPersistentCache
-// does not let a caller change).
-constexpr uint64_t kMinPersistentCacheSize = 100ull << 20;
+// RocksDB's smallest workable persistent read cache. Its cache files are
+// PersistentCacheConfig::cache_file_size, 100 MiB, which NewPersistentCache
+// does not let a caller change; Open asserts on a cache smaller than one, and
+// a full cache evicts closed files until it is at 90% of its size, so below
+// (100 MiB + a write buffer) / 0.9 nothing it may evict can make room while
+// the file being written fills, and its writer thread retries forever (found
+// with a 100 MiB cache: tierfs-ycsb hung at close). 120 MiB leaves a margin.
+constexpr uint64_t kMinPersistentCacheSize = 120ull << 20;
 
 }  // namespace ycsb
 }  // namespace tierfs
