@@ -15,8 +15,8 @@
 #   REQUESTS (100000) records per synthetic workload, FAST_PCT (10),
 #   SEGMENT (64K), JOBS (2) simulations at once.
 #   --quick: 10000 requests, configurations perf and cost, four workloads.
-# Writes benchmarks/results/sim.md, sim.csv, sim.png (heat map) and sim-bars.png
-# (geometric means) (sim-quick.* with --quick),
+# Writes benchmarks/results/sim.md, sim.csv, sim-ceilings.csv (tools/sim/ceiling.h),
+# sim.png (heat map) and sim-bars.png (geometric means) (sim-quick* with --quick),
 # and keeps the captured traces in benchmarks/results/traces/ (not committed).
 set -euo pipefail
 
@@ -67,6 +67,7 @@ tfs_progress "simulating every policy (configurations $CONFIGS, $REQUESTS reques
   --requests="$REQUESTS" --fast_pct="$FAST_PCT" --segment_size="$SEGMENT" --jobs="$JOBS" \
   --out="$WORK" 2> >(awk '{ printf "\r%-100s", $0 } END { print "" }' >&2) >/dev/null
 mv "$WORK/sim.csv" "$RESULTS/$NAME.csv"
+mv "$WORK/ceilings.csv" "$RESULTS/$NAME-ceilings.csv"
 {
   echo "## Trace simulator: policies normalized to fast-only"
   echo
@@ -79,4 +80,4 @@ mv "$WORK/sim.csv" "$RESULTS/$NAME.csv"
 } >"$RESULTS/$NAME.md"
 "$PY" "$ROOT/benchmarks/sim_plot.py" "$RESULTS/$NAME.csv" "$RESULTS/$NAME.png"
 cat "$RESULTS/$NAME.md"
-tfs_progress "done; wrote benchmarks/results/$NAME.{md,csv,png}"
+tfs_progress "done; wrote benchmarks/results/$NAME.{md,csv,png} and $NAME-ceilings.csv"

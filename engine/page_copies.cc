@@ -57,6 +57,20 @@ uint32_t FrequencySketch::Estimate(uint64_t key) const {
   return est + (InDoor(key) ? 1 : 0);
 }
 
+void FrequencySketch::Raise(uint64_t key, uint32_t count) {
+  if (count == 0) return;
+  // The doorkeeper holds the first sighting; the counters the rest.
+  for (int i = 0; i < kDoorHashes; ++i) {
+    const uint64_t bit = HashOf(key, kRows + i) & door_mask_;
+    door_[bit / 64] |= 1ull << (bit % 64);
+  }
+  const uint8_t c = uint8_t(std::min<uint32_t>(count - 1, kMax));
+  for (int r = 0; r < kRows; ++r) {
+    uint8_t& v = counters_[uint64_t(r) * (width_mask_ + 1) + (HashOf(key, r) & width_mask_)];
+    v = std::max(v, c);
+  }
+}
+
 void FrequencySketch::Reset() {
   for (uint8_t& c : counters_) c >>= 1;
   std::fill(door_.begin(), door_.end(), 0);
@@ -337,6 +351,48 @@ void PageCopies::Clear() {
   }
   by_file_.clear();
   retired_.clear();
+}
+
+void PageCopies::NoteInput(Reader* reader, uint64_t file_id, uint64_t offset, uint64_t size) {
+  if (size == 0 || config_.slots == 0) return;
+  const uint64_t first = offset / config_.page, last = (offset + size - 1) / config_.page;
+  uint64_t mass = 0;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (uint64_t p = first; p <= last; ++p) {
+      const uint64_t key = Key(file_id, p);
+      if (key == 0) continue;
+      // A page seen once is no evidence (the doorkeeper's 1); reuse is.
+      const uint32_t f = sketch_.Estimate(key);
+      if (f >= 2) mass += f;
+    }
+  }
+  reader->input_mass += double(mass);
+  reader->input_bytes += (last - first + 1) * config_.page;
+}
+
+void PageCopies::NoteOutput(Reader* reader, uint64_t file_id, uint64_t offset, uint64_t size) {
+  if (size == 0 || config_.slots == 0 || reader->input_bytes == 0) return;
+  // The input this write consumed, in proportion to its bytes, and its
+  // frequency per page: what each output page it completes inherits. A page
+  // is complete once its last byte is written (table files are written in
+  // order): pages [offset / page, end / page).
+  const double used = std::min(1.0, double(size) / double(reader->input_bytes));
+  const double mass = reader->input_mass * used;
+  const double per_page = mass / (double(reader->input_bytes) * used) * double(config_.page);
+  reader->input_mass -= mass;
+  reader->input_bytes -= uint64_t(double(reader->input_bytes) * used);
+  if (mass <= 0) return;
+  // At least one sighting: the output of reused input needs one read to be
+  // copied, not two; more if the input was hotter on average.
+  const uint32_t count = std::max<uint32_t>(1, uint32_t(per_page + 0.5));
+  std::lock_guard<std::mutex> lock(mu_);
+  for (uint64_t p = offset / config_.page; p < (offset + size) / config_.page; ++p) {
+    const uint64_t key = Key(file_id, p);
+    if (key == 0) continue;
+    sketch_.Raise(key, count);
+    counters_.inherited++;
+  }
 }
 
 uint64_t PageCopies::ChargedSlots() const {

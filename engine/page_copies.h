@@ -59,6 +59,9 @@ class FrequencySketch {
   explicit FrequencySketch(uint64_t expected);
   void Add(uint64_t key);
   uint32_t Estimate(uint64_t key) const;
+  // Raises the key's count to at least `count` (saturating), as if it had
+  // been seen that often: a compaction output page inheriting its input's.
+  void Raise(uint64_t key, uint32_t count);
 
  private:
   static constexpr int kRows = 4;
@@ -83,7 +86,7 @@ class PageCopies {
   static constexpr uint64_t kMaxFileId = (1ull << (64 - kPageBits)) - 2;
 
   struct Config {
-    uint64_t page = 16 << 10;  // bytes per copy
+    uint64_t page = 8 << 10;   // bytes per copy
     uint64_t slots = 0;        // the most copies at once (the reserve / page)
     uint64_t headroom = 0;     // bytes of tier 0 a new copy leaves free
   };
@@ -127,7 +130,27 @@ class PageCopies {
     uint64_t hits[kSize];
     uint32_t n = 0;
     uint64_t last = 0;
+    // Compaction input read since the last output write: the sum of its
+    // pages' frequencies, and its bytes (NoteInput, NoteOutput).
+    double input_mass = 0;
+    uint64_t input_bytes = 0;
   };
+  // Heat that follows data through compaction. A compaction thread reads
+  // its inputs (background reads, never counted as reuse) and writes its
+  // outputs in key order, so the input pages it read since its last output
+  // write hold the keys of the bytes it writes now. Each reader (thread)
+  // carries that input's recent frequency (sketch estimates of the pages
+  // read, as a density per byte) to the output pages it writes: their sketch
+  // counts start where their input's stood, so a hot page is copied at its
+  // first read after the compaction instead of its second.
+  //
+  // A background read of [offset, offset + size) of a table file.
+  void NoteInput(Reader* reader, uint64_t file_id, uint64_t offset, uint64_t size);
+  // A write of [offset, offset + size) of a table file being written: the
+  // pages it completes inherit the input's density, and what they took is
+  // used up. Flushes (no input read) inherit nothing.
+  void NoteOutput(Reader* reader, uint64_t file_id, uint64_t offset, uint64_t size);
+
   // Counts a hit. Buffered in the reader, added to the sketch when the
   // buffer is full, if the lock is free (else the counts are dropped: the
   // sketch is approximate anyway).
@@ -180,6 +203,7 @@ class PageCopies {
   struct Counters {
     uint64_t hits = 0, misses = 0, admitted = 0, rejected = 0, evicted = 0, invalidated = 0;
     uint64_t no_room = 0;  // admitted by the policy, but tier 0 was full
+    uint64_t inherited = 0;  // output pages given their input's frequency
     uint64_t used_slots = 0;
   };
   Counters counters() const;

@@ -59,26 +59,37 @@ void PlacementEngine::MakeRoomForCopies(const StorageView& view, size_t max,
     if (s.tier != 0 || s.busy || s.hints.pinned_tier >= 0 || s.bytes == 0) return;
     candidates_.push_back({policy_->FillRank(s, now), s.bytes, s.ref});
   });
-  // Coldest first; ties by name, as in Fill.
-  std::sort(candidates_.begin(), candidates_.end(), [](const Candidate& a, const Candidate& b) {
-    if (a.rank != b.rank) return a.rank < b.rank;
-    if (a.ref.file_id != b.ref.file_id) return a.ref.file_id < b.ref.file_id;
-    return a.ref.segment < b.ref.segment;
-  });
+  SortCandidates(/*best_first=*/false);
   size_t added = 0;
   for (const Candidate& c : candidates_) {
     if (need <= 0 || added == max) break;
-    const bool planned = std::any_of(moves->begin(), moves->end(),
-                                     [&](const Move& m) { return m.ref == c.ref; });
-    if (planned) continue;
-    Move m;
-    m.op = Move::kMigrate;
-    m.ref = c.ref;
-    m.to = 1;
-    moves->push_back(m);
+    if (Planned(*moves, c.ref)) continue;
+    moves->push_back(Migration(c.ref, 1));
     need -= int64_t(c.bytes);
     added++;
   }
+}
+
+void PlacementEngine::SortCandidates(bool best_first) {
+  // Ties by name, so that the choice does not depend on the enumeration
+  // order (the store's and the simulator's differ).
+  std::sort(candidates_.begin(), candidates_.end(), [&](const Candidate& a, const Candidate& b) {
+    if (a.rank != b.rank) return best_first ? a.rank > b.rank : a.rank < b.rank;
+    if (a.ref.file_id != b.ref.file_id) return a.ref.file_id < b.ref.file_id;
+    return a.ref.segment < b.ref.segment;
+  });
+}
+
+bool PlacementEngine::Planned(const std::vector<Move>& moves, const SegmentRef& ref) {
+  return std::any_of(moves.begin(), moves.end(), [&](const Move& m) { return m.ref == ref; });
+}
+
+Move PlacementEngine::Migration(const SegmentRef& ref, int to) {
+  Move m;
+  m.op = Move::kMigrate;
+  m.ref = ref;
+  m.to = to;
+  return m;
 }
 
 uint64_t PlacementEngine::PlanIntervalRequests() const {
@@ -111,26 +122,14 @@ bool PlacementEngine::Fill(const StorageView& view, size_t max, std::vector<Move
     const double rank = policy_->FillRank(s, now);
     if (rank > 0) candidates_.push_back({rank, s.bytes, s.ref});
   });
-  // Best first; ties by name, so that the choice does not depend on the
-  // enumeration order (the store's and the simulator's differ).
-  std::sort(candidates_.begin(), candidates_.end(), [](const Candidate& a, const Candidate& b) {
-    if (a.rank != b.rank) return a.rank > b.rank;
-    if (a.ref.file_id != b.ref.file_id) return a.ref.file_id < b.ref.file_id;
-    return a.ref.segment < b.ref.segment;
-  });
+  SortCandidates(/*best_first=*/true);
   size_t added = 0;
   for (const Candidate& c : candidates_) {
     if (room <= 0) break;
     if (int64_t(c.bytes) > room) continue;
     if (added == max) return true;
-    const bool planned = std::any_of(moves->begin(), moves->end(),
-                                     [&](const Move& m) { return m.ref == c.ref; });
-    if (planned) continue;
-    Move m;
-    m.op = Move::kMigrate;
-    m.ref = c.ref;
-    m.to = 0;
-    moves->push_back(m);
+    if (Planned(*moves, c.ref)) continue;
+    moves->push_back(Migration(c.ref, 0));
     room -= int64_t(c.bytes);
     added++;
   }

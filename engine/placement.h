@@ -125,6 +125,12 @@ class PlacementEngine {
     uint64_t bytes;
     SegmentRef ref;
   };
+  // Sorts candidates_ by rank, best or worst first. REQUIRES: decide_mu_.
+  void SortCandidates(bool best_first);
+  // Whether `moves` already moves `ref`; a MIGRATE of `ref` to `to`.
+  static bool Planned(const std::vector<Move>& moves, const SegmentRef& ref);
+  static Move Migration(const SegmentRef& ref, int to);
+
   Policy* const policy_;
   const MigrationOptions options_;
   std::vector<Candidate> candidates_;  // guarded by decide_mu_

@@ -171,6 +171,14 @@ Status ApplyKey(const std::string& key, const std::string& value,
     options->copies.enabled = value == "on";
     return Status::OK();
   }
+  if (key == "copy_inherit") {
+    if (value != "on" && value != "off") {
+      return Status::InvalidArgument(where + ": bad copy_inherit '" + value +
+                                     "' (expected on or off)");
+    }
+    options->copies.inherit = value == "on";
+    return Status::OK();
+  }
   if (key == "copy_page") {
     uint64_t v;
     if (!ParseSize(value, &v) || v < 4096 || v > (64 << 10) || (v & (v - 1)) != 0) {
@@ -221,8 +229,8 @@ Status ApplyKey(const std::string& key, const std::string& value,
   return Status::InvalidArgument(where + ": unknown key '" + key +
                                  "' (known: segment_size, policy, placement, POLICY.PARAM, migration, "
                                  "migration_queue, migration_rate, migration_idle_ops, migration_busy_share, "
-                                 "migration_plan_ms, fast_headroom, copies, copy_page, copy_share, trace, stats_log, "
-                                 "stats_log_ms" +
+                                 "migration_plan_ms, fast_headroom, copies, copy_page, copy_share, copy_inherit, "
+                                 "trace, stats_log, stats_log_ms" +
                                  (where.rfind("line", 0) == 0 ? ", tier" : "") + ")");
 }
 

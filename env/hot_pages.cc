@@ -35,6 +35,7 @@ IOStatus HotPages::Open(const PageCopyOptions& options, int share_pct, Policy* p
   const int fd = open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return PosixError("TierFS: creating the page copy file " + path, errno);
   std::unique_ptr<HotPages> hot(new HotPages(tier0, path, fd));
+  hot->inherit_ = options.inherit;
   tier0->SetCopyReserve(reserve);
   PageCopies::Config config;
   config.page = page;

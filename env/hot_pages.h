@@ -28,6 +28,9 @@ class HotPages {
   // Creates (or empties) the copy file at `path`, sets tier 0's reserve for
   // copies, and starts with none. `headroom`: bytes of tier 0 a new copy
   // leaves free. Copies are off (*out null, OK) if the share is 0.
+  // Whether compaction output inherits its input's heat (copy_inherit).
+  bool inherit() const { return inherit_; }
+
   static rocksdb::IOStatus Open(const PageCopyOptions& options, int share_pct, Policy* policy,
                                 Tier* tier0, uint64_t headroom, const std::string& path,
                                 std::unique_ptr<HotPages>* out);
@@ -60,6 +63,7 @@ class HotPages {
   const std::string path_;
   const int fd_;  // closed by the destructor: readers hold the store alive
   const uint64_t instance_;  // unique per HotPages in the process: keys thread buffers
+  bool inherit_ = true;
   std::unique_ptr<PageCopies> copies_;
 };
 

@@ -118,6 +118,11 @@ IOStatus SegmentReader::Read(uint64_t offset, size_t n, const IOOptions& options
   IOStatus s = ReadRange(offset, n, size, options, scratch, dbg);
   if (!s.ok()) return s;
   *result = Slice(scratch, valid);
+  if (hot && hot->inherit() && entry_->kind == FileKind::kSst &&
+      options.rate_limiter_priority < rocksdb::Env::IO_USER) {
+    // Compaction input: its heat goes to the output this thread writes next.
+    hot->copies().NoteInput(hot->ThisThread(), entry_->id, offset, valid);
+  }
   return IOStatus::OK();
 }
 
@@ -421,6 +426,10 @@ IOStatus SegmentWriter::Write(uint64_t offset, const Slice& data, int hint) {
   const char* p = data.data();
   size_t left = data.size();
   write_size_ = data.size();  // the policies judge randomness by the whole write
+  if (HotPages* hot = store_->hot_pages(); hot && hot->inherit() && entry_->kind == FileKind::kSst) {
+    // A compaction's output inherits the heat of the input it just read.
+    hot->copies().NoteOutput(hot->ThisThread(), entry_->id, offset, data.size());
+  }
   while (left > 0) {
     size_t piece = size_t(std::min<uint64_t>(left, store_->SegmentLimit(store_->SegmentOf(off)) - off));
     IOStatus s = WritePiece(off, Slice(p, piece), hint);

@@ -11,7 +11,8 @@
 //     synced (tests/crash_files.h), and moves their segments until killed:
 //     HintStor operations (migrate, replicate, prefetch, drop-copy) run here
 //     with wait, pins run by the migration thread, and the policy's own plans.
-//     A reader thread checks every byte it reads meanwhile. Prints the number
+//     A reader thread checks every byte it reads meanwhile (hot-page copies
+//     included: half its reads are small ones at hot places). Prints the number
 //     of operations done after each one. Exits (which the parent reports) only
 //     on an unexpected status or a wrong byte.
 #include <unistd.h>
@@ -65,14 +66,19 @@ struct MovedFile {
   _exit(3);
 }
 
-// Reads random ranges of the files through their open handles forever.
+// Reads random ranges of the files through their open handles forever; every
+// other read is a small one at one of a few hot places of the file, so that
+// hot-page copies are made, served and dropped while the moves run and when
+// the kill comes.
 void ReadForever(std::vector<MovedFile>* files, uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::string scratch(256 << 10, '\0');
-  for (;;) {
+  for (uint64_t i = 0;; ++i) {
     MovedFile& f = (*files)[rng() % files->size()];
-    const uint64_t off = rng() % f.size;
-    const size_t n = size_t(std::min<uint64_t>(1 + rng() % scratch.size(), f.size - off));
+    const bool hot = i % 2 == 0;
+    const uint64_t off = hot ? (rng() % 8) * 5000 % f.size : rng() % f.size;
+    const uint64_t len = hot ? 1 + rng() % 4096 : 1 + rng() % scratch.size();
+    const size_t n = size_t(std::min<uint64_t>(len, f.size - off));
     rocksdb::Slice got;
     rocksdb::IOStatus s = f.reader->Read(off, n, rocksdb::IOOptions(), &got, &scratch[0], nullptr);
     if (!s.ok() || got.size() != n) {

@@ -236,6 +236,34 @@ TEST_F(PageCopiesTest, CopiesAtTheirReserveAskForNothing) {
   EXPECT_LE(account_->copy_used(), 16 * kPage);
 }
 
+TEST_F(PageCopiesTest, CompactionOutputInheritsItsInputsHeat) {
+  Make(1 << 20, 64 * kPage);
+  // Pages 0..3 of input file 1 were read three times each (user reads).
+  for (int round = 0; round < 3; ++round) {
+    for (uint64_t p = 0; p < 4; ++p) copies_->OnMiss(Page(1, p), true);
+  }
+  // A compaction thread reads those four pages, then writes four pages of
+  // output file 2: each output page starts as read before, so its first
+  // read copies it.
+  PageCopies::Reader compaction;
+  copies_->NoteInput(&compaction, 1, 0, 4 * kPage);
+  copies_->NoteOutput(&compaction, 2, 0, 4 * kPage);
+  EXPECT_EQ(4u, copies_->counters().inherited);
+  EXPECT_GE(Miss(2, 1), 0);
+  // Output written after cold input (never read by users) inherits nothing,
+  // nor does a flush (no input read at all).
+  PageCopies::Reader cold, flush;
+  copies_->NoteInput(&cold, 3, 0, 4 * kPage);
+  copies_->NoteOutput(&cold, 4, 0, 4 * kPage);
+  copies_->NoteOutput(&flush, 5, 0, 4 * kPage);
+  EXPECT_EQ(4u, copies_->counters().inherited);
+  EXPECT_EQ(-1, Miss(4, 1));
+  EXPECT_EQ(-1, Miss(5, 1));
+  // The input is used up by what was written from it.
+  copies_->NoteOutput(&compaction, 6, 0, 4 * kPage);
+  EXPECT_EQ(4u, copies_->counters().inherited);
+}
+
 TEST(FrequencySketchTest, CountsAndForgets) {
   FrequencySketch sketch(1024);
   for (int i = 0; i < 5; ++i) sketch.Add(42);

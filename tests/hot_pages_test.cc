@@ -28,12 +28,13 @@ class HotPagesTest : public ::testing::Test {
  protected:
   HotPagesTest() : dir_("hot_pages") {}
 
-  // Tier 0 of 1 MiB (copies may hold half of it), tier 1 of 64 MiB; 64 KiB
+  // Tier 0 of 1 MiB (copies may hold half of it, in 16 KiB pages), tier 1 of 64 MiB; 64 KiB
   // segments; fast-first placement, no migration (WriteSlow puts a file on
   // tier 1).
   void Open(const std::string& extra = "") {
     uri_ = test::MakeUri(dir_, {"1M", "64M"},
-                         ";segment_size:64K;policy:fast-first;migration:off" + extra);
+                         ";segment_size:64K;policy:fast-first;migration:off;copy_page:16K;"
+                         "copy_share:50%" + extra);
     rocksdb::Status s = NewTierFileSystem(uri_, &fs_);
     ASSERT_TRUE(s.ok()) << s.ToString();
   }

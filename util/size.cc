@@ -39,4 +39,14 @@ std::string FormatSize(uint64_t bytes) {
   return buf;
 }
 
+std::string FormatSizeExact(uint64_t bytes) {
+  static const char kUnits[] = "BKMGT";
+  int u = 0;
+  while (u < 4 && bytes != 0 && bytes % 1024 == 0) {
+    bytes /= 1024;
+    ++u;
+  }
+  return std::to_string(bytes) + (u ? std::string(1, kUnits[u]) : std::string());
+}
+
 }  // namespace tierfs

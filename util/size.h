@@ -14,4 +14,8 @@ bool ParseSize(const std::string& text, uint64_t* bytes);
 // "1.0 GiB"-style rendering for reports.
 std::string FormatSize(uint64_t bytes);
 
+// What ParseSize reads back to the same bytes, in the largest unit that
+// divides them: "4K", "16M", "1G", "4097". For names and labels.
+std::string FormatSizeExact(uint64_t bytes);
+
 }  // namespace tierfs

@@ -26,6 +26,7 @@
 //            | migration_busy_share (percent of a busy device's time)
 //            | migration_plan_ms (ms) | fast_headroom (5%, 64M)
 //            | copies (on, off) | copy_page (4K to 64K) | copy_share (50%)
+//            | copy_inherit (on, off)
 //            | trace (file recording every I/O)
 //            | stats_log (file of statistics over time) | stats_log_ms (ms)
 //   or    tierfs://config:/path/to/file.conf  (same keys, one per line:
@@ -99,7 +100,7 @@ struct Options {
   MigrationOptions migration;
   // Hot-page copies on tier 0 (tierfs/page_copies.h holds the keys and their
   // defaults): copies:on|off sets `enabled`, copy_page `page`, copy_share
-  // `share_pct`.
+  // `share_pct`, copy_inherit `inherit`.
   PageCopyOptions copies;
   // Records every I/O into this file (the trace format of
   // env/trace_format.h) from open to close, for the simulator. Must lie

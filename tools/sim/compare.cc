@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <map>
 #include <mutex>
 #include <thread>
 #include <unordered_set>
@@ -38,6 +39,32 @@ std::string WorkloadLabel(const std::string& name) {
 uint64_t RoundToSegments(double bytes, uint64_t segment_size) {
   uint64_t n = uint64_t(std::ceil(bytes / double(segment_size)));
   return std::max<uint64_t>(1, n) * segment_size;
+}
+
+// The ceilings of one workload's trace on the tier 0 of each configuration.
+bool WorkloadCeilings(const std::vector<TraceRecord>& trace, const std::string& label,
+                      uint64_t footprint, const CompareOptions& options,
+                      std::vector<CeilingCell>* out, std::string* error) {
+  std::map<std::pair<uint64_t, uint64_t>, std::vector<CeilingResult>> done;  // (tier 0, segment)
+  for (const std::string& c : options.configs) {
+    SimConfig config;  // any policy but fast-only, which makes tier 0 hold everything
+    if (!MakeConfig(c, footprint, options.fast_pct, options.segment_size, "fast-first", &config,
+                    error)) {
+      return false;
+    }
+    const auto key = std::make_pair(config.tiers[0].capacity, config.segment_size);
+    auto it = done.find(key);
+    if (it == done.end()) {
+      std::vector<CeilingResult> results;
+      if (!ComputeCeilings(trace, key.second, key.first, options.ceilings, &results, error)) {
+        *error = label + ": " + *error;
+        return false;
+      }
+      it = done.emplace(key, std::move(results)).first;
+    }
+    for (const CeilingResult& r : it->second) out->push_back(CeilingCell{c, label, r});
+  }
+  return true;
 }
 
 }  // namespace
@@ -138,7 +165,8 @@ bool LoadWorkload(const std::string& name, uint64_t requests, uint64_t seed,
   return Generate(name, options, trace, error);
 }
 
-bool Compare(const CompareOptions& options, std::vector<Cell>* cells, std::string* error) {
+bool Compare(const CompareOptions& options, std::vector<Cell>* cells, std::string* error,
+             std::vector<CeilingCell>* ceilings) {
   std::vector<std::string> policies = options.policies;
   if (std::find(policies.begin(), policies.end(), "fast-only") == policies.end()) {
     policies.insert(policies.begin(), "fast-only");
@@ -159,6 +187,7 @@ bool Compare(const CompareOptions& options, std::vector<Cell>* cells, std::strin
   }
 
   cells->clear();
+  if (ceilings) ceilings->clear();
   std::mutex mu;
   size_t done = 0;
   const size_t total = options.workloads.size() * options.configs.size() * policies.size();
@@ -181,6 +210,10 @@ bool Compare(const CompareOptions& options, std::vector<Cell>* cells, std::strin
         labels.push_back(p);
         runs.push_back(Cell{c, WorkloadLabel(workload), SimResult()});
       }
+    }
+    if (ceilings && !options.ceilings.empty() &&
+        !WorkloadCeilings(trace, WorkloadLabel(workload), footprint, options, ceilings, error)) {
+      return false;
     }
     std::atomic<size_t> next{0};
     std::string first_error;

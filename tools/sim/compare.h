@@ -47,13 +47,20 @@ struct CompareOptions {
   double fast_pct = 10;
   SimConfig::Replay replay = SimConfig::Replay::kClosed;
   int jobs = 1;                        // simulations run at once
+  // Ceilings (ceiling.h) of each workload on each configuration's tier 0
+  // (none by default); see Compare's `ceilings`.
+  std::vector<CeilingSpec> ceilings;
   // Called after each run (from the thread that ran it, serialized).
   std::function<void(const Cell&, size_t done, size_t total)> progress;
 };
 
 // Runs every policy on every workload and configuration. Cells come in a
-// fixed order (config, workload, policy), whatever `jobs`.
-bool Compare(const CompareOptions& options, std::vector<Cell>* cells, std::string* error);
+// fixed order (config, workload, policy), whatever `jobs`. With `ceilings`,
+// also computes options.ceilings of every workload on every configuration's
+// tier 0, in the order (workload, config, ceiling); configurations with the
+// same tier 0 capacity and segment size share one computation.
+bool Compare(const CompareOptions& options, std::vector<Cell>* cells, std::string* error,
+             std::vector<CeilingCell>* ceilings = nullptr);
 
 // Loads a workload: a trace file if `name` names an existing file, else a
 // synthetic workload of `requests` records.

@@ -33,6 +33,81 @@ const SimResult* FastOnly(const std::vector<Cell>& cells, const Cell& c) {
   return nullptr;
 }
 
+nlohmann::json CeilingsJsonValue(const std::vector<CeilingResult>& ceilings) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const CeilingResult& c : ceilings) {
+    out.push_back({{"ceiling", c.name}, {"page_size", c.spec.page_size},
+                   {"capacity", c.spec.capacity}, {"pages", c.pages}, {"held", c.held},
+                   {"reads", c.reads}, {"pieces", c.pieces}, {"bytes", c.bytes},
+                   {"share", c.share}, {"strict_share", c.strict_share},
+                   {"byte_share", c.byte_share}, {"request_share", c.request_share}});
+  }
+  return out;
+}
+
+// Adds `name` to `seen` unless it is there: first-seen order.
+void Remember(std::vector<std::string>* seen, const std::string& name) {
+  if (std::find(seen->begin(), seen->end(), name) == seen->end()) seen->push_back(name);
+}
+
+// Values by configuration, workload and column, configurations and
+// workloads in first-seen order: the comparison tables.
+class Grid {
+ public:
+  void Set(const std::string& config, const std::string& workload, const std::string& column,
+           double v) {
+    Remember(&configs_, config);
+    Remember(&workloads_, workload);
+    value_[config][workload][column] = v;
+  }
+
+  // One markdown table per configuration: a row per workload, a column per
+  // `columns`, cells printed with `format`, and a last row of each column's
+  // mean, geometric or arithmetic.
+  std::string Markdown(const std::vector<std::string>& columns, const char* format,
+                       bool geometric) {
+    const std::string cell = std::string(" ") + format + " |";
+    const std::string total = std::string(" **") + format + "** |";
+    std::string out;
+    for (const std::string& config : configs_) {
+      out += "\n### " + config + "\n\n| workload |";
+      for (const std::string& col : columns) out += " " + col + " |";
+      out += "\n|:---|";
+      for (size_t i = 0; i < columns.size(); ++i) out += "---:|";
+      out += "\n";
+      std::map<std::string, double> sum;
+      std::map<std::string, int> n;
+      for (const std::string& w : workloads_) {
+        auto row = value_[config].find(w);
+        if (row == value_[config].end()) continue;
+        out += "| " + w + " |";
+        for (const std::string& col : columns) {
+          auto v = row->second.find(col);
+          if (v == row->second.end()) {
+            out += " |";
+            continue;
+          }
+          out += Printf(cell.c_str(), v->second);
+          sum[col] += geometric ? std::log(v->second) : v->second;
+          n[col]++;
+        }
+        out += "\n";
+      }
+      out += geometric ? "| **geomean** |" : "| **mean** |";
+      for (const std::string& col : columns) {
+        const double mean = n[col] ? sum[col] / n[col] : 0;
+        out += n[col] ? Printf(total.c_str(), geometric ? std::exp(mean) : mean) : std::string(" |");
+      }
+      out += "\n";
+    }
+    return out;
+  }
+
+ private:
+  std::vector<std::string> configs_, workloads_;
+  std::map<std::string, std::map<std::string, std::map<std::string, double>>> value_;
+};
+
 }  // namespace
 
 double Normalized(const SimResult& r, const SimResult& fast_only) {
@@ -81,7 +156,8 @@ std::string FormatResult(const SimResult& r, const SimConfig& config) {
   return out;
 }
 
-std::string ResultJson(const SimResult& r, const SimConfig& config) {
+std::string ResultJson(const SimResult& r, const SimConfig& config,
+                       const std::vector<CeilingResult>& ceilings) {
   nlohmann::json tiers = nlohmann::json::array();
   for (const TierResult& t : r.tiers) {
     tiers.push_back({{"device", t.device}, {"capacity", t.capacity}, {"peak_used", t.peak_used},
@@ -113,74 +189,94 @@ std::string ResultJson(const SimResult& r, const SimConfig& config) {
                       {"plans", r.plans},
                       {"forced_chunks", r.forced_chunks},
                       {"tiers", tiers}};
+  if (!ceilings.empty()) j["ceilings"] = CeilingsJsonValue(ceilings);
   return j.dump(2);
+}
+
+std::string FormatCeilings(const std::vector<CeilingResult>& ceilings, uint64_t segment_size) {
+  if (ceilings.empty()) return "";
+  const CeilingResult& any = ceilings.front();
+  std::string out = Printf("ceilings: %llu user reads, %llu pieces of %s segments, %s\n",
+                           (unsigned long long)any.reads, (unsigned long long)any.pieces,
+                           FormatSize(segment_size).c_str(), FormatSize(any.bytes).c_str());
+  out += Printf("%-26s %10s %10s %10s %8s %8s %8s %8s\n", "ceiling", "capacity", "pages", "held",
+                "share", "strict", "bytes", "reads");
+  for (const CeilingResult& c : ceilings) {
+    out += Printf("%-26s %10s %10llu %10llu %7.1f%% %7.1f%% %7.1f%% %7.1f%%\n", c.name.c_str(),
+                  FormatSize(c.spec.capacity).c_str(), (unsigned long long)c.pages,
+                  (unsigned long long)c.held, 100 * c.share, 100 * c.strict_share,
+                  100 * c.byte_share, 100 * c.request_share);
+  }
+  return out;
+}
+
+std::string CeilingsJson(const std::vector<CeilingResult>& ceilings) {
+  return CeilingsJsonValue(ceilings).dump(2);
 }
 
 std::string ComparisonMarkdown(const std::vector<Cell>& cells,
                                const std::vector<std::string>& policies) {
-  // config -> workload -> policy -> normalized; kept in first-seen order.
-  std::vector<std::string> configs, workloads;
-  std::map<std::string, std::map<std::string, std::map<std::string, double>>> value;
+  Grid grid;
   for (const Cell& c : cells) {
     const SimResult* ref = FastOnly(cells, c);
-    if (!ref) continue;
-    if (std::find(configs.begin(), configs.end(), c.config) == configs.end()) {
-      configs.push_back(c.config);
-    }
-    if (std::find(workloads.begin(), workloads.end(), c.workload) == workloads.end()) {
-      workloads.push_back(c.workload);
-    }
-    value[c.config][c.workload][c.result.policy] = Normalized(c.result, *ref);
+    if (ref) grid.Set(c.config, c.workload, c.result.policy, Normalized(c.result, *ref));
   }
-  std::string out;
-  for (const std::string& config : configs) {
-    out += "\n### " + config + "\n\n| workload |";
-    for (const std::string& p : policies) out += " " + p + " |";
-    out += "\n|:---|";
-    for (size_t i = 0; i < policies.size(); ++i) out += "---:|";
-    out += "\n";
-    std::map<std::string, double> log_sum;
-    std::map<std::string, int> n;
-    for (const std::string& w : workloads) {
-      auto row = value[config].find(w);
-      if (row == value[config].end()) continue;
-      out += "| " + w + " |";
-      for (const std::string& p : policies) {
-        auto v = row->second.find(p);
-        if (v == row->second.end()) {
-          out += " |";
-          continue;
-        }
-        out += Printf(" %.4g |", v->second);
-        log_sum[p] += std::log(v->second);
-        n[p]++;
-      }
-      out += "\n";
-    }
-    out += "| **geomean** |";
-    for (const std::string& p : policies) {
-      out += n[p] ? Printf(" **%.4g** |", std::exp(log_sum[p] / n[p])) : std::string(" |");
-    }
-    out += "\n";
-  }
-  return out;
+  return grid.Markdown(policies, "%.4g", /*geometric=*/true);
 }
 
 std::string ComparisonCsv(const std::vector<Cell>& cells) {
   std::string out =
       "config,workload,policy,normalized,avg_latency_us,p99_us,p9999_us,throughput,"
       "virtual_seconds,write_amplification,migrated_bytes,evicted_bytes,moves,tier0_hit_ratio,"
-      "requests\n";
+      "requests,tier0_user_read_share\n";
   for (const Cell& c : cells) {
     const SimResult& r = c.result;
     const SimResult* ref = FastOnly(cells, c);
-    out += Printf("%s,%s,%s,%.6f,%.3f,%.3f,%.3f,%.1f,%.6f,%.4f,%llu,%llu,%llu,%.4f,%llu\n",
+    out += Printf("%s,%s,%s,%.6f,%.3f,%.3f,%.3f,%.1f,%.6f,%.4f,%llu,%llu,%llu,%.4f,%llu,%.4f\n",
                   c.config.c_str(), c.workload.c_str(), r.policy.c_str(),
                   ref ? Normalized(r, *ref) : 0.0, r.avg_latency_us, r.p99_us, r.p9999_us,
                   r.throughput, r.virtual_seconds, r.write_amplification,
                   (unsigned long long)r.migrated_bytes, (unsigned long long)r.evicted_bytes,
                   (unsigned long long)r.moves, r.tiers.empty() ? 0.0 : r.tiers[0].hit_ratio,
-                  (unsigned long long)r.requests);
+                  (unsigned long long)r.requests,
+                  r.tiers.empty() ? 0.0 : r.tiers[0].user_read_share);
+  }
+  return out;
+}
+
+std::string UserReadShareMarkdown(const std::vector<Cell>& cells,
+                                  const std::vector<std::string>& policies,
+                                  const std::vector<CeilingCell>& ceilings) {
+  std::vector<std::string> columns;
+  for (const std::string& p : policies) {
+    if (p != "fast-only") columns.push_back(p);
+  }
+  Grid grid;
+  for (const Cell& c : cells) {
+    if (!c.result.tiers.empty()) {
+      grid.Set(c.config, c.workload, c.result.policy, 100 * c.result.tiers[0].user_read_share);
+    }
+  }
+  for (const CeilingCell& c : ceilings) {
+    Remember(&columns, c.result.name);
+    grid.Set(c.config, c.workload, c.result.name, 100 * c.result.share);
+  }
+  return grid.Markdown(columns, "%.1f", /*geometric=*/false);
+}
+
+std::string CeilingsCsv(const std::vector<CeilingCell>& ceilings) {
+  std::string out =
+      "config,workload,ceiling,page_size,capacity,pages,held,reads,pieces,bytes,share,"
+      "strict_share,byte_share,request_share\n";
+  for (const CeilingCell& c : ceilings) {
+    const CeilingResult& r = c.result;
+    out += Printf("%s,%s,%s,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%.6f,%.6f,%.6f,%.6f\n",
+                  c.config.c_str(), c.workload.c_str(), r.name.c_str(),
+                  (unsigned long long)r.spec.page_size, (unsigned long long)r.spec.capacity,
+                  (unsigned long long)r.pages, (unsigned long long)r.held,
+                  (unsigned long long)r.reads, (unsigned long long)r.pieces,
+                  (unsigned long long)r.bytes, r.share, r.strict_share, r.byte_share,
+                  r.request_share);
   }
   return out;
 }

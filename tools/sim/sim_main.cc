@@ -2,8 +2,11 @@
 // policy, in virtual time.
 //
 //   tierfs-sim run --config=URI|perf|cost|tri --workload=NAME|TRACE [--policy=P]
+//                  [--ceilings=LIST|none]
 //   tierfs-sim compare [--configs=perf,cost,tri] [--workloads=all|A,B]
-//                      [--policies=all|A,B] --out=DIR
+//                      [--policies=all|A,B] [--ceilings=LIST|none] --out=DIR
+//   tierfs-sim ceiling --config=URI|perf|cost|tri --workload=NAME|TRACE
+//                      [--ceilings=LIST]
 //   tierfs-sim verify --workload=TRACE --config=URI [--policy=P]
 //   tierfs-sim list      (workloads and policies)
 //
@@ -12,16 +15,22 @@
 // decisions, in order (tools/sim/verify.h): exit 0 if all are the same, 1 and
 // the first difference if not.
 //
-// `run` prints one run's statistics (--json for JSON); `compare` runs every
-// policy on every workload and configuration and writes DIR/sim.md (tables
-// normalized to fast-only) and DIR/sim.csv (every metric).
+// `run` prints one run's statistics (--json for JSON) and the trace's
+// ceilings on its tier 0 (tools/sim/ceiling.h: the best static placement of
+// pages, and Belady on page copies); `ceiling` prints the ceilings alone;
+// `compare` runs every policy on every workload and configuration and writes
+// DIR/sim.md (tables normalized to fast-only, then tier 0's share of user
+// reads beside the ceilings'), DIR/sim.csv (every metric) and
+// DIR/ceilings.csv (every ceiling).
 #include <gflags/gflags.h>
 
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
 
 #include "agents/policy.h"
+#include "tools/sim/ceiling.h"
 #include "tools/sim/compare.h"
 #include "tools/sim/oracle.h"
 #include "tools/sim/verify.h"
@@ -49,6 +58,10 @@ DEFINE_string(replay, "closed", "closed (each stream waits for its I/O) or open 
 DEFINE_int32(jobs, 1, "compare: simulations run at once");
 DEFINE_string(out, "", "compare: directory for sim.md and sim.csv");
 DEFINE_bool(json, false, "run: print JSON");
+DEFINE_string(ceilings, tierfs::sim::kDefaultCeilings,
+              "run, compare, ceiling: the ceilings computed on tier 0, KIND[:PAGE[:CAPACITY]],... "
+              "with KIND best-static, best-static-freed or belady-copies (CAPACITY: instead of "
+              "tier 0's), or none");
 DEFINE_string(losses, "", "run: write a learning policy's training loss to this CSV (agent,transitions,loss)");
 
 namespace tierfs {
@@ -83,47 +96,76 @@ bool ParseCommon(SimConfig::Replay* replay, uint64_t* segment_size) {
   return true;
 }
 
-int Run() {
+// The trace and configuration of `run` and `ceiling`: --workload, and
+// --config with --policy. False (the reason printed) on an error.
+bool LoadTrace(const char* command, std::vector<TraceRecord>* trace, SimConfig* config) {
   SimConfig::Replay replay;
   uint64_t segment_size;
-  if (!ParseCommon(&replay, &segment_size)) return 1;
+  if (!ParseCommon(&replay, &segment_size)) return false;
   if (FLAGS_workload.empty()) {
-    fprintf(stderr, "tierfs-sim run: --workload=NAME|TRACE is required\n");
-    return 1;
+    fprintf(stderr, "tierfs-sim %s: --workload=NAME|TRACE is required\n", command);
+    return false;
   }
   std::string error;
-  std::vector<TraceRecord> trace;
-  if (!LoadWorkload(FLAGS_workload, FLAGS_requests, FLAGS_seed, &trace, &error)) {
-    fprintf(stderr, "tierfs-sim: %s\n", error.c_str());
-    return 1;
-  }
-  SimConfig config;
-  if (FLAGS_config.rfind("tierfs://", 0) == 0) {
-    if (!ParseSimConfig(FLAGS_config, &config, &error)) {
-      fprintf(stderr, "tierfs-sim: %s\n", error.c_str());
-      return 1;
-    }
-    if (!FLAGS_policy.empty() &&
-        !ParsePolicySpec(FLAGS_policy, &config.policy, &config.policy_params, &error)) {
-      fprintf(stderr, "tierfs-sim: %s\n", error.c_str());
-      return 1;
-    }
-  } else {
+  bool ok = LoadWorkload(FLAGS_workload, FLAGS_requests, FLAGS_seed, trace, &error);
+  if (ok && FLAGS_config.rfind("tierfs://", 0) == 0) {
+    ok = ParseSimConfig(FLAGS_config, config, &error) &&
+         (FLAGS_policy.empty() ||
+          ParsePolicySpec(FLAGS_policy, &config->policy, &config->policy_params, &error));
+  } else if (ok) {
     const std::string policy = FLAGS_policy.empty() ? "fast-first" : FLAGS_policy;
-    if (!MakeConfig(FLAGS_config, Footprint(trace, segment_size), FLAGS_fast_pct, segment_size,
-                    policy, &config, &error)) {
-      fprintf(stderr, "tierfs-sim: %s\n", error.c_str());
-      return 1;
-    }
+    ok = MakeConfig(FLAGS_config, Footprint(*trace, segment_size), FLAGS_fast_pct, segment_size,
+                    policy, config, &error);
   }
-  config.replay = replay;
+  if (!ok) {
+    fprintf(stderr, "tierfs-sim: %s\n", error.c_str());
+    return false;
+  }
+  config->replay = replay;
+  return true;
+}
+
+// What `run` and `ceiling` start from.
+struct Loaded {
+  std::vector<TraceRecord> trace;
+  SimConfig config;
+  std::vector<CeilingResult> ceilings;  // --ceilings of the trace on the config's tier 0
+  double ceilings_seconds = 0;          // wall time they took
+};
+
+// LoadTrace, then the ceilings (first: a bad --ceilings fails before a long
+// replay). False (the reason printed) on an error.
+bool LoadRun(const char* command, Loaded* run) {
+  if (!LoadTrace(command, &run->trace, &run->config)) return false;
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<CeilingSpec> specs;
+  std::string error;
+  if (!ParseCeilingSpecs(FLAGS_ceilings, &specs, &error) ||
+      !ComputeCeilings(run->trace, run->config.segment_size, run->config.tiers[0].capacity, specs,
+                       &run->ceilings, &error)) {
+    fprintf(stderr, "tierfs-sim: %s\n", error.c_str());
+    return false;
+  }
+  run->ceilings_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return true;
+}
+
+int Run() {
+  Loaded run;
+  if (!LoadRun("run", &run)) return 1;
+  const SimConfig& config = run.config;
+  std::string error;
   SimResult result;
-  if (!RunPolicy(trace, config, &result, &error)) {
+  if (!RunPolicy(run.trace, config, &result, &error)) {
     fprintf(stderr, "tierfs-sim: %s\n", error.c_str());
     return 1;
   }
-  printf("%s", FLAGS_json ? (ResultJson(result, config) + "\n").c_str()
-                          : FormatResult(result, config).c_str());
+  printf("%s", FLAGS_json
+                   ? (ResultJson(result, config, run.ceilings) + "\n").c_str()
+                   : (FormatResult(result, config) +
+                      FormatCeilings(run.ceilings, config.segment_size))
+                         .c_str());
   if (!FLAGS_losses.empty()) {
     std::ofstream out(FLAGS_losses);
     out << "agent,transitions,loss\n";
@@ -138,6 +180,21 @@ int Run() {
   // Wall time on stderr: stdout is the same for the same run.
   fprintf(stderr, "simulated in %.3f s: %.2f M requests/s\n", result.wall_seconds,
           result.wall_seconds > 0 ? double(result.requests) / result.wall_seconds / 1e6 : 0);
+  if (!run.ceilings.empty()) fprintf(stderr, "ceilings in %.3f s\n", run.ceilings_seconds);
+  return 0;
+}
+
+int CeilingCommand() {
+  Loaded run;
+  if (!LoadRun("ceiling", &run)) return 1;
+  if (FLAGS_json) {
+    printf("%s\n", CeilingsJson(run.ceilings).c_str());
+  } else {
+    printf("tier 0 of %s\n%s", DescribeTiers(run.config).c_str(),
+           FormatCeilings(run.ceilings, run.config.segment_size).c_str());
+  }
+  fprintf(stderr, "ceilings of %zu records in %.3f s\n", run.trace.size(),
+          run.ceilings_seconds);
   return 0;
 }
 
@@ -166,14 +223,19 @@ int CompareCommand() {
   options.seed = FLAGS_seed;
   options.fast_pct = FLAGS_fast_pct;
   options.jobs = FLAGS_jobs;
+  std::string error;
+  if (!ParseCeilingSpecs(FLAGS_ceilings, &options.ceilings, &error)) {
+    fprintf(stderr, "tierfs-sim: %s\n", error.c_str());
+    return 1;
+  }
   options.progress = [](const Cell& c, size_t done, size_t total) {
     fprintf(stderr, "[%zu/%zu] %-5s %-12s %-15s %9.1f us avg %9.0f req/s (%.2fs)\n", done, total,
             c.config.c_str(), c.workload.c_str(), c.result.policy.c_str(),
             c.result.avg_latency_us, c.result.throughput, c.result.wall_seconds);
   };
   std::vector<Cell> cells;
-  std::string error;
-  if (!Compare(options, &cells, &error)) {
+  std::vector<CeilingCell> ceilings;
+  if (!Compare(options, &cells, &error, &ceilings)) {
     fprintf(stderr, "tierfs-sim: %s\n", error.c_str());
     return 1;
   }
@@ -188,10 +250,16 @@ int CompareCommand() {
       std::to_string(options.requests) + " requests per synthetic workload, seed " +
       std::to_string(options.seed) + ", segment " + FormatSize(options.segment_size) +
       ", fast tier " + std::to_string(int(options.fast_pct)) + "% of the footprint, " +
-      FLAGS_replay + " replay.\n" + ComparisonMarkdown(cells, columns);
+      FLAGS_replay + " replay.\n" + ComparisonMarkdown(cells, columns) +
+      "\n## Tier 0's share of user reads\n\nPercent of the pieces of user reads (a read cut at "
+      "segment boundaries) served from tier 0; ceilings (tools/sim/ceiling.h) computed from the "
+      "trace alone on the same tier 0: a piece counted by the fraction of its bytes on tier 0.\n" +
+      UserReadShareMarkdown(cells, columns, ceilings);
   const std::string csv = ComparisonCsv(cells);
+  const std::string ceilings_csv = CeilingsCsv(ceilings);
   for (const auto& [name, text] : {std::pair<std::string, const std::string&>{"sim.md", md},
-                                   {"sim.csv", csv}}) {
+                                   {"sim.csv", csv},
+                                   {"ceilings.csv", ceilings_csv}}) {
     std::ofstream out(FLAGS_out + "/" + name);
     out << text;
     if (!out) {
@@ -258,7 +326,8 @@ int List() {
 
 int main(int argc, char** argv) {
   gflags::SetUsageMessage(
-      "tierfs-sim run|compare|verify|list [flags]: replay I/O traces against emulated tiers");
+      "tierfs-sim run|compare|ceiling|verify|list [flags]: replay I/O traces against emulated "
+      "tiers");
   gflags::ParseCommandLineFlags(&argc, &argv, true);
   const std::string command = argc > 1 ? argv[1] : "";
   if (argc > 2) {
@@ -267,9 +336,11 @@ int main(int argc, char** argv) {
   }
   if (command == "run") return tierfs::sim::Run();
   if (command == "compare") return tierfs::sim::CompareCommand();
+  if (command == "ceiling") return tierfs::sim::CeilingCommand();
   if (command == "verify") return tierfs::sim::VerifyCommand();
   if (command == "list") return tierfs::sim::List();
-  fprintf(stderr, "tierfs-sim: expected a command: run, compare, verify or list (got '%s')\n",
+  fprintf(stderr,
+          "tierfs-sim: expected a command: run, compare, ceiling, verify or list (got '%s')\n",
           command.c_str());
   return 1;
 }

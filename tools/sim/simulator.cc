@@ -429,6 +429,15 @@ bool Simulation::Serve(const TraceRecord& r, int64_t t, int64_t* completion, std
     copies_->Invalidate(file.id, /*readers_possible=*/true);
     copies_->Reclaim();
   }
+  if (copies_ && config_.copies.inherit && file.kind == FileKind::kSst && r.size > 0) {
+    // As the store (tier_files.cc): compaction input's heat goes to the
+    // output the same thread writes next.
+    if (r.type == IoType::kBackgroundRead) {
+      copies_->NoteInput(&readers_[r.stream], file.id, r.offset, r.size);
+    } else if (r.is_write()) {
+      copies_->NoteOutput(&readers_[r.stream], file.id, r.offset, r.size);
+    }
+  }
   if (copies_ && r.type == IoType::kUserRead && r.size > 0 && !file.writing &&
       (file.kind == FileKind::kSst || file.kind == FileKind::kBlob)) {
     bool handled = false;

@@ -1,0 +1,453 @@
+// The ceilings (ceiling.h): one pass over the pages to value them, a sort,
+// and a greedy fill for the static placements; a backward pass for each
+// part's next read and a heap keyed by it for Belady.
+#include "tools/sim/ceiling.h"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <sstream>
+
+#include "tools/sim/page_trace.h"
+#include "util/size.h"
+
+namespace tierfs {
+namespace sim {
+
+namespace {
+
+constexpr uint64_t kNever = UINT64_MAX;
+
+struct KindName {
+  CeilingKind kind;
+  const char* name;
+};
+constexpr KindName kKinds[] = {
+    {CeilingKind::kBestStatic, "best-static"},
+    {CeilingKind::kBestStaticFreed, "best-static-freed"},
+    {CeilingKind::kBeladyCopies, "belady-copies"},
+};
+
+// How many held pages exist at each clock at which a candidate page comes to
+// exist (the most at any time is at one of those): a segment tree with range
+// add and range max, an add kept at the node it covers.
+class Occupancy {
+ public:
+  explicit Occupancy(std::vector<uint64_t> points)
+      : points_(std::move(points)), max_(4 * points_.size() + 4), add_(max_.size()) {}
+
+  // Whether a page existing over [from, to) (`from` one of the points) can
+  // be held: fewer than `limit` held pages exist at every point of it.
+  bool Fits(uint64_t from, uint64_t to, int64_t limit) const {
+    const auto [a, b] = Range(from, to);
+    return a < b && Max(1, 0, points_.size(), a, b) < limit;
+  }
+  // Holds (delta 1) or lets go of (-1) such a page.
+  void Hold(uint64_t from, uint64_t to, int64_t delta) {
+    const auto [a, b] = Range(from, to);
+    Add(1, 0, points_.size(), a, b, delta);
+  }
+
+ private:
+  std::pair<size_t, size_t> Range(uint64_t from, uint64_t to) const {
+    return {size_t(std::lower_bound(points_.begin(), points_.end(), from) - points_.begin()),
+            size_t(std::lower_bound(points_.begin(), points_.end(), to) - points_.begin())};
+  }
+  // Node `node` covers points [lo, hi); the query or update is [a, b).
+  int64_t Max(size_t node, size_t lo, size_t hi, size_t a, size_t b) const {
+    if (a <= lo && hi <= b) return max_[node];
+    const size_t mid = (lo + hi) / 2;
+    int64_t m = INT64_MIN;
+    if (a < mid) m = std::max(m, Max(2 * node, lo, mid, a, b));
+    if (b > mid) m = std::max(m, Max(2 * node + 1, mid, hi, a, b));
+    return m + add_[node];
+  }
+  void Add(size_t node, size_t lo, size_t hi, size_t a, size_t b, int64_t delta) {
+    if (a <= lo && hi <= b) {
+      add_[node] += delta;
+      max_[node] += delta;
+      return;
+    }
+    const size_t mid = (lo + hi) / 2;
+    if (a < mid) Add(2 * node, lo, mid, a, b, delta);
+    if (b > mid) Add(2 * node + 1, mid, hi, a, b, delta);
+    max_[node] = add_[node] + std::max(max_[2 * node], max_[2 * node + 1]);
+  }
+
+  std::vector<uint64_t> points_;
+  std::vector<int64_t> max_, add_;
+};
+
+// The shares of *r, given which parts tier 0 served (hit(part)).
+template <typename Hit>
+void Tally(const PageTrace& t, const Hit& hit, CeilingResult* r) {
+  double fractions = 0;
+  uint64_t strict = 0, whole_reads = 0, hit_bytes = 0, bytes = 0;
+  for (size_t read = 0; read < t.reads(); ++read) {
+    bool all = true;
+    for (uint64_t piece = t.read_start[read]; piece < t.read_start[read + 1]; ++piece) {
+      uint64_t piece_bytes = 0, piece_hit = 0;
+      for (uint64_t part = t.piece_start[piece]; part < t.piece_start[piece + 1]; ++part) {
+        piece_bytes += t.part_bytes[part];
+        if (hit(part)) piece_hit += t.part_bytes[part];
+      }
+      fractions += double(piece_hit) / double(piece_bytes);
+      strict += piece_hit == piece_bytes;
+      all &= piece_hit == piece_bytes;
+      hit_bytes += piece_hit;
+      bytes += piece_bytes;
+    }
+    whole_reads += all;
+  }
+  r->reads = t.reads();
+  r->pieces = t.pieces();
+  r->bytes = bytes;
+  if (r->pieces == 0) return;
+  r->share = fractions / double(r->pieces);
+  r->strict_share = double(strict) / double(r->pieces);
+  r->byte_share = double(hit_bytes) / double(bytes);
+  r->request_share = double(whole_reads) / double(r->reads);
+}
+
+// A candidate of a static placement: n distinct pages, worth `value`,
+// ranked as if it took `span` pages (n, or its whole aligned group).
+struct Candidate {
+  const uint32_t* pages;
+  uint32_t n;
+  uint32_t span;
+  double value;
+};
+
+// A static placement (best-static, best-static-freed) filled greedily from
+// `candidates`: the most value per page of its span not yet held first
+// (re-ranked as their pages get held by others), ties in candidate order; a
+// candidate is taken if all its pages fit at once, for as long as each must
+// be held (`freed`: from its birth to its file's delete; else the whole run).
+class Placement {
+ public:
+  Placement(const PageTrace& t, bool freed, uint64_t limit)
+      : t_(t), freed_(freed), limit_(limit), on_fast_(t.pages(), 0) {
+    std::vector<uint64_t> points;
+    for (uint32_t p = 0; p < t.pages(); ++p) points.push_back(freed ? t.born[p] : 0);
+    std::sort(points.begin(), points.end());
+    points.erase(std::unique(points.begin(), points.end()), points.end());
+    occupancy_ = std::make_unique<Occupancy>(std::move(points));
+  }
+
+  void Fill(const std::vector<Candidate>& candidates) {
+    using Entry = std::pair<double, uint32_t>;  // (value per page of its span, index)
+    auto lower = [](const Entry& a, const Entry& b) {
+      return a.first != b.first ? a.first < b.first : a.second > b.second;
+    };
+    std::vector<Entry> heap;
+    for (uint32_t i = 0; i < candidates.size(); ++i) {
+      const Candidate& c = candidates[i];
+      if (c.value > 0) heap.emplace_back(c.value / c.span, i);
+    }
+    std::make_heap(heap.begin(), heap.end(), lower);
+    std::vector<uint32_t> fresh;
+    while (!heap.empty() && (freed_ || held_ < limit_)) {
+      std::pop_heap(heap.begin(), heap.end(), lower);
+      const auto [density, i] = heap.back();
+      heap.pop_back();
+      const Candidate& c = candidates[i];
+      fresh.clear();
+      for (const uint32_t* p = c.pages; p < c.pages + c.n; ++p) {
+        if (!on_fast_[*p]) fresh.push_back(*p);
+      }
+      if (fresh.empty()) continue;
+      const double now = c.value / double(c.span - (c.n - fresh.size()));
+      if (now < density) {  // some of its pages are held already: worth more now
+        heap.emplace_back(now, i);
+        std::push_heap(heap.begin(), heap.end(), lower);
+        continue;
+      }
+      TryHold(fresh);
+    }
+  }
+
+  const std::vector<uint8_t>& on_fast() const { return on_fast_; }
+  uint64_t held() const { return held_; }
+
+ private:
+  // Holds all of `pages` or none.
+  void TryHold(const std::vector<uint32_t>& pages) {
+    if (!freed_) {
+      if (held_ + pages.size() > limit_) return;
+    } else {
+      size_t n = 0;
+      for (; n < pages.size(); ++n) {
+        const uint32_t p = pages[n];
+        if (!occupancy_->Fits(t_.born[p], t_.died[p], int64_t(limit_))) break;
+        occupancy_->Hold(t_.born[p], t_.died[p], 1);
+      }
+      if (n < pages.size()) {
+        while (n-- > 0) occupancy_->Hold(t_.born[pages[n]], t_.died[pages[n]], -1);
+        return;
+      }
+    }
+    for (uint32_t p : pages) on_fast_[p] = 1;
+    held_ += pages.size();
+  }
+
+  const PageTrace& t_;
+  const bool freed_;
+  const uint64_t limit_;
+  std::vector<uint8_t> on_fast_;
+  std::unique_ptr<Occupancy> occupancy_;
+  uint64_t held_ = 0;
+};
+
+// Each page's value: the fractions of pieces its parts bring.
+std::vector<double> PageValues(const PageTrace& t) {
+  std::vector<double> value(t.pages(), 0);
+  for (size_t piece = 0; piece < t.pieces(); ++piece) {
+    uint64_t piece_bytes = 0;
+    for (uint64_t part = t.piece_start[piece]; part < t.piece_start[piece + 1]; ++part) {
+      piece_bytes += t.part_bytes[part];
+    }
+    for (uint64_t part = t.piece_start[piece]; part < t.piece_start[piece + 1]; ++part) {
+      value[t.part_page[part]] += double(t.part_bytes[part]) / double(piece_bytes);
+    }
+  }
+  return value;
+}
+
+// The pages read (`value` > 0) by file and number: groups of aligned pages
+// are runs of it.
+std::vector<uint32_t> ReadPagesInFileOrder(const PageTrace& t, const std::vector<double>& value) {
+  std::vector<uint32_t> order;
+  for (uint32_t p = 0; p < t.pages(); ++p) {
+    if (value[p] > 0) order.push_back(p);
+  }
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    return t.file[a] != t.file[b] ? t.file[a] < t.file[b] : t.number[a] < t.number[b];
+  });
+  return order;
+}
+
+// Candidates each aligned group of `factor` pages of a file, its pages read
+// (`read_pages` from ReadPagesInFileOrder), worth the sum of their values and
+// ranked as one page `factor` times as large would be: a placement of such
+// pages, with the pages never read left out. With factor 1, taken in order
+// of value, the exact optimum of `share` (a knapsack of items of one page).
+std::vector<Candidate> GroupCandidates(const PageTrace& t, const std::vector<double>& value,
+                                       const std::vector<uint32_t>& read_pages, uint32_t factor) {
+  std::vector<Candidate> out;
+  for (size_t i = 0; i < read_pages.size();) {
+    const uint32_t first = read_pages[i];
+    Candidate c{&read_pages[i], 0, factor, 0};
+    for (; i < read_pages.size() && t.file[read_pages[i]] == t.file[first] &&
+           t.number[read_pages[i]] / factor == t.number[first] / factor;
+         ++i) {
+      c.n++;
+      c.value += value[read_pages[i]];
+    }
+    out.push_back(c);
+  }
+  return out;
+}
+
+// Candidates the pages of whole pieces, one per distinct page range, worth
+// the pieces that read it.
+std::vector<Candidate> PieceCandidates(const PageTrace& t) {
+  // A piece's pages are consecutive pages of one file: its first page and
+  // its number of parts name them. Sorted by those, equal ranges are runs.
+  std::vector<std::pair<uint64_t, uint64_t>> ranges;  // (first page << 32 | parts, first part)
+  ranges.reserve(t.pieces());
+  for (size_t piece = 0; piece < t.pieces(); ++piece) {
+    const uint64_t part = t.piece_start[piece];
+    const uint64_t n = t.piece_start[piece + 1] - part;
+    ranges.emplace_back(uint64_t(t.part_page[part]) << 32 | n, part);
+  }
+  std::sort(ranges.begin(), ranges.end());
+  std::vector<Candidate> out;
+  for (size_t i = 0; i < ranges.size(); ++i) {
+    if (i == 0 || ranges[i].first != ranges[i - 1].first) {
+      const uint32_t n = uint32_t(ranges[i].first);
+      out.push_back(Candidate{&t.part_page[ranges[i].second], n, n, 0});
+    }
+    out.back().value += 1;
+  }
+  return out;
+}
+
+// belady-copies: Belady's MIN with bypass over the parts, in order.
+std::vector<uint8_t> Belady(const PageTrace& t, uint64_t limit, uint64_t* copies) {
+  const size_t n = t.parts();
+  // Each part's page's next read, kNever if the page is written (its copy
+  // dropped) before it is read again. A write at clock i comes before part i.
+  std::vector<uint64_t> next(n);
+  {
+    std::vector<uint64_t> next_read(t.pages(), kNever);
+    size_t w = t.writes.size();
+    while (w > 0 && t.writes[w - 1].clock >= n) --w;
+    for (size_t i = n; i-- > 0;) {
+      next[i] = next_read[t.part_page[i]];
+      next_read[t.part_page[i]] = i;
+      for (; w > 0 && t.writes[w - 1].clock == i; --w) next_read[t.writes[w - 1].page] = kNever;
+    }
+  }
+  // The cache: a max-heap of (next read, page), an entry stale unless the
+  // page is cached with that next read; rebuilt when mostly stale.
+  uint64_t used = 0;
+  std::vector<uint8_t> cached(t.pages(), 0), hit(n, 0);
+  std::vector<uint64_t> key(t.pages(), kNever);
+  std::vector<std::pair<uint64_t, uint32_t>> heap;
+  auto valid = [&](const std::pair<uint64_t, uint32_t>& e) {
+    return cached[e.second] && key[e.second] == e.first;
+  };
+  auto push = [&](uint32_t page, uint64_t next_read) {
+    key[page] = next_read;
+    heap.emplace_back(next_read, page);
+    std::push_heap(heap.begin(), heap.end());
+    if (heap.size() > 2 * used + 1024) {  // at most `used` entries are valid
+      heap.erase(std::remove_if(heap.begin(), heap.end(), [&](const auto& e) { return !valid(e); }),
+                 heap.end());
+      std::make_heap(heap.begin(), heap.end());
+    }
+  };
+  *copies = 0;
+  size_t w = 0;
+  for (size_t i = 0; i < n; ++i) {
+    for (; w < t.writes.size() && t.writes[w].clock <= i; ++w) {
+      const uint32_t page = t.writes[w].page;
+      if (cached[page]) {
+        cached[page] = 0;
+        --used;
+      }
+    }
+    const uint32_t page = t.part_page[i];
+    if (cached[page]) {
+      hit[i] = 1;
+      push(page, next[i]);
+      continue;
+    }
+    if (next[i] == kNever || limit == 0) continue;  // a copy would never be read
+    if (used == limit) {
+      while (!valid(heap.front())) {
+        std::pop_heap(heap.begin(), heap.end());
+        heap.pop_back();
+      }
+      if (heap.front().first <= next[i]) continue;  // every cached page is read sooner
+      cached[heap.front().second] = 0;
+      std::pop_heap(heap.begin(), heap.end());
+      heap.pop_back();
+      --used;
+    }
+    cached[page] = 1;
+    ++used;
+    ++*copies;
+    push(page, next[i]);
+  }
+  return hit;
+}
+
+}  // namespace
+
+std::string CeilingName(const CeilingSpec& spec) {
+  std::string name;
+  for (const KindName& k : kKinds) {
+    if (k.kind == spec.kind) name = k.name;
+  }
+  name += "-" + FormatSizeExact(spec.page_size);
+  if (spec.capacity != 0) name += "-" + FormatSizeExact(spec.capacity);
+  return name;
+}
+
+bool ParseCeilingSpecs(const std::string& list, std::vector<CeilingSpec>* specs,
+                       std::string* error) {
+  specs->clear();
+  if (list == "none") return true;
+  std::stringstream in(list);
+  for (std::string item; std::getline(in, item, ',');) {
+    if (item.empty()) continue;
+    std::vector<std::string> fields;
+    std::stringstream f(item);
+    for (std::string field; std::getline(f, field, ':');) fields.push_back(field);
+    CeilingSpec spec;
+    bool ok = fields.size() >= 1 && fields.size() <= 3;
+    bool known = false;
+    for (const KindName& k : kKinds) {
+      if (ok && fields[0] == k.name) {
+        spec.kind = k.kind;
+        known = true;
+      }
+    }
+    ok = ok && known;
+    if (ok && fields.size() >= 2) {
+      ok = ParseSize(fields[1], &spec.page_size) && spec.page_size > 0 &&
+           spec.page_size % 4096 == 0 && spec.page_size <= (1ull << 30);
+    }
+    if (ok && fields.size() == 3) ok = ParseSize(fields[2], &spec.capacity) && spec.capacity > 0;
+    if (!ok) {
+      *error = "bad ceiling '" + item +
+               "' (expected KIND[:PAGE[:CAPACITY]], KIND one of best-static, best-static-freed, "
+               "belady-copies, PAGE a multiple of 4K up to 1G, e.g. best-static:16K)";
+      return false;
+    }
+    specs->push_back(spec);
+  }
+  return true;
+}
+
+CeilingResult ComputeCeiling(const PageTrace& pages, const CeilingSpec& spec) {
+  CeilingResult r;
+  r.name = CeilingName(spec);
+  r.spec = spec;
+  r.pages = spec.capacity / pages.page_size;
+  if (spec.kind == CeilingKind::kBeladyCopies) {
+    const std::vector<uint8_t> hit = Belady(pages, r.pages, &r.held);
+    Tally(pages, [&](uint64_t part) { return hit[part] != 0; }, &r);
+    return r;
+  }
+  // By page: `share`, the optimum. Then whichever placement holds the most
+  // pieces whole: by page, by aligned groups of 2, 4, ... pages up to a
+  // segment, or by whole pieces.
+  const bool freed = spec.kind == CeilingKind::kBestStaticFreed;
+  const std::vector<double> value = PageValues(pages);
+  const std::vector<uint32_t> read_pages = ReadPagesInFileOrder(pages, value);
+  auto fill = [&](const std::vector<Candidate>& candidates, bool first) {
+    Placement placement(pages, freed, r.pages);
+    placement.Fill(candidates);
+    CeilingResult tried = r;
+    const std::vector<uint8_t>& on_fast = placement.on_fast();
+    Tally(pages, [&](uint64_t part) { return on_fast[pages.part_page[part]] != 0; }, &tried);
+    tried.held = placement.held();
+    if (first) {
+      r = tried;
+    } else if (tried.strict_share > r.strict_share) {
+      tried.share = r.share;
+      r = tried;
+    }
+  };
+  for (uint32_t factor = 1; factor == 1 || factor * pages.page_size <= pages.segment_size;
+       factor *= 2) {
+    fill(GroupCandidates(pages, value, read_pages, factor), factor == 1);
+  }
+  fill(PieceCandidates(pages), false);
+  return r;
+}
+
+bool ComputeCeilings(const std::vector<TraceRecord>& trace, uint64_t segment_size,
+                     uint64_t tier0_capacity, const std::vector<CeilingSpec>& specs,
+                     std::vector<CeilingResult>* results, std::string* error) {
+  results->assign(specs.size(), CeilingResult());
+  std::map<uint64_t, std::vector<size_t>> by_page;  // page size -> specs
+  for (size_t i = 0; i < specs.size(); ++i) by_page[specs[i].page_size].push_back(i);
+  for (const auto& [page_size, which] : by_page) {
+    PageTrace pages;
+    if (!BuildPageTrace(trace, page_size, segment_size, &pages, error)) return false;
+    for (size_t i : which) {
+      CeilingSpec spec = specs[i];
+      const std::string name = CeilingName(spec);  // named as asked: "of tier 0" stays implicit
+      if (spec.capacity == 0) spec.capacity = tier0_capacity;
+      (*results)[i] = ComputeCeiling(pages, spec);
+      (*results)[i].name = name;
+    }
+  }
+  return true;
+}
+
+}  // namespace sim
+}  // namespace tierfs
