@@ -43,9 +43,10 @@
 # benchmark twice, MEASURE seconds each: its --duration is per benchmark, and
 # each run draws other keys). Each process writes the store's statistics log
 # (stats_log, every STATS_MS ms: tier 0's share of user reads and its use over
-# time) and, with TRACE=on, a trace, from which fast_tier_report.py takes the
-# page-granular best static share of the measured window and the WAL bytes,
-# then deletes it.
+# time) and, with TRACE=on, a trace: fast_tier_report.py cuts it to the
+# measured window (tierfs-trace cut), takes its WAL bytes (tierfs-trace info)
+# and its ceilings (tierfs-sim ceiling: the page-granular best static share,
+# 16 KiB pages, and others), then deletes it.
 #
 # The LSM: TFS_LSM_FLAGS (lib.sh), NUM_LEVELS levels, L1 of LEVEL_BASE; an
 # OPTIONS file for tierfs-ycsb and for db_bench (with TierFS's listener, and
@@ -85,6 +86,8 @@ environment:
   FAST_PCT     tier 0, % of the database (default 10); CACHE_PCT block cache, % (default 1)
   FAST_DEVICE  tier 0's device model (default optane)
   SEGMENT      TierFS segment size (default 64K); STATS_MS statistics log interval (500)
+  COPY_PAGE    hot-page copy unit, given to every store (copy_page; default 8K, TierFS's
+               default since 2186695, said explicitly so bytes copied are known)
   TRACE        on: trace every workload run for the best static share and WAL bytes;
                off: no trace (those columns n/a) (default on)
   LEVEL_BASE   L1 (default 16M); NUM_LEVELS (default 4); THREADS client threads (1)
@@ -104,12 +107,12 @@ fi
 : "${WORKLOADS:=b-zipf,c-zipf,b-hot,c-hot,a,f,readrandom,mixgraph}"
 : "${SYSTEMS:=fast-only,slow-only,fast-first,lru,cde,hintstor,mutant,rocksdb-levels,lru+nocopies,db_paths,last_level_temp,read_cache}"
 : "${FAST_PCT:=10}" "${CACHE_PCT:=1}" "${FAST_DEVICE:=optane}" "${SEGMENT:=64K}" "${STATS_MS:=500}"
-: "${TRACE:=on}" "${LEVEL_BASE:=16M}" "${NUM_LEVELS:=4}" "${THREADS:=1}"
+: "${TRACE:=on}" "${LEVEL_BASE:=16M}" "${NUM_LEVELS:=4}" "${THREADS:=1}" "${COPY_PAGE:=8K}"
 COMMAND="$0 $*"
 ENV_USED="CONFIGS=$CONFIGS SYSTEMS=$SYSTEMS WORKLOADS=$WORKLOADS RECORDS=$RECORDS NUM=$NUM"
 ENV_USED+=" WARMUP=$WARMUP MEASURE=$MEASURE FAST_PCT=$FAST_PCT CACHE_PCT=$CACHE_PCT"
 ENV_USED+=" FAST_DEVICE=$FAST_DEVICE SEGMENT=$SEGMENT STATS_MS=$STATS_MS TRACE=$TRACE"
-ENV_USED+=" LEVEL_BASE=$LEVEL_BASE NUM_LEVELS=$NUM_LEVELS THREADS=$THREADS"
+ENV_USED+=" LEVEL_BASE=$LEVEL_BASE NUM_LEVELS=$NUM_LEVELS THREADS=$THREADS COPY_PAGE=$COPY_PAGE"
 
 IFS=, read -r -a CONFIG_LIST <<<"$CONFIGS"
 IFS=, read -r -a OTHERS <<<"$SYSTEMS"
@@ -134,14 +137,15 @@ done
 case "$TRACE" in on|off) ;; *) echo "fast_tier.sh: TRACE is on or off, not '$TRACE'" >&2; exit 2 ;; esac
 
 tfs_setup fast_tier  # libtierfs.so and the tierfs tool, with "$ROOT/tools/dev/build.sh"
-tfs_build tierfs_ycsb_tool tierfs_trace_tool
+tfs_build tierfs_ycsb_tool tierfs_trace_tool tierfs_sim_tool
 for s in "${SYSTEM_LIST[@]}"; do
   case "${s%+nocopies}" in harmonia|harmonia-nocoord|sibyl|sapm|cde+rl-migr)
     tfs_build tierfs_learner; break ;;
   esac
 done
 YCSB="$BUILD/tools/ycsb/tierfs-ycsb" TRACE_TOOL="$BUILD/tools/sim/tierfs-trace"
-for f in "$YCSB" "$TRACE_TOOL"; do [ -x "$f" ] || { echo "fast_tier.sh: missing $f" >&2; exit 1; }; done
+SIM_TOOL="$BUILD/tools/sim/tierfs-sim"
+for f in "$YCSB" "$TRACE_TOOL" "$SIM_TOOL"; do [ -x "$f" ] || { echo "fast_tier.sh: missing $f" >&2; exit 1; }; done
 tfs_keep_work
 NAME=fast_tier
 if ((QUICK)); then NAME+="-quick"; fi
@@ -173,7 +177,8 @@ run_keys() {
 summarize() {
   [ "$TRACE" = on ] || return 0
   "$PY" "$REPORT_PY" summarize --run-dir "$1" --workload "$2" --capacity "$3" \
-    --trace-tool "$TRACE_TOOL" >"$1/$2.summary.out" 2>&1 || {
+    --trace-tool "$TRACE_TOOL" --sim-tool "$SIM_TOOL" --copy-page "$(tfs_size_bytes "$COPY_PAGE")" \
+    --segment "$(tfs_size_bytes "$SEGMENT")" >"$1/$2.summary.out" 2>&1 || {
     echo "fast_tier.sh: summarizing $1/$2.trace failed:" >&2
     cat "$1/$2.summary.out" >&2
     exit 1
@@ -199,7 +204,7 @@ run_ycsb() {
   local config="$1" system="$2" tier0="$3" dir w p props=()
   dir="$WORK/$config/$system/ycsb"
   tfs_store "$dir" "$system" "$tier0:$FAST_DEVICE" "${BIG_MIB}M:$(tfs_device "$config")" \
-    "$LEVEL_BASE" ";segment_size:$SEGMENT"
+    "$LEVEL_BASE" ";segment_size:$SEGMENT;copy_page:$COPY_PAGE"
   for p in "${STORE_PROPS[@]}"; do props+=(-p "$p"); done
   props+=(-p "rocksdb.dir=$STORE_DB" -p "rocksdb.options_file=$WORK/ycsb.ini"
           -p "recordcount=$RECORDS")
@@ -231,7 +236,7 @@ run_dbbench() {
   local config="$1" system="$2" tier0="$3" dir w opts=()
   dir="$WORK/$config/$system/dbbench"
   tfs_store "$dir" "$system" "$tier0:$FAST_DEVICE" "${BIG_MIB}M:$(tfs_device "$config")" \
-    "$LEVEL_BASE" ";segment_size:$SEGMENT"
+    "$LEVEL_BASE" ";segment_size:$SEGMENT;copy_page:$COPY_PAGE"
   case "$system" in
     last_level_temp) opts=(--options_file="$WORK/dbbench-llt.ini") ;;
     read_cache)
@@ -336,7 +341,7 @@ fi
        "$DB_SIZES" \
        "block cache $(tfs_bytes "$DB_CACHE") (${CACHE_PCT}% of $DB_MIB MiB written)." \
        "Tier 0 $FAST_DEVICE, tier 1 ${BIG_MIB} MiB; fast-only's tier 0 ${BIG_MIB} MiB." \
-       "Segments $SEGMENT; hot-page copies as TierFS's defaults (16 KiB pages, up to 50% of" \
+       "Segments $SEGMENT; hot-page copies on (${COPY_PAGE} pages, TierFS's default share of" \
        "tier 0) except +nocopies. LSM: ${NUM_LEVELS} levels, L1 $LEVEL_BASE, 4 MiB memtables" \
        "and files, bloom filters, no compression."
   echo
@@ -365,6 +370,7 @@ fi
   echo '```'
 } >"$REPORT"
 "$PY" "$REPORT_PY" report --runs "$RUNS" --csv "$OUT_CSV" --png-prefix "$OUT_PNG" \
+  --copy-page "$(tfs_size_bytes "$COPY_PAGE")" \
   --title "TierFS fast tier (${FAST_PCT}% of the data)" >>"$REPORT"
 cp "$REPORT" "$OUT_MD"
 cat "$REPORT"

@@ -3,15 +3,18 @@
 benchmarks/fast_tier.sh (issue 13, "make the fast tier earn its keep").
 
   fast_tier_report.py summarize --run-dir DIR --workload W --capacity BYTES
-                      --trace-tool TIERFS_TRACE [--page BYTES]
-      right after a run: reads DIR/W.trace (with `tierfs-trace to-csv --full`),
-      DIR/W.stats.jsonl and the tool's result, writes DIR/W.trace.json (the
-      trace's figures over the measured window) so the trace can go
+                      --trace-tool TIERFS_TRACE --sim-tool TIERFS_SIM --copy-page BYTES
+                      --segment BYTES [--page BYTES]
+      right after a run: cuts DIR/W.trace to the measured window (found in
+      DIR/W.stats.jsonl and the tool's result; `tierfs-trace cut`), and writes
+      DIR/W.trace.json: the window's WAL bytes (`tierfs-trace info --json`) and
+      its ceilings (`tierfs-sim ceiling`), so the trace can go
   fast_tier_report.py report --runs RUNS --csv OUT.csv --png-prefix OUT
-                      [--title TEXT] [--page BYTES]
+                      --copy-page BYTES [--title TEXT] [--page BYTES]
       the markdown on stdout; OUT-throughput.png, OUT-hit.png, OUT-use.png
   fast_tier_report.py --self-test
-      canned runs through summarize and report; exit status 0 if all hold
+      canned runs through the windows and the report; exit status 0 if all
+      hold (summarize's tools have tests of their own)
 
 RUNS has one line per store: "CONFIG DEVICE SYSTEM FAMILY DIR FAST_BYTES";
 FAMILY is ycsb (DIR holds load.*, then per workload W: W.json, tierfs-ycsb's
@@ -27,7 +30,7 @@ process. The measured window ends at the statistics line after the last
 user read and lasts the tool's own measured time (YCSB's RunTime, db_bench's
 "seconds"); the fill's window is the whole process. Statistics over the
 window are differences of the lines at its ends (gauges: the mean of the
-lines in it); trace figures count the records whose time falls in it.
+lines in it); trace figures are of the records whose time falls in it.
 
 Definitions (also printed under the tables):
   ops/s, p99   the tool's, measured part only: YCSB's [OVERALL] Throughput and
@@ -36,21 +39,20 @@ Definitions (also printed under the tables):
                read" (per write for fillrandom)
   hit          tier 0's share of the user reads in the window (user_reads of
                the statistics log: page-copy hits are tier-0 reads)
-  best static  the page-granular best static placement: the window's user-read
-               pieces of SST files cut into pages of --page bytes (16 KiB,
-               TierFS's copy_page), each piece counted on a page by the share
-               of its bytes there; pages ranked by that count, the top
-               FAST_BYTES / page of them held; the share of all user-read
-               pieces they serve. Exactly optimal for that share (the
-               ceiling tierfs-sim's best-static:16K computes, when it lands);
-               it counts pages of files deleted in the window as if they
-               held their place throughout
+  best static  tierfs-sim's page-granular best static placement of the window
+               (tools/sim/ceiling.h, best-static:16K): its user-read pieces cut
+               into --page (16 KiB) pages, pages ranked by the share of the
+               pieces' bytes they hold, the top FAST_BYTES / page of them held
+               for the whole window (a page of a file deleted in it too); the
+               share of the pieces they serve. The CSV also has it at the copy
+               page (best_static_copy_page), with space freed by deletions
+               (best_static_freed) and Belady's MIN on copies (belady_copies)
   fast use     tier 0's used bytes (homes, reservations, hot-page copies) /
                its capacity, mean over the window; copies: of it, hot-page
                copies (page_copy_bytes)
   moved        bytes migrated (moved_bytes_in), segment copies made
-               (copy_bytes_in) and hot pages copied (pages_copied x page size)
-               in the window, all tiers
+               (copy_bytes_in) and hot pages copied (pages_copied x the copy
+               page, --copy-page) in the window, all tiers
   fast writes / user write
                bytes written to tier 0's device in the window (RocksDB's writes
                there + migrations, copies and hot pages into it) / bytes
@@ -88,8 +90,6 @@ HIT_TARGET = ["b-zipf", "c-zipf", "b-hot", "c-hot", "mixgraph"]
 YCSB_MAIN_OP = {"a": "READ", "f": "READ-MODIFY-WRITE"}  # else READ
 ROCKSDB_BASELINES = ("db_paths", "last_level_temp", "read_cache")
 NOT_POLICIES = (REFERENCE, "slow-only") + ROCKSDB_BASELINES
-KIND_COLUMN = 3  # columns of `tierfs-trace to-csv --full`:
-# time_ns,stream,file_id,kind,offset,size,type,priority,level,tier,latency_ns
 
 
 def family(workload):
@@ -192,92 +192,51 @@ def series(lines, window):
     return out, (window[0] - start) / 1e9
 
 
-# ---- the trace: best static placement of pages, WAL bytes ----
+# ---- the trace: ceilings of the measured window (tierfs-sim), WAL bytes ----
 
-def read_varint(data, pos):
-    value = shift = 0
-    while True:
-        byte = data[pos]
-        pos += 1
-        value |= (byte & 0x7F) << shift
-        if byte < 0x80:
-            return value, pos
-        shift += 7
+def run_json(args):
+    """A tool's JSON output; its stderr in the error if it fails."""
+    proc = subprocess.run(args, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError("%s failed: %s" % (" ".join(args), proc.stderr.strip()))
+    return json.loads(proc.stdout)
 
 
-def trace_start_unix_ns(path):
-    """The header's start_unix_ns (env/trace_format.h: magic, fixed32 version,
-    varint segment_size, varint start_unix_ns)."""
-    with open(path, "rb") as f:
-        head = f.read(64)
-    if head[:8] != b"TIERFSTR":
-        raise ValueError("%s: not a TierFS trace" % path)
-    _, pos = read_varint(head, 12)
-    start, _ = read_varint(head, pos)
-    return start
+def ceiling_specs(capacity, page, copy_page):
+    """tierfs-sim's --ceilings: (summary key, spec) per ceiling reported."""
+    return [("best_static_hit_ratio", "best-static:%d:%d" % (page, capacity)),
+            ("best_static_copy_page_hit_ratio", "best-static:%d:%d" % (copy_page, capacity)),
+            ("best_static_freed_hit_ratio", "best-static-freed:%d:%d" % (page, capacity)),
+            ("belady_copies_hit_ratio", "belady-copies:%d:%d" % (copy_page, capacity))]
 
 
-def best_static(page_value, pieces, capacity, page):
-    """Share of `pieces` the top capacity/page pages by value serve."""
-    if pieces == 0:
-        return None
-    top = sorted(page_value.values(), reverse=True)[:capacity // page]
-    return sum(top) / pieces
-
-
-def trace_figures(csv_lines, window_ns, capacity, page):
-    """Over the records of `csv_lines` (to-csv --full, trace-relative times)
-    whose time falls in window_ns: user-read pieces, tier 0's share of them,
-    the best static share, WAL bytes appended."""
-    t0, t1 = window_ns
-    page_value = {}
-    pieces = fast = wal = 0
-    for line in csv_lines:
-        f = line.split(",")
-        if len(f) < 11 or not f[0].isdigit():
-            continue  # the header
-        t = int(f[0])
-        if t < t0 or t > t1:
-            continue
-        kind, typ = f[KIND_COLUMN], f[6]
-        if typ == "W":
-            if kind == "wal":
-                wal += int(f[5])
-            continue
-        if typ != "R":
-            continue
-        pieces += 1
-        if f[9] == "0":
-            fast += 1
-        if kind != "sst":
-            continue
-        file_id, offset, size = int(f[2]), int(f[4]), int(f[5])
-        if size == 0:
-            continue
-        end = offset + size
-        for p in range(offset // page, (end - 1) // page + 1):
-            part = min(end, (p + 1) * page) - max(offset, p * page)
-            key = (file_id, p)
-            page_value[key] = page_value.get(key, 0.0) + part / size
-    return {"trace_user_reads": pieces,
-            "trace_hit_ratio": fast / pieces if pieces else None,
-            "best_static_hit_ratio": best_static(page_value, pieces, capacity, page),
-            "sst_pages_read": len(page_value), "wal_bytes": wal}
-
-
-def summarize(run_dir, workload, capacity, trace_tool, page):
-    """DIR/W.trace.json from DIR/W.trace and DIR/W.stats.jsonl."""
+def summarize(run_dir, workload, capacity, tools, page, copy_page, segment):
+    """DIR/W.trace.json from DIR/W.trace and DIR/W.stats.jsonl: the trace cut
+    to the measured window (`tierfs-trace cut`), its WAL bytes (`tierfs-trace
+    info --json`) and its ceilings (`tierfs-sim ceiling`)."""
+    trace_tool, sim_tool = tools
     trace = os.path.join(run_dir, workload + ".trace")
+    cut = trace + ".window"
     lines = read_stats_log(os.path.join(run_dir, workload + ".stats.jsonl"))
     _, _, ms, _ = tool_figures(run_dir, workload)
     window = measured_window(lines, ms, workload == "fillrandom")
-    start = trace_start_unix_ns(trace)
-    proc = subprocess.Popen([trace_tool, "to-csv", "--full", trace], stdout=subprocess.PIPE,
-                            text=True, bufsize=1 << 20)
-    out = trace_figures(proc.stdout, (window[0] - start, window[1] - start), capacity, page)
-    if proc.wait() != 0:
-        raise RuntimeError("%s to-csv %s failed" % (trace_tool, trace))
-    out.update({"window_unix_ns": list(window), "capacity": capacity, "page": page})
+    start = run_json([trace_tool, "info", "--json", trace])["start_unix_ns"]
+    cutting = subprocess.run(
+        [trace_tool, "cut", trace, "--from_ns=%d" % max(0, window[0] - start),
+         "--to_ns=%d" % max(0, window[1] - start), "--out=" + cut], capture_output=True, text=True)
+    if cutting.returncode != 0:
+        raise RuntimeError("tierfs-trace cut %s: %s" % (trace, cutting.stderr.strip()))
+    info = run_json([trace_tool, "info", "--json", cut])
+    specs = ceiling_specs(capacity, page, copy_page)
+    config = "tierfs:///fast:%d:optane,/slow:1T:hdd;segment_size:%d" % (capacity, segment)
+    ceilings = run_json([sim_tool, "ceiling", "--config=" + config, "--workload=" + cut, "--json",
+                         "--ceilings=" + ",".join(spec for _, spec in specs)])
+    os.remove(cut)
+    out = {"window_unix_ns": list(window), "capacity": capacity, "page": page,
+           "copy_page": copy_page, "trace_user_reads": info["user_reads"],
+           "wal_bytes": info["written_by_kind"].get("wal", 0)}
+    for (key, _), c in zip(specs, ceilings):
+        out[key] = c["share"] if c["pieces"] else None
     with open(os.path.join(run_dir, workload + ".trace.json"), "w") as f:
         json.dump(out, f)
     return out
@@ -285,7 +244,7 @@ def summarize(run_dir, workload, capacity, trace_tool, page):
 
 # ---- all runs ----
 
-def measure(config, device, system, fam, run_dir, fast_bytes, page):
+def measure(config, device, system, fam, run_dir, fast_bytes, copy_page):
     rows, timelines = [], {}
     for w in [w for w in WORKLOADS if family(w) == fam]:
         if not os.path.exists(os.path.join(run_dir, w + ".stats.jsonl")):
@@ -296,19 +255,22 @@ def measure(config, device, system, fam, run_dir, fast_bytes, page):
         row = {"config": config, "slow_device": device, "system": system, "workload": w,
                "ops_per_sec": ops, "p99_us": p99, "measured_ms": ms, "operations": operations,
                "best_static_capacity_bytes": fast_bytes}
-        row.update(stats_figures(lines, window, page))
+        row.update(stats_figures(lines, window, copy_page))
         summary = os.path.join(run_dir, w + ".trace.json")
         if os.path.exists(summary):
             t = load_json(summary)
-            row.update({k: t[k] for k in ("trace_user_reads", "trace_hit_ratio",
-                                          "best_static_hit_ratio", "wal_bytes")})
+            row.update({k: t.get(k) for k in ("trace_user_reads", "best_static_hit_ratio",
+                                              "best_static_copy_page_hit_ratio",
+                                              "best_static_freed_hit_ratio",
+                                              "belady_copies_hit_ratio", "wal_bytes")})
             if t["wal_bytes"]:
                 row["fast_writes_per_user_write"] = row["fast_device_write_bytes"] / t["wal_bytes"]
         if system == "read_cache":
             # Its cache's blocks are not SST pages, and the cache serves the
             # blocks of its file being written from memory: TierFS sees
             # neither as a tier-0 read of the data.
-            row["best_static_hit_ratio"] = None
+            for key, _ in ceiling_specs(0, 0, 0):
+                row[key] = None
         if row.get("hit_ratio") is not None and row.get("best_static_hit_ratio"):
             row["hit_vs_best_static"] = row["hit_ratio"] / row["best_static_hit_ratio"]
         row["reads_per_op"] = row["user_reads"] / operations if operations else None
@@ -332,8 +294,9 @@ def fill_read_cache_share(rows):
 
 CSV_COLUMNS = ["config", "slow_device", "system", "workload", "ops_per_sec", "ops_vs_fast_only",
                "p99_us", "p99_vs_fast_only", "measured_ms", "operations", "user_reads",
-               "reads_per_op", "hit_ratio", "trace_hit_ratio", "best_static_hit_ratio",
-               "hit_vs_best_static", "cache_spared_share", "fast_capacity_bytes",
+               "reads_per_op", "hit_ratio", "best_static_hit_ratio", "hit_vs_best_static",
+               "best_static_copy_page_hit_ratio", "best_static_freed_hit_ratio",
+               "belady_copies_hit_ratio", "cache_spared_share", "fast_capacity_bytes",
                "best_static_capacity_bytes", "fast_use", "fast_copy_use", "moved_bytes",
                "segment_copy_bytes", "page_copy_bytes", "page_hits", "fast_device_write_bytes",
                "wal_bytes", "fast_writes_per_user_write"]
@@ -372,7 +335,7 @@ def hit_cell(r):
                              fmt(r.get("hit_vs_best_static"), "ratio"))
 
 
-def print_tables(rows, configs, systems, workloads, equal_cache):
+def print_tables(rows, configs, systems, workloads, equal_cache, page, copy_page):
     for config, device in configs:
         sys_here = present(rows, config, systems)
         fast = next((r["best_static_capacity_bytes"] for r in rows if r["config"] == config), None)
@@ -389,9 +352,17 @@ def print_tables(rows, configs, systems, workloads, equal_cache):
         print("\np99 of the main operation, µs (vs fast-only):\n")
         table(rows, config, sys_here, workloads, lambda r: fmt(r["p99_us"], "us") + (
             "" if r["system"] == REFERENCE else " (%s)" % fmt(r.get("p99_vs_fast_only"), "ratio")))
-        print("\nTier 0's share of user reads / page-granular best static share (16 KiB pages "
-              "in %s MiB) (hit / best):\n" % fmt(fast, "mib"))
-        table(rows, config, sys_here, [w for w in workloads if w != "fillrandom"], hit_cell)
+        reads = [w for w in workloads if w != "fillrandom"]
+        print("\nTier 0's share of user reads / page-granular best static share (%d KiB pages "
+              "in %s MiB) (hit / best (ratio)):\n" % (page >> 10, fmt(fast, "mib")))
+        table(rows, config, sys_here, reads, hit_cell)
+        print("\nOther ceilings of the measured window (tierfs-sim): best static at the copy "
+              "page (%d KiB) / best static with space freed by deletions (%d KiB) / Belady's "
+              "MIN on %d KiB copies:\n" % (copy_page >> 10, page >> 10, copy_page >> 10))
+        table(rows, config, [s for s in sys_here if s != "read_cache"], reads,
+              lambda r: " / ".join(fmt(r.get(k), "pct0") for k in (
+                  "best_static_copy_page_hit_ratio", "best_static_freed_hit_ratio",
+                  "belady_copies_hit_ratio")))
         print("\nTier 0 in the measured window: mean use of its capacity (of it, hot-page "
               "copies):\n")
         table(rows, config, [s for s in sys_here if s != REFERENCE], workloads,
@@ -563,7 +534,8 @@ def report(args):
         if system not in systems:
             systems.append(system)
         try:
-            got, lines = measure(config, device, system, fam, run_dir, int(fast_bytes), args.page)
+            got, lines = measure(config, device, system, fam, run_dir, int(fast_bytes),
+                                 args.copy_page)
         except (OSError, ValueError, KeyError) as e:
             sys.exit("fast_tier_report.py: run %s %s %s in %s: %s" % (config, system, fam,
                                                                      run_dir, e))
@@ -579,21 +551,23 @@ def report(args):
     fill_read_cache_share(rows)
     workloads = [w for w in WORKLOADS if any(r["workload"] == w for r in rows)]
     write_csv(args.csv, rows, CSV_COLUMNS)
-    print_tables(rows, configs, systems, workloads, equal_cache)
+    print_tables(rows, configs, systems, workloads, equal_cache, args.page, args.copy_page)
     print("\nCells: ops/s and p99 of the measured run (after the warm-up), each also over "
           "fast-only's in the same configuration and workload. hit / best: tier 0's share of "
           "the user reads in the measured window (TierFS's counters, from the statistics log) / "
-          "the page-granular best static share (the window's user-read pieces of SST files, "
-          "16 KiB pages ranked by their reads, as many as fit in tier 0's capacity, from the "
-          "trace), and their ratio; fast-only's best static is for the same capacity as the "
-          "others'. † read_cache: TierFS sees only reads of its cache files that reach tier 0, "
-          "not the blocks its cache serves from memory (the cache file being written is "
+          "the page-granular best static share of the same window (`tierfs-sim ceiling`, "
+          "best-static at %d KiB, on the trace cut to the window: pages ranked by their reads, "
+          "as many as fit in tier 0's capacity for the whole window), and their ratio; each "
+          "run's own trace, fast-only's with the others' capacity. † read_cache: TierFS sees "
+          "only reads of its cache files that reach tier 0, not the blocks its cache serves "
+          "from memory (the cache file being written is "
           "served from its buffers); \"cache\" is 1 - its slow-tier reads per operation / "
           "fast-only's reads per operation. Use: tier 0's used bytes over its capacity, mean "
           "of the statistics lines in the window. Moved: migrations + segment copies + hot "
-          "pages copied (pages_copied x 16 KiB). Fast-device writes per user write: "
+          "pages copied (pages_copied x the copy page). Fast-device writes per user write: "
           "tier 0's write_bytes + bytes moved, copied and page-copied into tier 0 / WAL bytes "
-          "appended (from the trace); YCSB C writes nothing. Full figures: the CSV.")
+          "appended (from the trace); YCSB C writes nothing. Full figures: the CSV."
+          % (args.page >> 10))
     results = targets(rows, configs, systems, workloads, equal_cache)
     print_targets(results)
     plot_throughput(rows, configs, systems, workloads, args.png_prefix + "-throughput.png",
@@ -618,20 +592,6 @@ def self_test():
             return
         if got != want:
             failures.append("%s: got %r, want %r" % (what, got, want))
-
-    # Best static: 3 pieces on page (1,0), one piece split over pages (1,0)
-    # and (1,1) in halves, one WAL read; 1 page of room.
-    rows = ["time_ns,stream,file_id,kind,offset,size,type,priority,level,tier,latency_ns",
-            "10,1,1,sst,0,4096,R,3,1,1,100", "11,1,1,sst,4096,4096,R,3,1,1,100",
-            "12,1,1,sst,100,4096,R,3,1,0,100", "13,1,1,sst,14336,4096,R,3,1,1,100",
-            "14,1,2,wal,0,500,W,5,-1,0,100", "15,1,3,wal,0,100,R,3,-1,0,100",
-            "99,1,1,sst,0,4096,R,3,1,1,100"]
-    t = trace_figures(rows, (0, 50), PAGE, PAGE)
-    check("pieces in the window", t["trace_user_reads"], 5)
-    check("trace hit", t["trace_hit_ratio"], 2 / 5)
-    check("best static, one page", t["best_static_hit_ratio"], 3.5 / 5)
-    check("WAL bytes", t["wal_bytes"], 500)
-    check("best static, room for all", best_static({"a": 1.0, "b": 0.5}, 2, 4 * PAGE, PAGE), 0.75)
 
     def tier(user_reads, used, cap, **kw):
         d = {"capacity": cap, "used_bytes": used, "user_reads": user_reads, "page_copy_bytes": 0,
@@ -682,14 +642,14 @@ def self_test():
                             g.write(json.dumps(line(s, int(hit * reads), int((1 - hit) * reads),
                                                     95)) + "\n")
                     with open(os.path.join(d, w + ".trace.json"), "w") as g:
-                        json.dump({"trace_user_reads": 50, "trace_hit_ratio": hit,
-                                   "best_static_hit_ratio": 0.8, "wal_bytes": 1000}, g)
+                        json.dump({"trace_user_reads": 50, "best_static_hit_ratio": 0.8,
+                                   "wal_bytes": 1000}, g)
                 f.write("perf sata-ssd %s ycsb %s 100\n" % (system, d))
         out = io.StringIO()
         prefix = os.path.join(tmp, "out")
         with contextlib.redirect_stdout(out):
             results = report(argparse.Namespace(runs=runs, csv=prefix + ".csv", png_prefix=prefix,
-                                                title="test", page=PAGE))
+                                                title="test", page=PAGE, copy_page=8192))
         with open(prefix + ".csv") as f:
             got = {(r["system"], r["workload"]): r for r in csv.DictReader(f)}
         check("CSV rows", len(got), 6)
@@ -720,18 +680,23 @@ def main(argv=None):
     s.add_argument("--workload", required=True, choices=WORKLOADS)
     s.add_argument("--capacity", required=True, type=int)
     s.add_argument("--trace-tool", required=True)
+    s.add_argument("--sim-tool", required=True)
     s.add_argument("--page", type=int, default=PAGE)
+    s.add_argument("--copy-page", type=int, required=True)
+    s.add_argument("--segment", type=int, required=True)
     r = sub.add_parser("report")
     r.add_argument("--runs", required=True)
     r.add_argument("--csv", required=True)
     r.add_argument("--png-prefix", required=True)
     r.add_argument("--title", default="TierFS: the fast tier")
     r.add_argument("--page", type=int, default=PAGE)
+    r.add_argument("--copy-page", type=int, required=True)
     args = ap.parse_args(argv)
     if args.self_test:
         return self_test()
     if args.command == "summarize":
-        t = summarize(args.run_dir, args.workload, args.capacity, args.trace_tool, args.page)
+        t = summarize(args.run_dir, args.workload, args.capacity,
+                      (args.trace_tool, args.sim_tool), args.page, args.copy_page, args.segment)
         print(json.dumps(t))
         return 0
     if args.command == "report":
