@@ -115,11 +115,8 @@ ENV_USED+=" FAST_DEVICE=$FAST_DEVICE SEGMENT=$SEGMENT STATS_MS=$STATS_MS TRACE=$
 ENV_USED+=" LEVEL_BASE=$LEVEL_BASE NUM_LEVELS=$NUM_LEVELS THREADS=$THREADS COPY_PAGE=$COPY_PAGE"
 
 IFS=, read -r -a CONFIG_LIST <<<"$CONFIGS"
-IFS=, read -r -a OTHERS <<<"$SYSTEMS"
 IFS=, read -r -a ASKED <<<"$WORKLOADS"
-SYSTEM_LIST=(fast-only)
-for s in "${OTHERS[@]}"; do [ "$s" = fast-only ] || SYSTEM_LIST+=("$s"); done
-YCSB_LIST=() DBBENCH_LIST=()
+mapfile -t SYSTEM_LIST < <(tfs_reference_first "$SYSTEMS")
 for w in "${ASKED[@]}"; do
   case "$w" in
     b-zipf|c-zipf|b-hot|c-hot|a|f) ;;
@@ -128,12 +125,8 @@ for w in "${ASKED[@]}"; do
          "c-hot, a, f, readrandom, mixgraph)" >&2; exit 2 ;;
   esac
 done
-for w in b-zipf c-zipf b-hot c-hot a f; do
-  for x in "${ASKED[@]}"; do [ "$x" = "$w" ] && YCSB_LIST+=("$w"); done
-done
-for w in readrandom mixgraph; do
-  for x in "${ASKED[@]}"; do [ "$x" = "$w" ] && DBBENCH_LIST+=("$w"); done
-done
+mapfile -t YCSB_LIST < <(tfs_in_order "b-zipf c-zipf b-hot c-hot a f" "$WORKLOADS")
+mapfile -t DBBENCH_LIST < <(tfs_in_order "readrandom mixgraph" "$WORKLOADS")
 case "$TRACE" in on|off) ;; *) echo "fast_tier.sh: TRACE is on or off, not '$TRACE'" >&2; exit 2 ;; esac
 
 tfs_setup fast_tier  # libtierfs.so and the tierfs tool, with "$ROOT/tools/dev/build.sh"
@@ -193,6 +186,17 @@ run_db_bench() {
   tfs_db_bench "$dir/$w.log" --fs_uri="$uri$(run_keys "$dir" "$w")" "$@"
 }
 
+# size_tier0 PREFIX WHAT: the SST bytes of the store just loaded (STORE_URI,
+# STORE_DB; its listing in PREFIX.ls.json) into SST_BYTES, and FAST_PCT % of
+# them, whole KiB, into TIER0_BYTES.
+size_tier0() {
+  tfs_tool "$STORE_URI" "$1.ls.json" --db="$STORE_DB" ls
+  SST_BYTES="$(tfs_sst_bytes "$1.ls.json")"
+  TIER0_BYTES=$(((SST_BYTES * FAST_PCT / 100 + 1023) / 1024 * 1024))
+  tfs_progress "$2: $(tfs_bytes "$SST_BYTES") of SSTs; tier 0 gets ${FAST_PCT}%:" \
+    "$(tfs_bytes "$TIER0_BYTES")"
+}
+
 STEP=0
 progress() {
   STEP=$((STEP + 1))
@@ -213,11 +217,8 @@ run_ycsb() {
   tfs_ycsb "$dir" load -load $(tfs_ycsb_workload a) "${props[@]}" -p "rocksdb.fs_uri=$STORE_URI" \
     -p rocksdb.wait_for_compaction=true
   if [ -z "$FAST_YCSB" ]; then
-    tfs_tool "$STORE_URI" "$dir/load.ls.json" --db="$STORE_DB" ls
-    YCSB_BYTES="$(tfs_sst_bytes "$dir/load.ls.json")"
-    FAST_YCSB=$(((YCSB_BYTES * FAST_PCT / 100 + 1023) / 1024 * 1024))
-    tfs_progress "YCSB database after fast-only's load: $(tfs_bytes "$YCSB_BYTES") of SSTs;" \
-      "tier 0 gets ${FAST_PCT}%: $(tfs_bytes "$FAST_YCSB")"
+    size_tier0 "$dir/load" "the YCSB database after the fast-only load"
+    YCSB_BYTES="$SST_BYTES" FAST_YCSB="$TIER0_BYTES"
   fi
   for w in "${YCSB_LIST[@]}"; do
     progress "$config: $system: $w (${WARMUP}s warm-up, ${MEASURE}s measured)"
@@ -250,11 +251,8 @@ run_dbbench() {
   run_db_bench "$dir" fillrandom "$STORE_URI" "${opts[@]}" \
     --benchmarks=fillrandom,waitforcompaction,levelstats
   if [ -z "$FAST_DB" ]; then
-    tfs_tool "$STORE_URI" "$dir/fill.ls.json" --db="$STORE_DB" ls
-    DB_BYTES="$(tfs_sst_bytes "$dir/fill.ls.json")"
-    FAST_DB=$(((DB_BYTES * FAST_PCT / 100 + 1023) / 1024 * 1024))
-    tfs_progress "db_bench database after fast-only's fill: $(tfs_bytes "$DB_BYTES") of SSTs;" \
-      "tier 0 gets ${FAST_PCT}%: $(tfs_bytes "$FAST_DB")"
+    size_tier0 "$dir/fill" "the db_bench database after the fast-only fill"
+    DB_BYTES="$SST_BYTES" FAST_DB="$TIER0_BYTES"
   fi
   summarize "$dir" fillrandom "$FAST_DB"
   for w in "${DBBENCH_LIST[@]}"; do

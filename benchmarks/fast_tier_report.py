@@ -72,8 +72,9 @@ import sys
 import tempfile
 
 from policy_report import parse_log
-from tfs_report import (MIB, REFERENCE, find, fmt, geomean, grouped_bars, load_json, normalize,
-                        pyplot, write_csv)
+from tfs_report import (REFERENCE, find, fmt, geomean, grouped_bars, load_json, normalize, pyplot,
+                        write_csv)
+from tfs_report import table as tfs_table
 from ycsb_report import ycsb_report
 
 PAGE = 16 << 10
@@ -307,16 +308,7 @@ def present(rows, config, systems):
 
 
 def table(rows, config, systems, workloads, cell, extra=()):
-    print("| workload | " + " | ".join(systems) + " |")
-    print("|:---|" + "---:|" * len(systems))
-    for w in workloads:
-        cells = []
-        for s in systems:
-            r = find(rows, config=config, system=s, workload=w)
-            cells.append(cell(r) if r else "")
-        print("| %s | %s |" % (LABEL[w], " | ".join(cells)))
-    for label, fn in extra:
-        print("| %s | %s |" % (label, " | ".join(fn(s) for s in systems)))
+    tfs_table(rows, config, systems, workloads, cell, LABEL, extra)
 
 
 def geomean_vs(rows, config, system, workloads, key="ops_vs_fast_only"):

@@ -60,6 +60,11 @@
 #                           LOG; on failure print the log's tail and exit
 #   tfs_ops BENCH LOG       ops/sec of benchmark BENCH in a db_bench log
 #   tfs_found BENCH LOG     "FOUND READS" of a read benchmark: keys found
+#   tfs_reference_first LIST
+#                           the systems of comma-separated LIST, one a line,
+#                           fast-only first (added if missing)
+#   tfs_in_order ORDER LIST the items of comma-separated LIST that ORDER (space-
+#                           separated) names, one a line, in ORDER's order
 #   tfs_median N...         median of numbers
 #   tfs_ratio A B           A / B with three decimals, five below 0.01 ("n/a"
 #                           if B is 0)
@@ -205,6 +210,21 @@ tfs_found() {
   # e.g. "readrandom : ... ops/sec ...; 52.6 MB/s (475954 of 827999 found)"
   awk -v b="$1" '$1 == b && $2 == ":" && / found\)$/ {
       print substr($(NF - 3), 2), $(NF - 1); exit }' "$2"
+}
+
+tfs_reference_first() {
+  local s others
+  IFS=, read -r -a others <<<"$1"
+  echo fast-only
+  for s in "${others[@]}"; do [ "$s" = fast-only ] || echo "$s"; done
+}
+
+tfs_in_order() {
+  local w x asked
+  IFS=, read -r -a asked <<<"$2"
+  for w in $1; do
+    for x in "${asked[@]}"; do if [ "$x" = "$w" ]; then echo "$w"; fi; done
+  done
 }
 
 tfs_median() {

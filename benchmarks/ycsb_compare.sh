@@ -88,12 +88,8 @@ ENV_USED+=" SYSTEMS=$SYSTEMS FAST_PCT=$FAST_PCT FAST_DEVICE=$FAST_DEVICE SEGMENT
 ENV_USED+=" THREADS=$THREADS CACHE_SIZE=$CACHE_SIZE LEVEL_BASE=$LEVEL_BASE NUM_LEVELS=$NUM_LEVELS"
 
 IFS=, read -r -a CONFIG_LIST <<<"$CONFIGS"
-IFS=, read -r -a OTHERS <<<"$SYSTEMS"
 IFS=, read -r -a WORKLOAD_LIST <<<"$WORKLOADS"
-SYSTEM_LIST=(fast-only)
-for s in "${OTHERS[@]}"; do
-  [ "$s" = fast-only ] || SYSTEM_LIST+=("$s")
-done
+mapfile -t SYSTEM_LIST < <(tfs_reference_first "$SYSTEMS")
 for w in "${WORKLOAD_LIST[@]}"; do
   case "$w" in a|b|c|d|e|f|hotspot) ;; *)
     echo "ycsb_compare.sh: unknown workload '$w' in WORKLOADS (known: a, b, c, d, e, f, hotspot)" >&2
@@ -155,11 +151,7 @@ run_system() {
   rm -rf "${dir:?}/tier0" "$dir/tier1"
 }
 
-ORDERED=()
-for w in a b c f hotspot d e; do
-  for x in "${WORKLOAD_LIST[@]}"; do [ "$x" = "$w" ] && ORDERED+=("$w"); done
-done
-WORKLOAD_LIST=("${ORDERED[@]}")
+mapfile -t WORKLOAD_LIST < <(tfs_in_order "a b c f hotspot d e" "$WORKLOADS")
 RUNS="$WORK/runs.txt"
 : >"$RUNS"
 STEP=0 TOTAL_STEPS=$((${#CONFIG_LIST[@]} * ${#SYSTEM_LIST[@]} * (1 + ${#WORKLOAD_LIST[@]})))
