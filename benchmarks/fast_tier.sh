@@ -91,6 +91,7 @@ environment:
   TRACE        on: trace every workload run for the best static share and WAL bytes;
                off: no trace (those columns n/a) (default on)
   LEVEL_BASE   L1 (default 16M); NUM_LEVELS (default 4); THREADS client threads (1)
+  NAME         results file names, benchmarks/results/NAME.md, .csv, -*.png (default fast_tier)
   BUILD_DIR    where tools/dev/build.sh builds (default build/)
   KEEP_WORK    if set, keep the work directory (logs, statistics logs; traces if KEEP_TRACES)
 EOF
@@ -140,7 +141,7 @@ YCSB="$BUILD/tools/ycsb/tierfs-ycsb" TRACE_TOOL="$BUILD/tools/sim/tierfs-trace"
 SIM_TOOL="$BUILD/tools/sim/tierfs-sim"
 for f in "$YCSB" "$TRACE_TOOL" "$SIM_TOOL"; do [ -x "$f" ] || { echo "fast_tier.sh: missing $f" >&2; exit 1; }; done
 tfs_keep_work
-NAME=fast_tier
+NAME="${NAME:-fast_tier}"  # results/NAME.md, .csv, -*.png
 if ((QUICK)); then NAME+="-quick"; fi
 OUT_MD="$RESULTS/$NAME.md" OUT_CSV="$RESULTS/$NAME.csv" OUT_PNG="$RESULTS/$NAME"
 REPORT_PY="$ROOT/benchmarks/fast_tier_report.py"
