@@ -107,6 +107,23 @@ Status ApplyKey(const std::string& key, const std::string& value,
     options->trace = value;
     return Status::OK();
   }
+  if (key == "stats_log") {
+    if (value.empty() || value[0] != '/') {
+      return Status::InvalidArgument(where + ": bad stats_log '" + value +
+                                     "' (expected an absolute file path outside the tiers)");
+    }
+    options->stats_log = value;
+    return Status::OK();
+  }
+  if (key == "stats_log_ms") {
+    uint64_t v;
+    if (!ParseSize(value, &v) || v == 0) {
+      return Status::InvalidArgument(where + ": bad stats_log_ms '" + value +
+                                     "' (expected milliseconds, > 0)");
+    }
+    options->stats_log_ms = v;
+    return Status::OK();
+  }
   if (key == "migration") {
     if (value != "on" && value != "off") {
       return Status::InvalidArgument(where + ": bad migration '" + value + "' (expected on or off)");
@@ -205,7 +222,8 @@ Status ApplyKey(const std::string& key, const std::string& value,
   return Status::InvalidArgument(where + ": unknown key '" + key +
                                  "' (known: segment_size, policy, placement, POLICY.PARAM, migration, "
                                  "migration_queue, migration_rate, migration_idle_ops, migration_busy_share, "
-                                 "migration_plan_ms, fast_headroom, copies, copy_page, copy_share, copy_inherit, trace" +
+                                 "migration_plan_ms, fast_headroom, copies, copy_page, copy_share, copy_inherit, "
+                                 "trace, stats_log, stats_log_ms" +
                                  (where.rfind("line", 0) == 0 ? ", tier" : "") + ")");
 }
 

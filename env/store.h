@@ -14,10 +14,13 @@
 //                                      migration; its mutex guards its stop flag only
 //   Migrator (env/migrator.h)          the migration thread; its own mutex, never
 //                                      held while calling into the store
+//   StatsLog (env/stats_log.h)         the statistics log's thread (stats_log); its
+//                                      mutexes guard its stop flag and its file only
 // The store's own code: namespace and placement (store.cc), open, recovery
 // and close (store_recovery.cc), the hint calls that need the namespace
 // (store_hints.cc), StorageView and inspection (store_view.cc), trace capture
-// (store_trace.cc), the policy's saved state (store_policy_state.cc).
+// and the statistics log (store_trace.cc), the policy's saved state
+// (store_policy_state.cc).
 //
 // Locking order: the placement engine's decision lock (eviction, planning;
 // engine/placement.h) -> FileEntry::move_mu -> state_mu_ (shared for every
@@ -50,6 +53,7 @@
 #include "env/namespace.h"
 #include "env/store_errors.h"
 #include "env/tier.h"
+#include "env/stats_log.h"
 #include "env/trace_capture.h"
 #include "tierfs/file_system.h"
 #include "tierfs/statistics.h"
@@ -231,6 +235,10 @@ class Store : public StorageView {
   rocksdb::IOStatus StartTrace(const std::string& path);
   // Stops the capture; *records (if given) says how many it wrote.
   rocksdb::IOStatus StopTrace(uint64_t* records);
+  // The statistics log (env/stats_log.h): GetStats as a JSON line into
+  // `path` every `interval_ms`, and at close. Started at open by the URI key
+  // stats_log; `path` must lie outside the tiers.
+  rocksdb::IOStatus StartStatsLog(const std::string& path, uint64_t interval_ms);
 
   const std::string& policy_state() const { return policy_state_; }
   // Drops every extra copy of `entry` (before it is written again).
@@ -276,6 +284,9 @@ class Store : public StorageView {
   rocksdb::IOStatus SavePolicyState();
 
  private:
+  // InvalidArgument naming `what` and `path` unless `path`'s directory
+  // exists and lies outside every tier (a trace file, the stats log).
+  rocksdb::IOStatus CheckOutsideTiers(const std::string& path, const std::string& what);
   explicit Store(const Options& options);
   rocksdb::IOStatus Recover();
   // The saves of a clean close: AGENTS, the journal's last sync, STATS. Each
@@ -339,6 +350,9 @@ class Store : public StorageView {
   std::string policy_state_;
   std::mutex trace_mu_;
   std::vector<std::unique_ptr<TraceCapture>> traces_;  // guarded by trace_mu_
+  // Set at open (stats_log), stopped at close before the saves; its thread
+  // reads GetStats, which takes no store lock.
+  std::unique_ptr<StatsLog> stats_log_;
 
   // Hints waiting for their file, per column family, and the emulation-only
   // mode's pins by path. Its own mutex: ns_mu_ -> hints_ -> FileEntry::mu.

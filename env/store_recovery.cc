@@ -98,6 +98,10 @@ IOStatus Store::Open(const Options& options, std::shared_ptr<Store>* result) {
     s = store->StartTrace(options.trace);
     if (!s.ok()) return s;
   }
+  if (!options.stats_log.empty() && !options.read_only) {
+    s = store->StartStatsLog(options.stats_log, options.stats_log_ms);
+    if (!s.ok()) return s;
+  }
   if (options.migration.enabled && !options.read_only) {
     store->migrator_ = std::make_unique<Migrator>(store.get(), options.migration);
   }
@@ -353,13 +357,15 @@ IOStatus Store::Close() {
   // move in progress gives up at its next chunk.
   admin_.reset();
   if (migrator_) migrator_->Stop();
+  // Its last line shows the store as it closes, before the saves.
+  IOStatus first;
+  if (stats_log_) NoteFinalSave("writing stats log " + stats_log_->path(), stats_log_->Stop(), &first);
   {
     // Every journaled change holds state_mu_ shared: wait for those in
     // progress; Log refuses the rest.
     std::unique_lock<std::shared_mutex> state(state_mu_);
     closed_.store(true, std::memory_order_relaxed);
   }
-  IOStatus first;
   if (trace_.load()) {
     const std::string path = trace_.load()->path();
     NoteFinalSave("writing trace " + path, StopTrace(nullptr), &first);

@@ -6,7 +6,10 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
+#include <fstream>
+#include <thread>
 #include <nlohmann/json.hpp>
 
 #include "env/stats_report.h"
@@ -339,6 +342,95 @@ TEST_F(StatsTest, TheToolPrintsTheTablesOfTheStoresStatistics) {
     }
   }
   EXPECT_EQ(0u, run("stats").rfind(TierStatsTables(stats), 0));
+}
+
+// ---- The statistics log (URI key stats_log): live counters over time ----
+
+// The whole lines of a statistics log; a last line still being written (no
+// newline yet) is left out.
+std::vector<json> ReadStatsLog(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<json> lines;
+  for (std::string line; std::getline(in, line);) {
+    if (in.eof()) break;  // no '\n' after it
+    lines.push_back(json::parse(line));
+  }
+  return lines;
+}
+
+uint64_t SumOver(const json& tiers, const char* key) {
+  uint64_t sum = 0;
+  for (const json& t : tiers) sum += t[key].get<uint64_t>();
+  return sum;
+}
+
+// With an interval longer than the test, the log holds the line written at
+// open and the final one written at close, which has the counters the store
+// reported just before closing: the live ones, which `tierfs stats` from
+// another process cannot see.
+TEST_F(StatsTest, TheStatsLogHasALineAtOpenAndTheLiveCountersAtClose) {
+  const std::string log = dir_.path() + "/stats.jsonl";
+  uri_ = test::MakeUri(dir_, {"64K", "8M"}, ";segment_size:16K;migration:off;stats_log:" + log +
+                                                ";stats_log_ms:3600000");
+  ASSERT_TRUE(NewTierFileSystem(uri_, &fs_).ok());
+  std::unique_ptr<rocksdb::FSWritableFile> f;
+  ASSERT_TRUE(fs_->NewWritableFile("/db/000001.sst", FileOptions(), &f, nullptr).ok());
+  ASSERT_TRUE(f->Append(test::RandomBytes(100000, 1), IOOptions(), nullptr).ok());
+  ASSERT_TRUE(f->Close(IOOptions(), nullptr).ok());
+  std::unique_ptr<rocksdb::FSRandomAccessFile> r;
+  ASSERT_TRUE(fs_->NewRandomAccessFile("/db/000001.sst", FileOptions(), &r, nullptr).ok());
+  char scratch[4096];
+  rocksdb::Slice got;
+  for (uint64_t off = 0; off < 5 * 16384; off += 16384) {  // one segment each
+    ASSERT_TRUE(r->Read(off, sizeof(scratch), IOOptions(), &got, scratch, nullptr).ok());
+  }
+  r.reset();
+  f.reset();  // files hold the store open: the last reference closes it
+  const std::vector<TierStats> live = Stats();
+  ASSERT_EQ(1u, ReadStatsLog(log).size()) << "only the line written at open, so far";
+  fs_.reset();
+
+  const std::vector<json> lines = ReadStatsLog(log);
+  ASSERT_EQ(2u, lines.size());
+  EXPECT_FALSE(lines[0].contains("final"));
+  EXPECT_EQ(0u, SumOver(lines[0]["tiers"], "user_reads"));
+  EXPECT_TRUE(lines[1]["final"].get<bool>());
+  EXPECT_LE(lines[0]["unix_ns"].get<uint64_t>(), lines[1]["unix_ns"].get<uint64_t>());
+  EXPECT_EQ(TierStatsToJson(live), lines[1]["tiers"]);
+  uint64_t user_reads = 0;
+  for (const TierStats& t : live) user_reads += t.Get(TierTicker::kUserReads);
+  EXPECT_EQ(5u, user_reads);
+}
+
+// Lines follow at the interval while the store is open, each later than the
+// one before.
+TEST_F(StatsTest, TheStatsLogWritesALineEveryInterval) {
+  const std::string log = dir_.path() + "/stats.jsonl";
+  uri_ = test::MakeUri(dir_, {"64K", "8M"}, ";stats_log:" + log + ";stats_log_ms:5");
+  ASSERT_TRUE(NewTierFileSystem(uri_, &fs_).ok());
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (ReadStatsLog(log).size() < 4 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  fs_.reset();
+  const std::vector<json> lines = ReadStatsLog(log);
+  ASSERT_GE(lines.size(), 5u);  // at least 3 by the interval, plus the first and the final
+  for (size_t i = 1; i < lines.size(); ++i) {
+    EXPECT_LE(lines[i - 1]["elapsed_ms"].get<uint64_t>(), lines[i]["elapsed_ms"].get<uint64_t>());
+    EXPECT_EQ(2u, lines[i]["tiers"].size());
+    EXPECT_EQ(i + 1 == lines.size(), lines[i].contains("final")) << "line " << i;
+  }
+}
+
+// A log inside a tier would be charged to nothing and read by no one: refused
+// at open, naming the file and the tier.
+TEST_F(StatsTest, AStatsLogInsideATierIsRefused) {
+  const std::string inside = dir_.Sub("tier1") + "/stats.jsonl";
+  rocksdb::Status s =
+      NewTierFileSystem(test::MakeUri(dir_, {"64K", "8M"}, ";stats_log:" + inside), &fs_);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(std::string::npos, s.ToString().find(inside)) << s.ToString();
+  EXPECT_NE(std::string::npos, s.ToString().find("inside tier 1")) << s.ToString();
 }
 
 }  // namespace

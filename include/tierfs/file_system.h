@@ -28,6 +28,7 @@
 //            | copies (on, off) | copy_page (4K to 64K) | copy_share (50%)
 //            | copy_inherit (on, off)
 //            | trace (file recording every I/O)
+//            | stats_log (file of statistics over time) | stats_log_ms (ms)
 //   or    tierfs://config:/path/to/file.conf  (same keys, one per line:
 //          `tier = PATH CAPACITY [DEVICE]`, `segment_size = 1M`, `policy = ...`,
 //          '#' starts a comment)
@@ -105,6 +106,14 @@ struct Options {
   // env/trace_format.h) from open to close, for the simulator. Must lie
   // outside the tiers. Default: "" (no trace). See also StartTrace().
   std::string trace;
+  // Writes the per-tier statistics (as `tierfs --json stats`) into this file
+  // as one JSON line every `stats_log_ms` while the store is open, and a last
+  // one at close: the live counters, which `tierfs stats` from another
+  // process cannot see (env/stats_log.h has the format). Must lie outside
+  // the tiers. Default: "" (none).
+  std::string stats_log;
+  // Milliseconds between the lines of the statistics log, > 0. Default: 1000.
+  uint64_t stats_log_ms = 1000;
   // Open for inspection only: recover nothing, write nothing, take no lock.
   // Used by the admin tool on a store another process may have open.
   // Default: false.

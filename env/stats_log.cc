@@ -1,0 +1,109 @@
+// The statistics log (env/stats_log.h): a thread that appends the store's
+// statistics as a JSON line every interval, and a last line at Stop.
+#include "env/stats_log.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+
+#include "env/posix_util.h"
+
+namespace tierfs {
+
+using rocksdb::IOStatus;
+
+namespace {
+
+int64_t SteadyNanos() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+int64_t UnixNanos() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace
+
+IOStatus StatsLog::Start(const std::string& path, uint64_t interval_ms, Snapshot snapshot,
+                         std::unique_ptr<StatsLog>* result) {
+  if (interval_ms == 0) return IOStatus::InvalidArgument("stats log '" + path + "': interval 0");
+  const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0) return PosixError("TierFS: creating stats log " + path, errno);
+  std::unique_ptr<StatsLog> log(new StatsLog(path, interval_ms, std::move(snapshot), fd));
+  {
+    std::lock_guard<std::mutex> lock(log->file_mu_);
+    log->WriteLineLocked(false);
+    if (!log->error_.empty()) {
+      IOStatus s = IOStatus::IOError(log->error_);
+      log->stopped_ = s;
+      return s;  // the destructor stops the thread and closes the file
+    }
+  }
+  *result = std::move(log);
+  return IOStatus::OK();
+}
+
+StatsLog::StatsLog(std::string path, uint64_t interval_ms, Snapshot snapshot, int fd)
+    : path_(std::move(path)),
+      interval_ms_(interval_ms),
+      snapshot_(std::move(snapshot)),
+      start_ns_(SteadyNanos()),
+      fd_(fd),
+      thread_([this] { Run(); }) {}
+
+StatsLog::~StatsLog() { Stop().PermitUncheckedError(); }
+
+void StatsLog::Run() {
+  std::unique_lock<std::mutex> lock(mu_);
+  while (!cv_.wait_for(lock, std::chrono::milliseconds(interval_ms_), [&] { return stop_; })) {
+    lock.unlock();
+    {
+      std::lock_guard<std::mutex> file_lock(file_mu_);
+      WriteLineLocked(false);
+    }
+    lock.lock();
+  }
+}
+
+IOStatus StatsLog::Stop() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+  std::lock_guard<std::mutex> file_lock(file_mu_);
+  if (fd_ < 0) return stopped_;
+  WriteLineLocked(true);
+  if (close(fd_) != 0 && error_.empty()) {
+    error_ = "TierFS: closing stats log " + path_ + ": " + strerror(errno);
+  }
+  fd_ = -1;
+  stopped_ = error_.empty() ? IOStatus::OK() : IOStatus::IOError(error_);
+  return stopped_;
+}
+
+void StatsLog::WriteLineLocked(bool final) {
+  if (fd_ < 0 || !error_.empty()) return;  // after a failure, no torn lines follow
+  std::string line = "{\"unix_ns\": " + std::to_string(UnixNanos()) +
+                     ", \"elapsed_ms\": " + std::to_string((SteadyNanos() - start_ns_) / 1000000) +
+                     (final ? ", \"final\": true" : "") + ", \"tiers\": " + snapshot_() + "}\n";
+  for (size_t done = 0; done < line.size();) {
+    const ssize_t w = write(fd_, line.data() + done, line.size() - done);
+    if (w < 0 && errno == EINTR) continue;
+    if (w < 0) {
+      error_ = "TierFS: writing stats log " + path_ + ": " + strerror(errno);
+      return;
+    }
+    done += size_t(w);
+  }
+}
+
+}  // namespace tierfs
