@@ -14,7 +14,8 @@
 //                                      migration; its mutex guards its stop flag only
 //   Migrator (env/migrator.h)          the migration thread; its own mutex, never
 //                                      held while calling into the store
-//   StatsLog (env/stats_log.h)         the statistics log's thread (stats_log); its
+//   StatsLog (env/stats_log.h)         the statistics log's threads (stats_log,
+//                                      metrics_file); its
 //                                      mutexes guard its stop flag and its file only
 // The store's own code: namespace and placement (store.cc), open, recovery
 // and close (store_recovery.cc), the hint calls that need the namespace
@@ -235,10 +236,12 @@ class Store : public StorageView {
   rocksdb::IOStatus StartTrace(const std::string& path);
   // Stops the capture; *records (if given) says how many it wrote.
   rocksdb::IOStatus StopTrace(uint64_t* records);
-  // The statistics log (env/stats_log.h): GetStats as a JSON line into
-  // `path` every `interval_ms`, and at close. Started at open by the URI key
-  // stats_log; `path` must lie outside the tiers.
-  rocksdb::IOStatus StartStatsLog(const std::string& path, uint64_t interval_ms);
+  // The statistics log (env/stats_log.h): GetStats into `path` every
+  // `interval_ms`, and at close, as JSON lines (URI key stats_log) or
+  // Prometheus text (metrics_file). Started at open; `path` must lie outside
+  // the tiers.
+  rocksdb::IOStatus StartStatsLog(const std::string& path, uint64_t interval_ms,
+                                  StatsLog::Format format, std::unique_ptr<StatsLog>* log);
 
   const std::string& policy_state() const { return policy_state_; }
   // Drops every extra copy of `entry` (before it is written again).
@@ -353,6 +356,7 @@ class Store : public StorageView {
   // Set at open (stats_log), stopped at close before the saves; its thread
   // reads GetStats, which takes no store lock.
   std::unique_ptr<StatsLog> stats_log_;
+  std::unique_ptr<StatsLog> metrics_file_;  // the same, metrics_file
 
   // Hints waiting for their file, per column family, and the emulation-only
   // mode's pins by path. Its own mutex: ns_mu_ -> hints_ -> FileEntry::mu.

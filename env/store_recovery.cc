@@ -99,7 +99,13 @@ IOStatus Store::Open(const Options& options, std::shared_ptr<Store>* result) {
     if (!s.ok()) return s;
   }
   if (!options.stats_log.empty() && !options.read_only) {
-    s = store->StartStatsLog(options.stats_log, options.stats_log_ms);
+    s = store->StartStatsLog(options.stats_log, options.stats_log_ms,
+                             StatsLog::Format::kJsonLines, &store->stats_log_);
+    if (!s.ok()) return s;
+  }
+  if (!options.metrics_file.empty() && !options.read_only) {
+    s = store->StartStatsLog(options.metrics_file, options.metrics_ms,
+                             StatsLog::Format::kPrometheus, &store->metrics_file_);
     if (!s.ok()) return s;
   }
   if (options.migration.enabled && !options.read_only) {
@@ -360,6 +366,9 @@ IOStatus Store::Close() {
   // Its last line shows the store as it closes, before the saves.
   IOStatus first;
   if (stats_log_) NoteFinalSave("writing stats log " + stats_log_->path(), stats_log_->Stop(), &first);
+  if (metrics_file_) {
+    NoteFinalSave("writing metrics file " + metrics_file_->path(), metrics_file_->Stop(), &first);
+  }
   {
     // Every journaled change holds state_mu_ shared: wait for those in
     // progress; Log refuses the rest.

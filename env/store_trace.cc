@@ -5,7 +5,6 @@
 
 #include <chrono>
 
-#include "env/stats_report.h"
 #include "env/store.h"
 
 namespace tierfs {
@@ -80,17 +79,19 @@ IOStatus Store::StopTrace(uint64_t* records) {
   return s;
 }
 
-IOStatus Store::StartStatsLog(const std::string& path, uint64_t interval_ms) {
-  IOStatus s = CheckOutsideTiers(path, "stats log");
+IOStatus Store::StartStatsLog(const std::string& path, uint64_t interval_ms,
+                             StatsLog::Format format, std::unique_ptr<StatsLog>* log) {
+  IOStatus s = CheckOutsideTiers(path, format == StatsLog::Format::kJsonLines ? "stats log"
+                                                                             : "metrics file");
   if (!s.ok()) return s;
   return StatsLog::Start(
-      path, interval_ms,
+      path, interval_ms, format,
       [this] {
         std::vector<TierStats> stats;
         GetStats(&stats);
-        return TierStatsToJson(stats).dump();
+        return stats;
       },
-      &stats_log_);
+      log);
 }
 
 }  // namespace tierfs

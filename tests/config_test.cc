@@ -122,6 +122,12 @@ TEST_F(ConfigTest, StatsLogIsAnAbsolutePathWithAnInterval) {
   EXPECT_EQ(250u, options_.stats_log_ms);
   ExpectRefused(Parse(t + ";stats_log:relative.jsonl"), {"stats_log", "relative.jsonl"});
   ExpectRefused(Parse(t + ";stats_log_ms:0"), {"stats_log_ms", "'0'"});
+  EXPECT_EQ(10000u, options_.metrics_ms);  // the default
+  ASSERT_TRUE(Parse(t + ";metrics_file:/tmp/tierfs.prom;metrics_ms:500").ok());
+  EXPECT_EQ("/tmp/tierfs.prom", options_.metrics_file);
+  EXPECT_EQ(500u, options_.metrics_ms);
+  ExpectRefused(Parse(t + ";metrics_file:tierfs.prom"), {"metrics_file", "tierfs.prom"});
+  ExpectRefused(Parse(t + ";metrics_ms:soon"), {"metrics_ms", "'soon'"});
 }
 
 TEST_F(ConfigTest, TwoTiersWithDevicesKeepTheirOrder) {

@@ -9,9 +9,11 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <thread>
 #include <nlohmann/json.hpp>
 
+#include "env/prometheus_text.h"
 #include "env/stats_report.h"
 #include "tests/test_util.h"
 #include "util/size.h"
@@ -431,6 +433,80 @@ TEST_F(StatsTest, AStatsLogInsideATierIsRefused) {
   ASSERT_FALSE(s.ok());
   EXPECT_NE(std::string::npos, s.ToString().find(inside)) << s.ToString();
   EXPECT_NE(std::string::npos, s.ToString().find("inside tier 1")) << s.ToString();
+}
+
+// ---- The metrics file (URI key metrics_file): Prometheus text, replaced ----
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// Written at open, and at close with the live statistics, each time whole
+// (a temporary file renamed over it, none left behind).
+TEST_F(StatsTest, TheMetricsFileHoldsTheLiveStatisticsAtClose) {
+  const std::string prom = dir_.path() + "/tierfs.prom";
+  uri_ = test::MakeUri(dir_, {"64K", "8M"}, ";segment_size:16K;migration:off;metrics_file:" + prom +
+                                                ";metrics_ms:3600000");
+  ASSERT_TRUE(NewTierFileSystem(uri_, &fs_).ok());
+  const std::string at_open = ReadFile(prom);
+  EXPECT_NE(std::string::npos, at_open.find("# TYPE tierfs_user_reads_total counter\n"));
+  std::unique_ptr<rocksdb::FSWritableFile> f;
+  ASSERT_TRUE(fs_->NewWritableFile("/db/000001.sst", FileOptions(), &f, nullptr).ok());
+  ASSERT_TRUE(f->Append(test::RandomBytes(50000, 1), IOOptions(), nullptr).ok());
+  ASSERT_TRUE(f->Close(IOOptions(), nullptr).ok());
+  f.reset();
+  const std::vector<TierStats> live = Stats();
+  EXPECT_EQ(at_open, ReadFile(prom)) << "rewritten only every metrics_ms";
+  fs_.reset();
+  EXPECT_EQ(TierStatsToPrometheus(live), ReadFile(prom));
+  EXPECT_NE(at_open, ReadFile(prom));
+  EXPECT_FALSE(std::ifstream(prom + ".tmp").good());
+}
+
+TEST_F(StatsTest, AMetricsFileInsideATierIsRefused) {
+  const std::string inside = dir_.Sub("tier0") + "/tierfs.prom";
+  rocksdb::Status s =
+      NewTierFileSystem(test::MakeUri(dir_, {"64K", "8M"}, ";metrics_file:" + inside), &fs_);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(std::string::npos, s.ToString().find("metrics file '" + inside)) << s.ToString();
+  EXPECT_NE(std::string::npos, s.ToString().find("inside tier 0")) << s.ToString();
+}
+
+// The exposition's shape for one tier: counters *_total, gauges bare, the
+// histogram's cumulative buckets at powers of two microseconds.
+TEST(PrometheusTextTest, NamesTypesAndBuckets) {
+  TierStats t;
+  t.index = 1;
+  t.path = "/mnt/a \"b\"";
+  t.device = "hdd";
+  t.capacity = 1000;
+  t.tickers[size_t(TierTicker::kReads)] = 7;
+  t.tickers[size_t(TierTicker::kSegments)] = 3;
+  LatencyHistogram& h = t.histograms[size_t(TierHistogram::kReadLatency)];
+  h.buckets[0] = 1;  // 0 us
+  h.buckets[3] = 2;  // [4, 8) us
+  h.count = 3;
+  h.sum_us = 12;
+  const std::string text = TierStatsToPrometheus({t});
+  const std::string labels = "tier=\"1\",device=\"hdd\",path=\"/mnt/a \\\"b\\\"\"";
+  const std::vector<std::string> lines = {
+      "# TYPE tierfs_reads_total counter", "tierfs_reads_total{" + labels + "} 7",
+        "# TYPE tierfs_segments gauge", "tierfs_segments{" + labels + "} 3",
+        "tierfs_capacity_bytes{" + labels + "} 1000",
+        "# TYPE tierfs_read_latency_seconds histogram",
+        "tierfs_read_latency_seconds_bucket{" + labels + ",le=\"1e-06\"} 1",
+        "tierfs_read_latency_seconds_bucket{" + labels + ",le=\"4e-06\"} 1",
+        "tierfs_read_latency_seconds_bucket{" + labels + ",le=\"8e-06\"} 3",
+        "tierfs_read_latency_seconds_bucket{" + labels + ",le=\"+Inf\"} 3",
+        "tierfs_read_latency_seconds_sum{" + labels + "} 1.2e-05",
+      "tierfs_read_latency_seconds_count{" + labels + "} 3"};
+  for (const std::string& line : lines) {
+    EXPECT_NE(std::string::npos, text.find(line + "\n")) << line << "\n" << text;
+  }
+  for (const TierTickerInfo& info : kTierTickers) {
+    EXPECT_NE(std::string::npos, text.find(std::string("# HELP tierfs_") + info.name)) << info.name;
+  }
 }
 
 }  // namespace
