@@ -7,29 +7,13 @@ namespace tierfs {
 
 namespace {
 
-// A label value: backslash, double quote and newline escaped.
-std::string Escaped(const std::string& v) {
+// Backslash and newline escaped, and in a label value the double quote too.
+std::string Escaped(const std::string& v, bool label = true) {
   std::string out;
   for (char c : v) {
-    if (c == '\\') {
-      out += "\\\\";
-    } else if (c == '"') {
-      out += "\\\"";
-    } else if (c == '\n') {
-      out += "\\n";
-    } else {
+    if (c == '\\' || (label && c == '"')) {
+      out += '\\';
       out += c;
-    }
-  }
-  return out;
-}
-
-// HELP text: backslash and newline escaped.
-std::string EscapedHelp(const std::string& v) {
-  std::string out;
-  for (char c : v) {
-    if (c == '\\') {
-      out += "\\\\";
     } else if (c == '\n') {
       out += "\\n";
     } else {
@@ -45,7 +29,7 @@ std::string Labels(const TierStats& s) {
 }
 
 void Family(std::string* out, const std::string& name, const char* type, const std::string& help) {
-  *out += "# HELP " + name + " " + EscapedHelp(help) + "\n";
+  *out += "# HELP " + name + " " + Escaped(help, /*label=*/false) + "\n";
   *out += "# TYPE " + name + " " + type + "\n";
 }
 
