@@ -1,10 +1,12 @@
 // The exit handler (exit_hook.h, which explains the order it relies on).
 #include "env/exit_hook.h"
 
+#include <unistd.h>
+
 #include <atomic>
 #include <cstdlib>
+#include <map>
 #include <mutex>
-#include <set>
 
 #include "env/store.h"
 
@@ -14,7 +16,10 @@ namespace {
 
 struct LiveStores {
   std::mutex mu;
-  std::set<Store*> stores;  // guarded by mu
+  // The process that opened each store (guarded by mu): a child forked
+  // without exec that calls exit() has a copy of the store but not its lock
+  // (fcntl locks are not inherited), and must not save it.
+  std::map<Store*, pid_t> stores;
 };
 
 // Never destroyed: the handler and the last stores' destructors use it
@@ -32,7 +37,10 @@ void OnExit() {
   exiting.store(true);
   LiveStores& live = Live();
   std::lock_guard<std::mutex> lock(live.mu);
-  for (Store* store : live.stores) store->SaveAtExit();
+  const pid_t self = getpid();
+  for (const auto& [store, pid] : live.stores) {
+    if (pid == self) store->SaveAtExit();
+  }
 }
 
 }  // namespace
@@ -41,7 +49,7 @@ void RegisterLiveStore(Store* store) {
   LiveStores& live = Live();
   {
     std::lock_guard<std::mutex> lock(live.mu);
-    live.stores.insert(store);
+    live.stores[store] = getpid();
   }
   // Fails only when out of memory; the store then saves at Close as before.
   atexit(OnExit);

@@ -134,7 +134,7 @@ Journal::~Journal() {
 
 IOStatus Journal::StartGeneration(uint64_t gen, const std::vector<JournalRecord>& snapshot) {
   IOOptions io;
-  FileOptions fo;
+  const FileOptions& fo = file_options_;
   std::string data;
   EncodeHeader(kSnapshotKind, gen, &data);
   for (const JournalRecord& r : snapshot) EncodeRecord(r, &data);

@@ -83,6 +83,9 @@ class Journal {
 
   rocksdb::FileSystem* const fs_;
   const std::string dir_;
+  // Built once, at open: a FileOptions built anew runs EnvOptions(), which
+  // reaches RocksDB statics, and a rotation may come at process exit.
+  const rocksdb::FileOptions file_options_;
 
   std::mutex append_mu_;  // serializes Append and Rotate
   std::unique_ptr<rocksdb::FSWritableFile> file_;

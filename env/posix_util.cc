@@ -69,6 +69,13 @@ IOStatus TruncatePath(const std::string& path, uint64_t size) {
   return IOStatus::OK();
 }
 
+IOStatus CreateFileIfMissing(const std::string& path) {
+  int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) return PosixError("create " + path, errno);
+  close(fd);
+  return IOStatus::OK();
+}
+
 namespace {
 
 // fsync of `fd`, closed either way; `what` names it in the error.

@@ -32,6 +32,10 @@ uint64_t AllocatedBytes(const std::string& path);
 
 rocksdb::IOStatus TruncatePath(const std::string& path, uint64_t size);
 
+// Creates `path` empty if it does not exist (an existing file is left as it
+// is).
+rocksdb::IOStatus CreateFileIfMissing(const std::string& path);
+
 // Replaces `path` by `bytes` durably with POSIX calls alone: writes and
 // fsyncs <path>.tmp, renames it over `path`, fsyncs the directory. For the
 // saves at process exit (env/exit_hook.h), when RocksDB's file system may

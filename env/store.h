@@ -161,6 +161,11 @@ class Store : public StorageView {
 
   const Options& options() const { return options_; }
   rocksdb::FileSystem* base() const { return base_.get(); }
+  // The options for opening backing files through base(), built at open.
+  // Every call uses this copy: a FileOptions built anew runs EnvOptions(),
+  // which reaches RocksDB statics, and the I/O path may run during static
+  // destruction (a host thread still writing at exit: env/exit_hook.h).
+  const rocksdb::FileOptions& backing_options() const { return backing_options_; }
   const std::string& meta_dir() const { return meta_dir_; }
   Tier& tier(int t) { return *tiers_[t]; }
   bool read_only() const { return options_.read_only; }
@@ -365,6 +370,7 @@ class Store : public StorageView {
   bool exit_saved_ = false;         // guarded by close_mu_: SaveAtExit ran
   std::atomic<int> db_locks_{0};    // database locks held through the store
   std::shared_ptr<rocksdb::FileSystem> base_;
+  const rocksdb::FileOptions backing_options_;  // defaults: buffered, no mmap
   std::vector<std::unique_ptr<Tier>> tiers_;
   std::unique_ptr<Policy> policy_;
   std::unique_ptr<PlacementEngine> placement_;  // over policy_

@@ -231,7 +231,7 @@ IOStatus TierFileSystem::Truncate(const std::string& fname, size_t size, const I
     IOStatus s = store_->OpenFile(Normalize(fname), false, &e);
     if (!s.ok()) return s;
     HeldHandle pin(store_.get(), e);
-    SegmentWriter writer(store_, e, FileOptions());
+    SegmentWriter writer(store_, e, store_->backing_options());
     s = writer.Truncate(size);
     IOStatus c = writer.Close();
     return s.ok() ? c : s;

@@ -131,6 +131,9 @@ class LearnerImpl {
  public:
   virtual ~LearnerImpl() = default;
   virtual void Add(Transition t) = 0;
+  // Calls no LibTorch code (a copy of the newest plain weights, under a
+  // mutex): policies' SaveState calls it when the store saves at process
+  // exit (env/exit_hook.h), when LibTorch's statics may be destroyed.
   virtual std::shared_ptr<const Weights> Snapshot() const = 0;
   virtual LearnerStats GetStats() const = 0;
   // The transition stored at `slot` of the ring (0 the first added), decoded
