@@ -17,8 +17,9 @@
 //   StatsLog (env/stats_log.h)         the statistics log's threads (stats_log,
 //                                      metrics_file); its
 //                                      mutexes guard its stop flag and its file only
-// The store's own code: namespace and placement (store.cc), open, recovery
-// and close (store_recovery.cc), the hint calls that need the namespace
+// The store's own code: namespace and placement (store.cc), open and
+// recovery (store_recovery.cc), close and the save points (store_close.cc),
+// the hint calls that need the namespace
 // (store_hints.cc), StorageView and inspection (store_view.cc), trace capture
 // and the statistics log (store_trace.cc), the policy's saved state
 // (store_policy_state.cc).
