@@ -78,6 +78,9 @@ void Store::SaveAtExit() {
   // the threads still running, without migration and the admin channel.
   admin_.reset();
   if (migrator_) migrator_->Stop();
+  // Training uses LibTorch, whose statics go after this handler: stopped
+  // now, and the weights saved are its last.
+  policy_->StopLearning();
   IOStatus first;
   StopStatsLogs(SavePoint::kExit, &first);
   SaveAt(SavePoint::kExit, /*posix=*/true, &first);
