@@ -117,11 +117,17 @@ class ExitOrderTest : public ::testing::Test {
       }
     }
     EXPECT_EQ(0, wrong) << "first: " << first_wrong;
+    MigrationInfo info;
+    ASSERT_TRUE(GetMigrationInfo(db->fs.get(), &info).ok());
+    policy_state_ = info.policy_state;
     ASSERT_TRUE(db->Close().ok());
   }
 
   test::ScratchDir dir_;
-  const std::string uri_;
+  std::string uri_;
+  // What the last ExpectKeys's store said of the policy's saved state
+  // (MigrationInfo::policy_state).
+  std::string policy_state_;
 };
 
 TEST_F(ExitOrderTest, HostKeepingItsEnvInAStaticExitsCleanlyAndSaves) {
@@ -166,6 +172,8 @@ TEST_F(ExitOrderTest, HostThatNeverDeletesItsDatabaseIsSavedAtExit) {
 }
 
 TEST_F(ExitOrderTest, ExitFromAnotherThreadWhileWritingExitsCleanlyAndSaves) {
+  // Small segments: the WAL being written places new ones during the exit.
+  uri_ += ";segment_size:64K";
   std::string out;
   const int status = RunChild("exit-thread", kKeys, &out);
   ASSERT_TRUE(WIFEXITED(status)) << "signal " << (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
@@ -178,6 +186,21 @@ TEST_F(ExitOrderTest, ExitFromAnotherThreadWhileWritingExitsCleanlyAndSaves) {
       << Log();
   EXPECT_EQ("exit", Stats().value("saved_at", ""));
   ExpectKeys(acked);
+}
+
+// A learning policy trains on a LibTorch thread: at exit it is stopped before
+// LibTorch's statics go, and its weights are saved and offered back.
+TEST_F(ExitOrderTest, LearningPolicyIsStoppedAndSavedAtExit) {
+  uri_ += ";policy:harmonia";
+  std::string out;
+  const int status = RunChild("leak-db", kKeys, &out);
+  ASSERT_TRUE(WIFEXITED(status)) << "signal " << (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+  EXPECT_EQ(0, WEXITSTATUS(status));
+  EXPECT_EQ(1u, LogLines("exit (saved with POSIX calls): errors over the store's life: none")
+                    .size())
+      << Log();
+  ExpectKeys(kKeys);
+  EXPECT_EQ("loaded from " + Meta() + "/AGENTS", policy_state_);
 }
 
 TEST_F(ExitOrderTest, KilledHostIsNamedByTheNextOpen) {
