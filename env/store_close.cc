@@ -26,6 +26,11 @@ Store::~Store() {
   // First: an exit handler saving this store finishes before it goes.
   UnregisterLiveStore(this);
   Close().PermitUncheckedError();
+  // At exit a learning policy's LibTorch networks are not destroyed: their
+  // destructors call into LibTorch, whose statics may be gone (its training
+  // was stopped by the exit handler). The process is ending; the memory
+  // goes with it.
+  if (ProcessExiting()) (void)policy_.release();
 }
 
 IOStatus Store::ClosedError(const char* op, const std::string& path) const {
