@@ -162,12 +162,12 @@ void ServeAdminRequests(Store* store, std::string* dir_problem) {
     if (!rs.ok()) continue;
     AdminRequest request;
     Status ps = ParseAdminRequest(text, &request);
-    if (ps.ok()) ps = CheckRequestPath(store, request.path);
-    if (ps.IsInvalidArgument() && ps.ToString().find("refused: ") != std::string::npos) {
-      resp.message = "admin request " + name + ": " + ps.ToString();
-      store->ReportError(StoreError::kAdminChannel, "admin request " + name, ps);
-    } else if (!ps.ok()) {
+    const Status refusal = ps.ok() ? CheckRequestPath(store, request.path) : Status::OK();
+    if (!ps.ok()) {
       resp.message = "malformed admin request " + name + ": " + ps.ToString();
+    } else if (!refusal.ok()) {
+      resp.message = "admin request " + name + ": " + refusal.ToString();
+      store->ReportError(StoreError::kAdminChannel, "admin request " + name, refusal);
     } else {
       try {
         // Without a migration thread, data operations run here and now.
