@@ -40,15 +40,16 @@ bool PlacementEngine::Plan(const StorageView& view, size_t max, std::vector<Move
     wanted = copies_->TakeWantedBytes();
     copy_demand_ = copy_demand_ / 2 + wanted + copies_->TakeAdmittedBytes();
   }
-  const bool more = Fill(view, made < max ? max - made : 0, moves);
+  bool more = Fill(view, made < max ? max - made : 0, moves);
   made = moves->size() - before;
-  if (copies_) MakeRoomForCopies(view, wanted, made < max ? max - made : 0, moves);
+  if (copies_ && MakeRoomForCopies(view, wanted, made < max ? max - made : 0, moves)) more = true;
   return more;
 }
 
-void PlacementEngine::MakeRoomForCopies(const StorageView& view, uint64_t wanted, size_t max,
+bool PlacementEngine::MakeRoomForCopies(const StorageView& view, uint64_t wanted, size_t max,
                                         std::vector<Move>* moves) {
-  if (wanted == 0 || max == 0 || view.NumTiers() < 2) return;
+  if (wanted == 0 || view.NumTiers() < 2) return false;
+  if (max == 0) return true;  // the queue is full: the next plan as soon as it has room
   // What the copies may still grow by, less what is free already (above
   // the headroom kept for new writes) and what moves in flight free.
   int64_t need = int64_t(std::min(wanted, copies_->reserve_left())) -
@@ -56,7 +57,7 @@ void PlacementEngine::MakeRoomForCopies(const StorageView& view, uint64_t wanted
   for (const Move& m : *moves) {
     if (m.to == 0 && m.op != Move::kDropCopy) need += int64_t(view.SegmentSize());
   }
-  if (need <= 0) return;
+  if (need <= 0) return false;
   candidates_.clear();
   const uint64_t now = view.Now();
   view.ForEachSegment([&](const SegmentInfo& s) {
@@ -66,12 +67,14 @@ void PlacementEngine::MakeRoomForCopies(const StorageView& view, uint64_t wanted
   SortCandidates(/*best_first=*/false);
   size_t added = 0;
   for (const Candidate& c : candidates_) {
-    if (need <= 0 || added == max) break;
+    if (need <= 0) return false;
+    if (added == max) return true;
     if (Planned(*moves, c.ref)) continue;
     moves->push_back(Migration(c.ref, 1));
     need -= int64_t(c.bytes);
     added++;
   }
+  return false;
 }
 
 void PlacementEngine::SortCandidates(bool best_first) {

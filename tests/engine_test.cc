@@ -295,6 +295,57 @@ TEST(EngineTest, CopiesShortOfRoomGetTheColdestFastHomesDemoted) {
   EXPECT_TRUE(moves.empty());
 }
 
+// Demotions the queue had no room for make the next plan due as soon as it
+// has: the copies displace homes at the migration's pace, not a queue's worth
+// per plan interval.
+TEST(EngineTest, CopiesShortOfRoomAskForTheNextPlanAtOnce) {
+  CapacityAccount fast(1 << 20), slow(1 << 30);
+  fast.SetCopyReserve(512 << 10);
+  fast.ForceCharge(1 << 20);
+  SegmentsView view({&fast, &slow});
+  for (uint64_t i = 0; i < 16; ++i) view.Add(i, 0, uint32_t(100 - i));
+  NoPlans policy;
+  PlacementEngine engine(&policy, MigrationOptions());
+  PageCopies::Config c;
+  c.page = 4096;
+  c.slots = 128;
+  PageCopies copies(c, &policy, &fast, [] {}, [](uint64_t) {});
+  engine.AttachCopies(&copies);
+  for (uint64_t p = 0; p < 64; ++p) {  // 256 KiB found no room
+    Policy::CopyCandidate cand;
+    cand.file_id = 9;
+    cand.kind = FileKind::kSst;
+    cand.page = p;
+    copies.OnMiss(cand, true);
+    EXPECT_EQ(-1, copies.OnMiss(cand, true).slot);
+  }
+  std::vector<Move> moves;
+  EXPECT_TRUE(engine.Plan(view, 2, &moves)) << "five homes are wanted, two fit the queue";
+  ASSERT_EQ(2u, moves.size());
+  EXPECT_EQ(15u, moves[0].ref.segment);
+  EXPECT_EQ(14u, moves[1].ref.segment);
+  // With room for all of them, nothing is left for the next plan.
+  CapacityAccount fast2(1 << 20);
+  fast2.SetCopyReserve(512 << 10);
+  fast2.ForceCharge(1 << 20);
+  SegmentsView view2({&fast2, &slow});
+  for (uint64_t i = 0; i < 16; ++i) view2.Add(i, 0, uint32_t(100 - i));
+  PlacementEngine engine2(&policy, MigrationOptions());
+  PageCopies copies2(c, &policy, &fast2, [] {}, [](uint64_t) {});
+  engine2.AttachCopies(&copies2);
+  for (uint64_t p = 0; p < 64; ++p) {
+    Policy::CopyCandidate cand;
+    cand.file_id = 9;
+    cand.kind = FileKind::kSst;
+    cand.page = p;
+    copies2.OnMiss(cand, true);
+    copies2.OnMiss(cand, true);
+  }
+  moves.clear();
+  EXPECT_FALSE(engine2.Plan(view2, 10, &moves));
+  EXPECT_EQ(5u, moves.size());  // 256 KiB + 51.2 KiB of headroom: five 64 KiB homes
+}
+
 TEST(EngineTest, TheFillLeavesGrowingCopiesTheirReserve) {
   CapacityAccount fast(1 << 20), slow(1 << 30);
   fast.SetCopyReserve(512 << 10);
