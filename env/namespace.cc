@@ -98,6 +98,13 @@ Status Namespace::Apply(const JournalRecord& r) {
       Mkdir(r.name);
       return Status::OK();
     case RecordType::kRmdir:
+      // The store removes only empty directories (Store::DeleteDir): a
+      // directory removed with names under it would come back in the next
+      // snapshot, which binds those names and so makes their parents again.
+      if (r.name != "/" && HasChildren(r.name)) {
+        return Status::Corruption("TierFS journal record Rmdir '" + r.name +
+                                  "' removes a directory that is not empty");
+      }
       Rmdir(r.name);
       return Status::OK();
     case RecordType::kEnd:
@@ -124,7 +131,10 @@ bool Namespace::HasChildren(const std::string& dir) const {
   std::string prefix = dir == "/" ? "/" : dir + "/";
   auto f = names_.lower_bound(prefix);
   if (f != names_.end() && f->first.compare(0, prefix.size(), prefix) == 0) return true;
-  auto d = dirs_.upper_bound(prefix);
+  // lower_bound: a directory named "<dir>/" (Mkdir of a path with a trailing
+  // slash) is under <dir> too; Parent() of it is <dir>.
+  auto d = dirs_.lower_bound(prefix);
+  if (d != dirs_.end() && *d == "/") ++d;  // the root is no one's child
   return d != dirs_.end() && d->compare(0, prefix.size(), prefix) == 0;
 }
 
