@@ -2,11 +2,15 @@
 
 #include <mutex>
 
+#include "env/file_limits.h"
+
 namespace tierfs {
 
 using rocksdb::Status;
 
-Namespace::Namespace() { dirs_.insert("/"); }
+Namespace::Namespace(uint64_t max_segments_per_file) : max_segments_(max_segments_per_file) {
+  dirs_.insert("/");
+}
 
 std::string Namespace::Parent(const std::string& path) {
   size_t slash = path.rfind('/');
@@ -63,6 +67,17 @@ std::shared_ptr<FileEntry> Namespace::Rename(const std::string& src, const std::
 }
 
 Status Namespace::Apply(const JournalRecord& r) {
+  if ((r.type == RecordType::kSegment || r.type == RecordType::kCopy) &&
+      r.segment >= max_segments_) {
+    // Checked before anything grows: the file's table would be allocated up
+    // to this segment.
+    return Status::Corruption(
+        "TierFS journal record " + std::string(r.type == RecordType::kSegment ? "Segment" : "Copy") +
+        " (file id " + std::to_string(r.id) + ", segment " + std::to_string(r.segment) +
+        ", tier " + std::to_string(int(r.tier)) + ") is beyond the " +
+        std::to_string(max_segments_) + " segments a file can have (files up to " +
+        std::to_string(kMaxFileSize >> 40) + " TiB)");
+  }
   switch (r.type) {
     case RecordType::kBind:
       Bind(r.name, r.id, r.kind);
