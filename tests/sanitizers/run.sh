@@ -23,7 +23,11 @@
 # TSan runs the tests whose point is threads: migration_stress_test (readers
 # verifying every byte while segments move; the read gate),
 # concurrent_writers_test, hot_pages_test, the learner's weight swap and
-# background training (agents_learning_test), info_log_test's many writers.
+# background training (agents_learning_test), info_log_test's many writers,
+# migration_test (the migration thread against writers and readers),
+# rocksdb_e2e_test (RocksDB's flush and compaction threads through TierFS;
+# librocksdb itself is not instrumented, so only TierFS's side is checked),
+# device_model_test (callers sharing one emulated device queue).
 #
 # Runtime options and suppressions are in this folder; every suppression
 # gives its reason. Each stage prints its build and test times.
@@ -42,6 +46,9 @@ TSAN_TESTS=(
   "hot_pages_test"
   "agents_learning_test:AgentTest.InferenceNeverSeesTornWeightsWhileTheyAreSwapped:LearnerTest.BackgroundTrainingRunsOffTheCallersThread"
   "info_log_test"
+  "migration_test"
+  "rocksdb_e2e_test"
+  "device_model_test"
 )
 ASAN_EXCLUDED='^(install_test|ycsb_report_test|sim_suite_test|learning_state_test)$'
 # Run apart, with LSan's thread-local storage scan off: the scan crashes on
