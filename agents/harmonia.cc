@@ -145,6 +145,14 @@ class Harmonia : public Policy {
     return rl::EncodeWeights(name_, sets);
   }
 
+  void StopLearning() override {
+    if (!ready_.load(std::memory_order_acquire)) return;
+    if (placement_agent_) placement_agent_->learner().Stop();
+    if (migration_agent_ && migration_agent_ != placement_agent_) {
+      migration_agent_->learner().Stop();
+    }
+  }
+
   bool LoadState(const std::string& state, int tiers, std::string* error) override {
     if (ready_.load(std::memory_order_acquire)) {
       *error = std::string(name_) + ": state must be loaded before the first request";

@@ -196,6 +196,12 @@ class Policy {
   // the store it runs on and refuses, with *error naming the mismatch, state
   // it cannot use; the policy then starts cold.
   virtual std::string SaveState() const { return ""; }
+  // Stops the policy's background learning for good (its training threads
+  // joined); it goes on deciding with what it learned. The store calls it
+  // when the process exits with the store open (env/exit_hook.h), before
+  // the statics of the libraries training uses (LibTorch) are destroyed,
+  // and then saves the state. Heuristics have nothing to stop.
+  virtual void StopLearning() {}
   virtual bool LoadState(const std::string& state, int tiers, std::string* error) {
     (void)state;
     (void)tiers;

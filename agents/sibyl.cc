@@ -80,6 +80,10 @@ class Sibyl : public Policy {
     return rl::EncodeWeights("sibyl", {{"placement", *agent_->learner().Snapshot()}});
   }
 
+  void StopLearning() override {
+    if (ready_.load(std::memory_order_acquire)) agent_->learner().Stop();
+  }
+
   bool LoadState(const std::string& state, int tiers, std::string* error) override {
     rl::NamedWeights sets;
     if (ready_.load(std::memory_order_acquire)) {

@@ -31,6 +31,28 @@
 #                           an OPTIONS file (stdout) with TFS_LSM_FLAGS' shape,
 #                           LEVELS levels, L1 of LEVEL_BASE, a CACHE_SIZE block
 #                           cache, plus the given DBOptions / CFOptions
+#   tfs_store DIR SYSTEM TIER0 TIER1 LEVEL_BASE [KEYS]
+#                           a fresh store for SYSTEM in DIR (tfs_two_tiers, then
+#                           KEYS, e.g. ";segment_size:64K"): sets STORE_URI,
+#                           STORE_DB (the database directory in it), STORE_PROPS
+#                           (tierfs-ycsb properties, "key=value" each) and, for
+#                           read_cache, STORE_CACHE_DIR and STORE_CACHE_BYTES.
+#                           SYSTEM: a TierFS policy (rocksdb-levels gets
+#                           LEVEL_BASE), POLICY+nocopies (the policy, copies:off),
+#                           or RocksDB's own tiering, which TierFS follows
+#                           (placement:rocksdb): db_paths, last_level_temp,
+#                           read_cache (a persistent read cache of tier 0's size
+#                           less 1 MiB on tier 0, over a database on tier 1; tier
+#                           0 at least 121 MiB: tierfs-ycsb's minimum cache, see
+#                           kMinPersistentCacheSize). TIERn "CAPACITY:DEVICE"
+#   tfs_ycsb_workload NAME  tierfs-ycsb's -P file and -p overrides for a workload:
+#                           a..f (YCSB's core workloads, d with `latest`),
+#                           hotspot (B, 10% of the keys take 90% of operations),
+#                           b-zipf, c-zipf (B, C as they are: zipfian), b-hot,
+#                           c-hot (B, C with 5% of the keys taking 95%)
+#   tfs_ycsb DIR LOG ARG... run tierfs-ycsb ($YCSB, $THREADS client threads) with
+#                           ARG..., its report as JSON in DIR/LOG.json, output in
+#                           DIR/LOG.txt and DIR/LOG.err; on failure print it, exit
 #   tfs_tool URI OUT ARG... the admin tool's JSON (`tierfs --fs_uri=URI --json
 #                           ARG...`) into OUT; on failure print it and exit
 #   tfs_sst_bytes LS_JSON   bytes of the SSTs listed by `tierfs --json ls`
@@ -38,6 +60,11 @@
 #                           LOG; on failure print the log's tail and exit
 #   tfs_ops BENCH LOG       ops/sec of benchmark BENCH in a db_bench log
 #   tfs_found BENCH LOG     "FOUND READS" of a read benchmark: keys found
+#   tfs_reference_first LIST
+#                           the systems of comma-separated LIST, one a line,
+#                           fast-only first (added if missing)
+#   tfs_in_order ORDER LIST the items of comma-separated LIST that ORDER (space-
+#                           separated) names, one a line, in ORDER's order
 #   tfs_median N...         median of numbers
 #   tfs_ratio A B           A / B with three decimals, five below 0.01 ("n/a"
 #                           if B is 0)
@@ -62,6 +89,17 @@ TFS_LSM_FLAGS=(
   --compaction_readahead_size=$((2 << 20))
   --bloom_bits=10
   --compression_type=none
+)
+
+# db_bench's mixgraph with the "Facebook" parameters of RocksDB's workload
+# generation wiki (PR #5953, from the FAST '20 paper on RocksDB's workloads at
+# Facebook): 85% gets, 14% puts, 1% seeks, key-range hotness over 30 ranges.
+# shellcheck disable=SC2034  # used by the scripts that source this file
+TFS_MIXGRAPH_FLAGS=(
+  --key_dist_a=0.002312 --key_dist_b=0.3467 --keyrange_dist_a=14.18
+  --keyrange_dist_b=-2.917 --keyrange_dist_c=0.0164 --keyrange_dist_d=-0.08082
+  --keyrange_num=30 --value_k=0.2615 --value_sigma=25.45 --iter_k=2.517
+  --iter_sigma=14.236 --mix_get_ratio=0.85 --mix_put_ratio=0.14 --mix_seek_ratio=0.01
 )
 
 tfs_args() {
@@ -174,6 +212,21 @@ tfs_found() {
       print substr($(NF - 3), 2), $(NF - 1); exit }' "$2"
 }
 
+tfs_reference_first() {
+  local s others
+  IFS=, read -r -a others <<<"$1"
+  echo fast-only
+  for s in "${others[@]}"; do [ "$s" = fast-only ] || echo "$s"; done
+}
+
+tfs_in_order() {
+  local w x asked
+  IFS=, read -r -a asked <<<"$2"
+  for w in $1; do
+    for x in "${asked[@]}"; do if [ "$x" = "$w" ]; then echo "$w"; fi; done
+  done
+}
+
 tfs_median() {
   printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 }
     END { if (NR % 2) { print v[(NR + 1) / 2]; exit }
@@ -284,6 +337,57 @@ tfs_options_file() {
   printf '  %s\n' "${cf[@]}"
   printf '[TableOptions/BlockBasedTable "default"]\n'
   printf '  %s\n' "${table[@]}"
+}
+
+tfs_store() {
+  local dir="$1" system="$2" tier0="$3" tier1="$4" level_base="$5" keys="${6:-}" base fast
+  STORE_DB=/db STORE_PROPS=() STORE_CACHE_DIR="" STORE_CACHE_BYTES=""
+  if [ "$system" = read_cache ]; then
+    fast="$(tfs_size_bytes "${tier0%%:*}")"
+    if ((fast < 121 << 20)); then fast=$((121 << 20)); fi
+    tier0="$((fast >> 10))K:${tier0#*:}"
+    STORE_CACHE_DIR="$dir/tier0/rc" STORE_CACHE_BYTES=$((fast - (1 << 20)))
+  fi
+  base="$(tfs_two_tiers "$dir" "$tier0" "$tier1")$keys"
+  case "$system" in
+    db_paths)
+      STORE_URI="$base;placement:rocksdb" STORE_DB="$dir/tier0/db"
+      STORE_PROPS=("rocksdb.db_paths=$dir/tier0/db:${tier0%%:*},$dir/tier1/db:${tier1%%:*}") ;;
+    last_level_temp)
+      STORE_URI="$base;placement:rocksdb"
+      STORE_PROPS=(rocksdb.last_level_temperature=kWarm) ;;
+    read_cache)
+      STORE_URI="$base;placement:rocksdb" STORE_DB="$dir/tier1/db"
+      STORE_PROPS=("rocksdb.persistent_cache_path=$STORE_CACHE_DIR"
+                   "rocksdb.persistent_cache_size=$STORE_CACHE_BYTES") ;;
+    rocksdb-levels) STORE_URI="$base;policy:$system;rocksdb-levels.level_base:$level_base" ;;
+    *+nocopies) STORE_URI="$base;policy:${system%+nocopies};copies:off" ;;
+    *) STORE_URI="$base;policy:$system" ;;
+  esac
+}
+
+tfs_ycsb_workload() {
+  local wl="$ROOT/benchmarks/ycsb/workloads"
+  case "$1" in
+    a|b|c|e|f) echo -P "$wl/workload$1" ;;
+    d) echo -P "$wl/workloadd" -p requestdistribution=latest ;;
+    hotspot) echo -P "$wl/workloadb" -p requestdistribution=hotspot \
+               -p hotspotdatafraction=0.1 -p hotspotopnfraction=0.9 ;;
+    b-zipf|c-zipf) echo -P "$wl/workload${1%-zipf}" ;;
+    b-hot|c-hot) echo -P "$wl/workload${1%-hot}" -p requestdistribution=hotspot \
+                   -p hotspotdatafraction=0.05 -p hotspotopnfraction=0.95 ;;
+    *) echo "tfs_ycsb_workload: unknown workload '$1'" >&2; exit 2 ;;
+  esac
+}
+
+tfs_ycsb() {
+  local dir="$1" log="$2"
+  shift 2
+  if ! "$YCSB" "$@" -threads "$THREADS" -json "$dir/$log.json" >"$dir/$log.txt" 2>"$dir/$log.err"; then
+    echo "tierfs-ycsb failed: $YCSB $* -threads $THREADS" >&2
+    tail -n 20 "$dir/$log.err" >&2
+    exit 1
+  fi
 }
 
 tfs_tool() {

@@ -128,17 +128,13 @@ tfs_options_file "$NUM_LEVELS" "$LEVEL_BASE" "$CACHE_SIZE" "cf:last_level_temper
 COMMON=(--num="$NUM" --value_size="$VALUE_SIZE" --key_size=16 --threads=1 --seed=42
         --statistics=1 --histogram=1)
 READ=(--use_existing_db=1 --duration="$DURATION" --ops_between_duration_checks=1)
-MIXGRAPH=(--key_dist_a=0.002312 --key_dist_b=0.3467 --keyrange_dist_a=14.18
-          --keyrange_dist_b=-2.917 --keyrange_dist_c=0.0164 --keyrange_dist_d=-0.08082
-          --keyrange_num=30 --value_k=0.2615 --value_sigma=25.45 --iter_k=2.517
-          --iter_sigma=14.236 --mix_get_ratio=0.85 --mix_put_ratio=0.14 --mix_seek_ratio=0.01)
 
 # phase_flags PHASE: db_bench's flags for one phase.
 phase_flags() {
   case "$1" in
     fillrandom) echo --benchmarks=fillrandom,waitforcompaction,levelstats ;;
     readrandom) echo "${READ[@]}" --benchmarks=readrandom --read_random_exp_range=10 ;;
-    mixgraph) echo "${READ[@]}" --benchmarks=mixgraph "${MIXGRAPH[@]}" ;;
+    mixgraph) echo "${READ[@]}" --benchmarks=mixgraph "${TFS_MIXGRAPH_FLAGS[@]}" ;;
     readwhilewriting)
       echo "${READ[@]}" --benchmarks=readwhilewriting --read_random_exp_range=10 \
         --benchmark_write_rate_limit=$((1 << 20)) ;;
@@ -276,7 +272,7 @@ REPORT="$WORK/report.md"
        "$SIZING (fast-only: ${BIG_MIB} MiB)." \
        "Read phases run ${DURATION}s each on the filled database (\`--use_existing_db=1" \
        "--duration=$DURATION\`): readrandom with \`--read_random_exp_range=10\`, mixgraph with" \
-       "\`${MIXGRAPH[*]}\`, readwhilewriting (skewed reads, a 1 MB/s writer)." \
+       "\`${TFS_MIXGRAPH_FLAGS[*]}\`, readwhilewriting (skewed reads, a 1 MB/s writer)." \
        "Segment $SEGMENT; policy parameters: ${POLICY_PARAMS:-none}."
   echo
   echo "Every run takes this OPTIONS file (\`--options_file\`, which makes db_bench ignore" \

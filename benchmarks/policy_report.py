@@ -53,13 +53,18 @@ LATENCY_OP = {"fillrandom": "write"}
 
 
 def parse_log(path, phase):
-    """ops/sec, latency histograms, statistics, found keys, level sizes."""
+    """ops/sec and seconds, latency histograms, statistics, found keys, level
+    sizes; of the last run of `phase` where the log has several (histograms:
+    the last of each operation)."""
     with open(path) as f:
         text = f.read()
-    out = {"ops": None, "hist": {}, "stats": {}, "found": None, "levels": {}}
-    m = re.search(r"^%s\s+:.*?([\d.]+) ops/sec" % re.escape(phase), text, re.M)
-    if m:
-        out["ops"] = float(m.group(1))
+    out = {"ops": None, "seconds": None, "hist": {}, "stats": {}, "found": None, "levels": {}}
+    # The last run of the benchmark: a log may hold a warm-up run before it.
+    runs = re.findall(r"^%s\s+:.*?([\d.]+) ops/sec(?: ([\d.]+) seconds)?" % re.escape(phase),
+                      text, re.M)
+    if runs:
+        out["ops"] = float(runs[-1][0])
+        out["seconds"] = float(runs[-1][1]) if runs[-1][1] else None
     for h in re.finditer(r"^Microseconds per (\w+):\nCount: (\d+) Average: ([\d.]+).*\n"
                          r"Min:.*\nPercentiles: P50: ([\d.]+) P75: ([\d.]+) P99: ([\d.]+)",
                          text, re.M):
@@ -67,9 +72,9 @@ def parse_log(path, phase):
                                    "p50": float(h.group(4)), "p99": float(h.group(6))}
     for k, v in re.findall(r"^(rocksdb\.[\w.]+) COUNT : (\d+)", text, re.M):
         out["stats"][k] = int(v)
-    m = re.search(r"\((\d+) of (\d+) found\)", text)
-    if m:
-        out["found"] = int(m.group(1)) / max(1, int(m.group(2)))
+    found = re.findall(r"\((\d+) of (\d+) found\)", text)
+    if found:
+        out["found"] = int(found[-1][0]) / max(1, int(found[-1][1]))
     m = re.search(r"^Level Files Size\(MB\)\n-+\n((?:\s*\d+\s+\d+\s+\d+\n)+)", text, re.M)
     if m:
         for line in m.group(1).splitlines():

@@ -7,6 +7,9 @@ ycsb_report.py, sim_plot.py, loss_plot.py import it from their own folder).
   geomean(values)                 geometric mean, None and 0 left out
   fmt(v, kind)                    a table cell
   write_csv(path, rows, columns)  rows as CSV, None as an empty cell
+  table(rows, config, systems, workloads, cell, label, extra)
+                                  a markdown table: a row per workload, a column
+                                  per system, cell(row) in each
   pyplot()                        matplotlib.pyplot, drawing to files (Agg)
   bar_x(group, i, n, width)       where bar i of n side by side goes
   grouped_bars(ax, groups, series, height, style)
@@ -86,6 +89,22 @@ def write_csv(path, rows, columns):
         out.writeheader()
         for r in rows:
             out.writerow({k: "" if r.get(k) is None else r.get(k) for k in columns})
+
+
+def table(rows, config, systems, workloads, cell, label, extra=()):
+    """Prints a markdown table of one configuration: a row per workload (its
+    name label[w]), a column per system, cell(row) where a row exists (empty
+    otherwise); then a row per (name, fn) of `extra`, fn(system) in each."""
+    print("| workload | " + " | ".join(systems) + " |")
+    print("|:---|" + "---:|" * len(systems))
+    for w in workloads:
+        cells = []
+        for s in systems:
+            r = find(rows, config=config, system=s, workload=w)
+            cells.append(cell(r) if r else "")
+        print("| %s | %s |" % (label[w], " | ".join(cells)))
+    for name, fn in extra:
+        print("| %s | %s |" % (name, " | ".join(fn(s) for s in systems)))
 
 
 def pyplot():

@@ -88,12 +88,8 @@ ENV_USED+=" SYSTEMS=$SYSTEMS FAST_PCT=$FAST_PCT FAST_DEVICE=$FAST_DEVICE SEGMENT
 ENV_USED+=" THREADS=$THREADS CACHE_SIZE=$CACHE_SIZE LEVEL_BASE=$LEVEL_BASE NUM_LEVELS=$NUM_LEVELS"
 
 IFS=, read -r -a CONFIG_LIST <<<"$CONFIGS"
-IFS=, read -r -a OTHERS <<<"$SYSTEMS"
 IFS=, read -r -a WORKLOAD_LIST <<<"$WORKLOADS"
-SYSTEM_LIST=(fast-only)
-for s in "${OTHERS[@]}"; do
-  [ "$s" = fast-only ] || SYSTEM_LIST+=("$s")
-done
+mapfile -t SYSTEM_LIST < <(tfs_reference_first "$SYSTEMS")
 for w in "${WORKLOAD_LIST[@]}"; do
   case "$w" in a|b|c|d|e|f|hotspot) ;; *)
     echo "ycsb_compare.sh: unknown workload '$w' in WORKLOADS (known: a, b, c, d, e, f, hotspot)" >&2
@@ -110,7 +106,6 @@ NAME=ycsb
 if ((QUICK)); then NAME+="-quick"; fi
 OUT_MD="$RESULTS/$NAME.md" OUT_CSV="$RESULTS/$NAME.csv"
 OUT_TPUT="$RESULTS/$NAME-throughput.png" OUT_P99="$RESULTS/$NAME-p99.png"
-WL="$ROOT/benchmarks/ycsb/workloads"
 
 for config in "${CONFIG_LIST[@]}"; do
   dev="$(tfs_device "$config")"
@@ -127,65 +122,28 @@ tfs_options_file "$NUM_LEVELS" "$LEVEL_BASE" "$CACHE_SIZE" >"$WORK/options.ini"
 DATA_MIB_EST=$(((RECORDS * 1100 + (1 << 20) - 1) >> 20))  # ~1.1 KB a record on disk
 BIG_MIB="$(tfs_big_mib "$DATA_MIB_EST")"
 
-# setup CONFIG SYSTEM FAST: prints "URI DBDIR" and the extra properties (one
-# per line) of a fresh store for SYSTEM, and makes its tier directories.
-setup() {
-  local config="$1" system="$2" fast="$3" dir dev base
-  dir="$WORK/$config/$system" dev="$(tfs_device "$config")"
-  base="$(tfs_two_tiers "$dir" "$fast:$FAST_DEVICE" "${BIG_MIB}M:$dev");segment_size:$SEGMENT"
-  case "$system" in
-    db_paths)
-      echo "$base;placement:rocksdb $dir/tier0/db"
-      echo "rocksdb.db_paths=$dir/tier0/db:$fast,$dir/tier1/db:${BIG_MIB}M" ;;
-    last_level_temp)
-      echo "$base;placement:rocksdb /db"
-      echo "rocksdb.last_level_temperature=kWarm" ;;
-    rocksdb-levels) echo "$base;policy:$system;rocksdb-levels.level_base:$LEVEL_BASE /db" ;;
-    *) echo "$base;policy:$system /db" ;;
-  esac
-}
-
-# ycsb DIR LOG ARG...: one tierfs-ycsb phase; its report as JSON in LOG.json.
-ycsb() {
-  local dir="$1" log="$2"
-  shift 2
-  if ! "$YCSB" "$@" -threads "$THREADS" -json "$dir/$log.json" >"$dir/$log.txt" 2>"$dir/$log.err"; then
-    echo "tierfs-ycsb failed: $YCSB $* -threads $THREADS" >&2
-    tail -n 20 "$dir/$log.err" >&2
-    exit 1
-  fi
-}
-
-# workload_args W: the property file and overrides of workload W.
-workload_args() {
-  case "$1" in
-    hotspot) echo -P "$WL/workloadb" -p requestdistribution=hotspot \
-               -p hotspotdatafraction=0.1 -p hotspotopnfraction=0.9 ;;
-    d) echo -P "$WL/workloadd" -p requestdistribution=latest ;;
-    *) echo -P "$WL/workload$1" ;;
-  esac
-}
-
 # run_system CONFIG SYSTEM FAST: load, then every workload, on a fresh store.
 run_system() {
-  local config="$1" system="$2" fast="$3" dir lines uri db w props=()
+  local config="$1" system="$2" fast="$3" dir uri w p props=()
   dir="$WORK/$config/$system"
-  mapfile -t lines < <(setup "$config" "$system" "$fast")
-  uri="${lines[0]% *}" db="${lines[0]##* }"
-  for p in "${lines[@]:1}"; do props+=(-p "$p"); done
-  props+=(-p "rocksdb.dir=$db" -p "rocksdb.fs_uri=$uri" -p "rocksdb.options_file=$WORK/options.ini"
-          -p "recordcount=$RECORDS")
+  tfs_store "$dir" "$system" "$fast:$FAST_DEVICE" "${BIG_MIB}M:$(tfs_device "$config")" \
+    "$LEVEL_BASE" ";segment_size:$SEGMENT"
+  uri="$STORE_URI"
+  for p in "${STORE_PROPS[@]}"; do props+=(-p "$p"); done
+  props+=(-p "rocksdb.dir=$STORE_DB" -p "rocksdb.fs_uri=$uri"
+          -p "rocksdb.options_file=$WORK/options.ini" -p "recordcount=$RECORDS")
   STEP=$((STEP + 1))
   tfs_progress "[$STEP/$TOTAL_STEPS] $config: $system: load ($RECORDS records) + wait for compactions"
-  ycsb "$dir" load -load -P "$WL/workloada" "${props[@]}" -p rocksdb.wait_for_compaction=true
+  # shellcheck disable=SC2046  # tfs_ycsb_workload is a word list
+  tfs_ycsb "$dir" load -load $(tfs_ycsb_workload a) "${props[@]}" -p rocksdb.wait_for_compaction=true
   tfs_tool "$uri" "$dir/load.stats.json" stats
   if [ "$system" = fast-only ]; then tfs_tool "$uri" "$dir/load.ls.json" --db=/ ls; fi
   for w in "${WORKLOAD_LIST[@]}"; do
     STEP=$((STEP + 1))
     tfs_progress "[$STEP/$TOTAL_STEPS] $config: $system: workload $w" \
       "(at most $OPS operations or ${DURATION}s)"
-    # shellcheck disable=SC2046  # workload_args is a word list
-    ycsb "$dir" "$w" -run $(workload_args "$w") "${props[@]}" -p operationcount="$OPS" \
+    # shellcheck disable=SC2046  # tfs_ycsb_workload is a word list
+    tfs_ycsb "$dir" "$w" -run $(tfs_ycsb_workload "$w") "${props[@]}" -p operationcount="$OPS" \
       -p maxexecutiontime="$DURATION"
     tfs_tool "$uri" "$dir/$w.stats.json" stats
   done
@@ -193,11 +151,7 @@ run_system() {
   rm -rf "${dir:?}/tier0" "$dir/tier1"
 }
 
-ORDERED=()
-for w in a b c f hotspot d e; do
-  for x in "${WORKLOAD_LIST[@]}"; do [ "$x" = "$w" ] && ORDERED+=("$w"); done
-done
-WORKLOAD_LIST=("${ORDERED[@]}")
+mapfile -t WORKLOAD_LIST < <(tfs_in_order "a b c f hotspot d e" "$WORKLOADS")
 RUNS="$WORK/runs.txt"
 : >"$RUNS"
 STEP=0 TOTAL_STEPS=$((${#CONFIG_LIST[@]} * ${#SYSTEM_LIST[@]} * (1 + ${#WORKLOAD_LIST[@]})))

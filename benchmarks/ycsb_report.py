@@ -34,7 +34,7 @@ import os
 import sys
 
 from tfs_report import (REFERENCE, find, fmt, geomean, grouped_bars, load_json, normalize,
-                        pyplot, write_csv)
+                        pyplot, table, write_csv)
 
 ROCKSDB_SYSTEMS = ("db_paths", "last_level_temp")
 MAIN_OP = {"a": "READ", "b": "READ", "c": "READ", "d": "READ", "e": "SCAN",
@@ -94,17 +94,6 @@ CSV_COLUMNS = ["config", "slow_device", "system", "workload", "ops_per_sec", "op
                "fast_capacity_bytes", "tier0_used_bytes"]
 
 
-def table(rows, config, systems, workloads, cell):
-    print("| workload | " + " | ".join(systems) + " |")
-    print("|:---|" + "---:|" * len(systems))
-    for w in workloads:
-        cells = []
-        for s in systems:
-            r = find(rows, config=config, system=s, workload=w)
-            cells.append(cell(r) if r else "")
-        print("| %s | %s |" % (LABEL[w], " | ".join(cells)))
-
-
 def print_tables(rows, configs, systems, workloads):
     for config, device in configs:
         present = [s for s in systems if any(r["config"] == config and r["system"] == s
@@ -115,17 +104,17 @@ def print_tables(rows, configs, systems, workloads):
         print("Throughput, ops/s (vs fast-only):\n")
         table(rows, config, present, workloads, lambda r: "%s (%s)" % (
             fmt(r["ops_per_sec"], "ops"), fmt(r.get("ops_vs_fast_only"), "ratio"))
-            if r["system"] != REFERENCE else fmt(r["ops_per_sec"], "ops"))
+            if r["system"] != REFERENCE else fmt(r["ops_per_sec"], "ops"), LABEL)
         gm = [geomean([(find(rows, config=config, system=s, workload=w) or {}).get("ops_vs_fast_only")
                        for w in workloads]) for s in present]
         print("| geomean vs fast-only | %s |" % " | ".join(fmt(g, "ratio") for g in gm))
         print("\np99 latency of the main operation, µs (vs fast-only):\n")
         table(rows, config, present, workloads, lambda r: "%s (%s)" % (
             fmt(r["p99_us"], "us0"), fmt(r.get("p99_vs_fast_only"), "ratio"))
-            if r["system"] != REFERENCE else fmt(r["p99_us"], "us0"))
+            if r["system"] != REFERENCE else fmt(r["p99_us"], "us0"), LABEL)
         print("\nTier 0's share of user reads (hit); MiB migrated:\n")
         table(rows, config, present, workloads, lambda r: fmt(r["hit_ratio"], "pct0") + (
-            "; %s" % fmt(r["moved_bytes"], "mib") if r["moved_bytes"] else ""))
+            "; %s" % fmt(r["moved_bytes"], "mib") if r["moved_bytes"] else ""), LABEL)
         failed = [(r["system"], LABEL[r["workload"]], r["failed"]) for r in rows
                   if r["config"] == config and r["failed"]]
         if failed:

@@ -9,11 +9,19 @@ namespace tierfs {
 // ------------------------------------------------------------ the sketch
 
 FrequencySketch::FrequencySketch(uint64_t expected) {
-  uint64_t width = 256;
-  while (width < expected) width <<= 1;
+  uint64_t keys = 256;
+  while (keys < expected) keys <<= 1;
+  // A sample is 10 additions per expected key; each adds to one counter of
+  // every row. With as many counters per row as keys, a counter collected 10
+  // foreign additions per sample, more than a hot page's own few: every
+  // estimate was noise and admission a coin toss (copies churned, 1 per 8
+  // reads, on YCSB C). 16 counters per key keep the noise of a row below
+  // one addition per sample, as Caffeine's sketch does (16 4-bit counters per
+  // entry); 2^22 per row at most (16 MiB in all).
+  const uint64_t width = std::min<uint64_t>(keys * kCountersPerKey, 1ull << 22);
   counters_.assign(width * kRows, 0);
   width_mask_ = width - 1;
-  sample_ = 10 * width;
+  sample_ = 40 * keys;
   // 16 bits per key of a sample: three hashes err about 0.5% of the time.
   const uint64_t bits = sample_ * 16;
   door_.assign(bits / 64, 0);

@@ -50,7 +50,7 @@ namespace tierfs {
 // TinyLFU's frequency estimate (Einziger et al., ACM ToS 2017): a doorkeeper
 // (a Bloom filter) that absorbs the first access of a key, and a count-min
 // sketch (four counters per key, saturating at 15) that counts the later
-// ones. Every `10 x width` additions the counters halve and the doorkeeper
+// ones. Every 10 additions per expected key the counters halve and the doorkeeper
 // clears, so old popularity fades. A key seen once estimates 1, unless the
 // doorkeeper errs (about 0.5%). Not thread-safe.
 class FrequencySketch {
@@ -67,6 +67,7 @@ class FrequencySketch {
   static constexpr int kRows = 4;
   static constexpr int kDoorHashes = 3;
   static constexpr uint8_t kMax = 15;
+  static constexpr uint64_t kCountersPerKey = 16;
   void Reset();
   bool InDoor(uint64_t key) const;
   std::vector<uint8_t> counters_;  // kRows rows of width_mask_ + 1

@@ -2,12 +2,16 @@
 
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
+
 #include <atomic>
 #include <chrono>
 #include <thread>
 
 #include <nlohmann/json.hpp>
 
+#include "env/admin_access.h"
 #include "env/admin_ops.h"
 #include "env/json_number.h"
 #include "env/store.h"
@@ -118,9 +122,19 @@ AdminResponse RunAdminRequest(Store* store, const AdminRequest& r, bool wait) {
   return resp;
 }
 
-void ServeAdminRequests(Store* store) {
+void ServeAdminRequests(Store* store, std::string* dir_problem) {
   rocksdb::FileSystem* fs = store->base();
   const std::string dir = store->meta_dir() + "/admin";
+  Status ds = PrepareAdminDir(dir);
+  if (!ds.ok()) {
+    // Logged when it starts or changes, not at every poll.
+    if (ds.ToString() != *dir_problem) {
+      store->ReportError(StoreError::kAdminChannel, "admin channel not served", ds);
+    }
+    *dir_problem = ds.ToString();
+    return;
+  }
+  dir_problem->clear();
   std::vector<std::string> names;
   if (!fs->GetChildren(dir, rocksdb::IOOptions(), &names, nullptr).ok()) return;
   for (const std::string& name : names) {
@@ -131,13 +145,29 @@ void ServeAdminRequests(Store* store) {
     }
     std::string text;
     AdminResponse resp;
+    Status rs = ReadRequestFile(dir + "/" + name, &text);
+    if (rs.IsInvalidArgument()) {
+      // Another user's, or open to others (admin_access.h): not run, not
+      // answered (its writer could not read the answer), removed so that it
+      // is refused once.
+      store->ReportError(StoreError::kAdminChannel, "admin request " + name, rs);
+      if (unlink((dir + "/" + name).c_str()) != 0 && errno != ENOENT) {
+        store->ReportError(StoreError::kAdminChannel, "removing refused " + name,
+                           Status::IOError(strerror(errno)));
+      }
+      continue;
+    }
     // Not an error of the store's: a request that cannot be read now is
     // tried again at the next poll, and the tool withdraws it at its timeout.
-    if (!rocksdb::ReadFileToString(fs, dir + "/" + name, &text).ok()) continue;
+    if (!rs.ok()) continue;
     AdminRequest request;
     Status ps = ParseAdminRequest(text, &request);
+    const Status refusal = ps.ok() ? CheckRequestPath(store, request.path) : Status::OK();
     if (!ps.ok()) {
       resp.message = "malformed admin request " + name + ": " + ps.ToString();
+    } else if (!refusal.ok()) {
+      resp.message = "admin request " + name + ": " + refusal.ToString();
+      store->ReportError(StoreError::kAdminChannel, "admin request " + name, refusal);
     } else {
       try {
         // Without a migration thread, data operations run here and now.
@@ -172,7 +202,7 @@ void AdminServer::Run() {
   std::unique_lock<std::mutex> lock(mu_);
   while (!stop_) {
     lock.unlock();
-    ServeAdminRequests(store_);
+    ServeAdminRequests(store_, &dir_problem_);
     lock.lock();
     cv_.wait_for(lock, std::chrono::milliseconds(kPollMillis), [&] { return stop_; });
   }
@@ -184,8 +214,8 @@ Status SendAdminRequest(const std::string& meta_dir, const AdminRequest& request
   const std::string dir = meta_dir + "/admin";
   static std::atomic<int> counter{0};
   const std::string id = std::to_string(getpid()) + "-" + std::to_string(counter++) + ".json";
-  Status s = fs->CreateDirIfMissing(dir, rocksdb::IOOptions(), nullptr);
-  if (s.ok()) s = WriteAtomically(fs.get(), dir + "/" + kRequestPrefix + id, ToJson(request).dump());
+  Status s = OpenAdminDirForClient(dir);
+  if (s.ok()) s = WritePrivateFile(dir + "/" + kRequestPrefix + id, ToJson(request).dump());
   if (!s.ok()) return s;
   const std::string answer = dir + "/" + kResponsePrefix + id;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);

@@ -1,5 +1,6 @@
 // The admin channel: how `tierfs move|pin|queue|...` reaches the process that
-// has a store open (db_bench, an application).
+// has a store open (db_bench, an application). Who may use it:
+// env/admin_access.h.
 //
 // Files, not sockets: the tool writes a request, <tier0>/meta/admin/
 // REQ-<pid>-<n>.json (written as .tmp, then renamed), and waits for
@@ -56,8 +57,14 @@ rocksdb::Status ParseAdminResponse(const std::string& text, AdminResponse* respo
 // for the migration thread.
 AdminResponse RunAdminRequest(Store* store, const AdminRequest& request, bool wait);
 
-// Server: answers the requests waiting in the store's admin directory.
-void ServeAdminRequests(Store* store);
+// Server: answers the requests waiting in the store's admin directory, under
+// the access rules of env/admin_access.h: a directory that is not private to
+// the store's owner is not served, a request file of another user's or open
+// to others is refused and removed unanswered, a request naming a path
+// outside the store's namespace is answered "refused"; each refusal is
+// logged and counted (StoreError::kAdminChannel). `dir_problem` keeps the
+// directory's problem between calls, so that it is logged once.
+void ServeAdminRequests(Store* store, std::string* dir_problem);
 
 // Calls ServeAdminRequests every kPollMillis from a thread of its own, from
 // construction until destruction (which stops and joins it). A store opened
@@ -75,6 +82,7 @@ class AdminServer {
   std::mutex mu_;
   std::condition_variable cv_;
   bool stop_ = false;  // guarded by mu_
+  std::string dir_problem_;  // the server thread's own (ServeAdminRequests)
   std::thread thread_;
 };
 

@@ -99,12 +99,34 @@ Status ApplyKey(const std::string& key, const std::string& value,
     options->migration.enabled = false;
     return Status::OK();
   }
-  if (key == "trace") {
+  // Files the store writes outside the tiers, and their intervals.
+  static const struct {
+    const char* key;
+    std::string Options::*path;
+  } kFileKeys[] = {{"trace", &Options::trace},
+                   {"stats_log", &Options::stats_log},
+                   {"metrics_file", &Options::metrics_file}};
+  for (const auto& k : kFileKeys) {
+    if (key != k.key) continue;
     if (value.empty() || value[0] != '/') {
-      return Status::InvalidArgument(where + ": bad trace '" + value +
+      return Status::InvalidArgument(where + ": bad " + key + " '" + value +
                                      "' (expected an absolute file path outside the tiers)");
     }
-    options->trace = value;
+    options->*k.path = value;
+    return Status::OK();
+  }
+  static const struct {
+    const char* key;
+    uint64_t Options::*ms;
+  } kIntervalKeys[] = {{"stats_log_ms", &Options::stats_log_ms}, {"metrics_ms", &Options::metrics_ms}};
+  for (const auto& k : kIntervalKeys) {
+    if (key != k.key) continue;
+    uint64_t v;
+    if (!ParseSize(value, &v) || v == 0) {
+      return Status::InvalidArgument(where + ": bad " + key + " '" + value +
+                                     "' (expected milliseconds, > 0)");
+    }
+    options->*k.ms = v;
     return Status::OK();
   }
   if (key == "migration") {
@@ -205,7 +227,8 @@ Status ApplyKey(const std::string& key, const std::string& value,
   return Status::InvalidArgument(where + ": unknown key '" + key +
                                  "' (known: segment_size, policy, placement, POLICY.PARAM, migration, "
                                  "migration_queue, migration_rate, migration_idle_ops, migration_busy_share, "
-                                 "migration_plan_ms, fast_headroom, copies, copy_page, copy_share, copy_inherit, trace" +
+                                 "migration_plan_ms, fast_headroom, copies, copy_page, copy_share, copy_inherit, "
+                                 "trace, stats_log, stats_log_ms, metrics_file, metrics_ms" +
                                  (where.rfind("line", 0) == 0 ? ", tier" : "") + ")");
 }
 

@@ -3,6 +3,8 @@
 #include <cinttypes>
 #include <cstdio>
 
+#include "env/posix_util.h"
+
 namespace tierfs {
 
 using rocksdb::FileOptions;
@@ -132,7 +134,7 @@ Journal::~Journal() {
 
 IOStatus Journal::StartGeneration(uint64_t gen, const std::vector<JournalRecord>& snapshot) {
   IOOptions io;
-  FileOptions fo;
+  const FileOptions& fo = file_options_;
   std::string data;
   EncodeHeader(kSnapshotKind, gen, &data);
   for (const JournalRecord& r : snapshot) EncodeRecord(r, &data);
@@ -240,6 +242,30 @@ IOStatus Journal::SyncTo(uint64_t lsn) {
   }
   synced_lsn_ = target;
   return IOStatus::OK();
+}
+
+IOStatus Journal::SyncAllForExit() {
+  std::lock_guard<std::mutex> lock(sync_mu_);  // Rotate holds it: generation_ stays
+  const uint64_t target = appended_lsn_.load();
+  if (synced_lsn_.load() >= target) return IOStatus::OK();
+  {
+    std::lock_guard<std::mutex> alock(append_mu_);
+    if (!error_.ok()) return error_;
+  }
+  IOStatus s = SyncPath(JournalName(dir_, generation_));
+  if (!s.ok()) {
+    std::lock_guard<std::mutex> alock(append_mu_);  // sticky, as in SyncTo
+    error_ = IOStatus::IOError("TierFS journal sync failed: " + s.ToString());
+    return error_;
+  }
+  synced_lsn_ = target;
+  return IOStatus::OK();
+}
+
+void Journal::Abandon() {
+  std::lock_guard<std::mutex> alock(append_mu_);
+  (void)file_.release();  // leaked on purpose: see the header
+  error_ = IOStatus::IOError("TierFS journal in " + dir_ + " was let go at process exit");
 }
 
 IOStatus Journal::Rotate(const std::vector<JournalRecord>& snapshot) {

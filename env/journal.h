@@ -55,6 +55,17 @@ class Journal {
   rocksdb::IOStatus SyncTo(uint64_t lsn);
   rocksdb::IOStatus SyncAll() { return SyncTo(appended_lsn_.load()); }
 
+  // SyncAll with POSIX calls alone (fdatasync of the journal file through a
+  // descriptor of its own), for the saves at process exit
+  // (env/exit_hook.h). Thread-safe.
+  rocksdb::IOStatus SyncAllForExit();
+
+  // Lets go of the journal file without calling into it: at process exit the
+  // base file system's Close may use RocksDB statics already destroyed. The
+  // descriptor closes with the process. Appends fail from then on.
+  // REQUIRES: no concurrent Append or sync (the store is closed).
+  void Abandon();
+
   // Replaces the journal by generation()+1 built from `snapshot`.
   // REQUIRES: no concurrent Append (the caller holds the store's state lock).
   rocksdb::IOStatus Rotate(const std::vector<JournalRecord>& snapshot);
@@ -72,6 +83,9 @@ class Journal {
 
   rocksdb::FileSystem* const fs_;
   const std::string dir_;
+  // Built once, at open: a FileOptions built anew runs EnvOptions(), which
+  // reaches RocksDB statics, and a rotation may come at process exit.
+  const rocksdb::FileOptions file_options_;
 
   std::mutex append_mu_;  // serializes Append and Rotate
   std::unique_ptr<rocksdb::FSWritableFile> file_;

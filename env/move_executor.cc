@@ -45,11 +45,11 @@ IOStatus MoveExecutor::CopyRange(FileEntry* entry, int from, int to, uint64_t st
   std::unique_ptr<rocksdb::FSRandomRWFile> src, dst;
   if (s.ok()) {
     s = store_.base()->NewRandomRWFile(store_.tier(from).DataPath(entry->id),
-                                       rocksdb::FileOptions(), &src, nullptr);
+                                       store_.backing_options(), &src, nullptr);
   }
   if (s.ok()) {
     s = store_.base()->NewRandomRWFile(store_.tier(to).DataPath(entry->id),
-                                       rocksdb::FileOptions(), &dst, nullptr);
+                                       store_.backing_options(), &dst, nullptr);
   }
   std::string buf(std::min<uint64_t>(kMoveChunk, end - start), '\0');
   for (uint64_t off = start; s.ok() && off < end;) {

@@ -7,6 +7,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "env/namespace.h"
+
 namespace tierfs {
 
 using rocksdb::IOStatus;
@@ -65,6 +67,62 @@ IOStatus TruncatePath(const std::string& path, uint64_t size) {
     return PosixError("truncate " + path, errno);
   }
   return IOStatus::OK();
+}
+
+IOStatus CreateFileIfMissing(const std::string& path) {
+  int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) return PosixError("create " + path, errno);
+  close(fd);
+  return IOStatus::OK();
+}
+
+namespace {
+
+// fsync of `fd`, closed either way; `what` names it in the error.
+IOStatus FsyncAndClose(int fd, const std::string& what) {
+  int r = fsync(fd);
+  int err = errno;
+  if (close(fd) != 0 && r == 0) {
+    r = -1;
+    err = errno;
+  }
+  return r == 0 ? IOStatus::OK() : PosixError("fsync " + what, err);
+}
+
+}  // namespace
+
+IOStatus WriteFileDurably(const std::string& path, const std::string& bytes) {
+  const std::string tmp = path + ".tmp";
+  int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return PosixError("create " + tmp, errno);
+  for (size_t done = 0; done < bytes.size();) {
+    ssize_t n = write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      int err = errno;
+      close(fd);
+      return PosixError("write " + tmp, err);
+    }
+    done += size_t(n);
+  }
+  IOStatus s = FsyncAndClose(fd, tmp);
+  if (!s.ok()) return s;
+  if (rename(tmp.c_str(), path.c_str()) != 0) {
+    return PosixError("rename " + tmp + " to " + path, errno);
+  }
+  const std::string dir = Namespace::Parent(path);
+  fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return PosixError("open directory " + dir, errno);
+  return FsyncAndClose(fd, "directory " + dir);
+}
+
+IOStatus SyncPath(const std::string& path) {
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return PosixError("open " + path, errno);
+  int r = fdatasync(fd);
+  int err = errno;
+  close(fd);
+  return r == 0 ? IOStatus::OK() : PosixError("fdatasync " + path, err);
 }
 
 }  // namespace tierfs

@@ -1,6 +1,8 @@
 // The few operations on backing files that rocksdb::FileSystem does not
-// offer: hole punching, allocation queries, truncation by path. Used only
-// off the I/O path (recovery, relocation, tests, the admin tool).
+// offer: hole punching, allocation queries, truncation by path, and the
+// store's saves at process exit. Used only off the I/O path (recovery,
+// relocation, exit, tests, the admin tool). Nothing here calls into RocksDB
+// beyond building an IOStatus, so it works during static destruction.
 #pragma once
 
 #include <cstdint>
@@ -29,5 +31,19 @@ std::vector<std::pair<uint64_t, uint64_t>> DataExtents(const std::string& path);
 uint64_t AllocatedBytes(const std::string& path);
 
 rocksdb::IOStatus TruncatePath(const std::string& path, uint64_t size);
+
+// Creates `path` empty if it does not exist (an existing file is left as it
+// is).
+rocksdb::IOStatus CreateFileIfMissing(const std::string& path);
+
+// Replaces `path` by `bytes` durably with POSIX calls alone: writes and
+// fsyncs <path>.tmp, renames it over `path`, fsyncs the directory. For the
+// saves at process exit (env/exit_hook.h), when RocksDB's file system may
+// call into statics already destroyed. The error names the step and file.
+rocksdb::IOStatus WriteFileDurably(const std::string& path, const std::string& bytes);
+
+// fdatasync(2) of `path` through a descriptor of its own (Linux syncs the
+// file's pages whichever descriptor wrote them).
+rocksdb::IOStatus SyncPath(const std::string& path);
 
 }  // namespace tierfs

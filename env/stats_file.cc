@@ -35,7 +35,16 @@ LatencyHistogram HistogramFromJson(const json& j) {
 
 }  // namespace
 
-IOStatus StatsFile::Save(Store& store) {
+const char* SavePointName(SavePoint point) {
+  switch (point) {
+    case SavePoint::kClose: return "close";
+    case SavePoint::kLastDatabaseClosed: return "last database closed";
+    case SavePoint::kExit: return "exit";
+  }
+  return "?";
+}
+
+IOStatus StatsFile::Save(Store& store, SavePoint point, bool posix) {
   std::vector<TierStats> stats;
   store.GetStats(&stats);
   json tiers = json::array();
@@ -74,23 +83,67 @@ IOStatus StatsFile::Save(Store& store) {
       }
     }
   }
-  json doc{{"version", 1},   {"seq", store.Now()},   {"tiers", tiers},
-           {"segments", segments}, {"files", files}, {"errors", StoreErrorsToJson(store.errors())}};
-  const std::string path = store.meta_dir() + "/STATS";
-  IOStatus s = rocksdb::WriteStringToFile(store.base(), doc.dump(1), path + ".tmp", true);
-  if (s.ok()) s = store.base()->RenameFile(path + ".tmp", path, rocksdb::IOOptions(), nullptr);
-  return s;
+  json doc{{"version", 1},
+           {"seq", store.Now()},
+           {"tiers", tiers},
+           {"segments", segments},
+           {"files", files},
+           {"errors", StoreErrorsToJson(store.errors())},
+           {"saved_at", SavePointName(point)},
+           {"generation", store.journal_->generation()}};
+  return store.WriteMetaFile("STATS", doc.dump(1), posix);
 }
 
-IOStatus StatsFile::Load(Store& store) {
+namespace {
+
+// What statistics saved at `saved_at` in journal generation `saved_gen` miss,
+// the store having run to generation `last_gen` ("" if nothing).
+std::string Missing(const std::string& saved_at, uint64_t saved_gen, uint64_t last_gen) {
+  const std::string from = "the statistics are from the save at " +
+                           (saved_at.empty() ? std::string("close") : saved_at) +
+                           " in journal generation " + std::to_string(saved_gen);
+  if (saved_gen != last_gen) {
+    return from + "; the store ran to generation " + std::to_string(last_gen) +
+           " and was not saved after (the process was killed, or crashed): its activity since "
+           "is not counted, and the learning policy's state, if any, is the older one";
+  }
+  if (saved_at == SavePointName(SavePoint::kLastDatabaseClosed)) {
+    return from + "; the process did not save again at its end (killed, or crashed?): what "
+           "the store did after its last database closed is not counted";
+  }
+  if (saved_at == SavePointName(SavePoint::kExit)) {
+    return from + ", taken when the process exited with the store open: I/O after that "
+           "moment, by threads still running, is not counted";
+  }
+  return "";
+}
+
+}  // namespace
+
+IOStatus StatsFile::Load(Store& store, std::string* missing) {
+  // The generation the last process ran to (Recover started the next one).
+  const uint64_t last_gen = store.journal_ ? store.journal_->generation() - 1 : 0;
   const std::string path = store.meta_dir() + "/STATS";
   std::string text;
   IOStatus s = rocksdb::ReadFileToString(store.base(), path, &text);
-  if (s.IsNotFound() || s.IsPathNotFound()) return IOStatus::OK();  // never closed cleanly
+  if (s.IsNotFound() || s.IsPathNotFound()) {
+    if (missing && last_gen > 0) {
+      *missing = "no statistics saved: the store was never saved since it was created "
+                 "(killed, or crashed): its activity so far is not counted";
+    }
+    return IOStatus::OK();
+  }
   if (!s.ok()) return s;
   json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (!doc.is_object() || !doc["tiers"].is_array()) {
     return IOStatus::Corruption(path + " is not a TierFS statistics file: nothing loaded");
+  }
+  // Files written before the save points were recorded lack both keys: no
+  // guess is made for them.
+  if (missing && store.journal_ && doc["generation"].is_number_unsigned()) {
+    const json& at = doc["saved_at"];
+    *missing = Missing(at.is_string() ? at.get<std::string>() : "",
+                       doc["generation"].get<uint64_t>(), last_gen);
   }
   // Rows are read in the order the file has them; a value of the wrong type
   // (or a number its field cannot hold: env/json_number.h) throws, and what

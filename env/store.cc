@@ -488,11 +488,12 @@ IOStatus Store::EnsureDataFile(FileEntry* entry, int t) {
   if (entry->data_file_mask.load() & (1u << t)) return IOStatus::OK();
   std::unique_lock<std::shared_mutex> lock(entry->mu);
   if (entry->data_file_mask & (1u << t)) return IOStatus::OK();
-  // ReopenWritableFile creates without truncating; the handle is only for that.
-  std::unique_ptr<rocksdb::FSWritableFile> f;
-  IOStatus s = base_->ReopenWritableFile(tier(t).DataPath(entry->id), rocksdb::FileOptions(),
-                                         &f, nullptr);
-  if (s.ok()) s = f->Close(IOOptions(), nullptr);
+  // Created with POSIX calls (as the punches and extents of backing files
+  // are): the base file system's writable file would be opened and closed
+  // only for this, and its Close reaches RocksDB statics (a sync point in
+  // Debian's build), which may be gone if this runs at exit.
+  const std::string path = tier(t).DataPath(entry->id);
+  IOStatus s = CreateFileIfMissing(path);
   if (!s.ok()) return s;
   entry->data_file_mask.fetch_or(uint8_t(1u << t));
   dirty_data_dirs_.fetch_or(uint8_t(1u << t));

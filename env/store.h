@@ -14,10 +14,15 @@
 //                                      migration; its mutex guards its stop flag only
 //   Migrator (env/migrator.h)          the migration thread; its own mutex, never
 //                                      held while calling into the store
-// The store's own code: namespace and placement (store.cc), open, recovery
-// and close (store_recovery.cc), the hint calls that need the namespace
+//   StatsLog (env/stats_log.h)         the statistics log's threads (stats_log,
+//                                      metrics_file); its
+//                                      mutexes guard its stop flag and its file only
+// The store's own code: namespace and placement (store.cc), open and
+// recovery (store_recovery.cc), close and the save points (store_close.cc),
+// the hint calls that need the namespace
 // (store_hints.cc), StorageView and inspection (store_view.cc), trace capture
-// (store_trace.cc), the policy's saved state (store_policy_state.cc).
+// and the statistics log (store_trace.cc), the policy's saved state
+// (store_policy_state.cc).
 //
 // Locking order: the placement engine's decision lock (eviction, planning;
 // engine/placement.h) -> FileEntry::move_mu -> state_mu_ (shared for every
@@ -48,8 +53,10 @@
 #include "env/journal.h"
 #include "env/move_executor.h"
 #include "env/namespace.h"
+#include "env/stats_file.h"
 #include "env/store_errors.h"
 #include "env/tier.h"
+#include "env/stats_log.h"
 #include "env/trace_capture.h"
 #include "tierfs/file_system.h"
 #include "tierfs/statistics.h"
@@ -76,7 +83,22 @@ class Store : public StorageView {
   // lock. Every step is tried; each failure is logged and counted
   // (StoreError::kFinalSave), and the first is returned, naming the step and
   // its file. A later call returns the first call's status and does nothing.
+  // While the process is exiting (env/exit_hook.h) the saves use POSIX calls
+  // alone and the base file system's objects (journal file, lock,
+  // directories) are let go without calling into them.
   rocksdb::IOStatus Close();
+  // The exit handler's call (env/exit_hook.h), on a store still open when the
+  // process exits: stops the admin and migration threads and saves as Close
+  // does, with POSIX calls alone, under SavePoint::kExit. The store stays
+  // usable (a thread may still be writing); Close or the destructor, if they
+  // come, save again. Once; nothing after Close.
+  void SaveAtExit();
+  // A database lock taken or given back through the store's file system
+  // (TierFileSystem::LockFile, UnlockFile). When the last is given back the
+  // store saves (SavePoint::kLastDatabaseClosed) while RocksDB is surely
+  // alive; a failure is logged and counted, as at close.
+  void NoteDatabaseLocked() { db_locks_.fetch_add(1); }
+  void NoteDatabaseUnlocked();
   // True once Close has begun. Every entry point (the facade, the file
   // classes, the public API) checks it and returns ClosedError; Log checks
   // it under state_mu_, so no journal record follows Close's final sync.
@@ -140,6 +162,11 @@ class Store : public StorageView {
 
   const Options& options() const { return options_; }
   rocksdb::FileSystem* base() const { return base_.get(); }
+  // The options for opening backing files through base(), built at open.
+  // Every call uses this copy: a FileOptions built anew runs EnvOptions(),
+  // which reaches RocksDB statics, and the I/O path may run during static
+  // destruction (a host thread still writing at exit: env/exit_hook.h).
+  const rocksdb::FileOptions& backing_options() const { return backing_options_; }
   const std::string& meta_dir() const { return meta_dir_; }
   Tier& tier(int t) { return *tiers_[t]; }
   bool read_only() const { return options_.read_only; }
@@ -231,6 +258,12 @@ class Store : public StorageView {
   rocksdb::IOStatus StartTrace(const std::string& path);
   // Stops the capture; *records (if given) says how many it wrote.
   rocksdb::IOStatus StopTrace(uint64_t* records);
+  // The statistics log (env/stats_log.h): GetStats into `path` every
+  // `interval_ms`, and at close, as JSON lines (URI key stats_log) or
+  // Prometheus text (metrics_file). Started at open; `path` must lie outside
+  // the tiers.
+  rocksdb::IOStatus StartStatsLog(const std::string& path, uint64_t interval_ms,
+                                  StatsLog::Format format, std::unique_ptr<StatsLog>* log);
 
   const std::string& policy_state() const { return policy_state_; }
   // Drops every extra copy of `entry` (before it is written again).
@@ -273,19 +306,35 @@ class Store : public StorageView {
   void ListSegments(const std::string& dir, std::vector<SegmentReport>* segments);
   // The policy's learned state (env/store_policy_state.cc).
   void LoadPolicyState();
-  rocksdb::IOStatus SavePolicyState();
+  // Writes AGENTS (through the base file system, or with POSIX calls alone:
+  // WriteMetaFile). The policy's SaveState calls no other library
+  // (agents/rl/learner.h: Snapshot), so this is safe at process exit.
+  rocksdb::IOStatus SavePolicyState(bool posix);
+  // Replaces <meta>/`name` by `bytes` durably: .tmp, sync, rename; through
+  // the base file system, or (`posix`, at process exit) WriteFileDurably.
+  rocksdb::IOStatus WriteMetaFile(const std::string& name, const std::string& bytes, bool posix);
 
  private:
+  // InvalidArgument naming `what` and `path` unless `path`'s directory
+  // exists and lies outside every tier (a trace file, the stats log).
+  rocksdb::IOStatus CheckOutsideTiers(const std::string& path, const std::string& what);
   explicit Store(const Options& options);
   rocksdb::IOStatus Recover();
-  // The saves of a clean close: AGENTS, the journal's last sync, STATS. Each
-  // failure is reported (NoteFinalSave); the first is also left in *first.
-  void SaveAtClose(rocksdb::IOStatus* first);
-  // A step of Close that failed (unless `s` is OK): logged and counted
-  // (ReportError, kFinalSave), and if it is the first, "TierFS close: <what>:
-  // <s>" in *first.
-  void NoteFinalSave(const std::string& what, const rocksdb::IOStatus& s,
+  // The saves of a SavePoint: AGENTS, the journal's sync, STATS; with POSIX
+  // calls alone if `posix`. Each failure is reported (NoteFinalSave); the
+  // first is also left in *first. REQUIRES: close_mu_ held.
+  void SaveAt(SavePoint point, bool posix, rocksdb::IOStatus* first);
+  // A save that failed (unless `s` is OK): logged and counted (ReportError,
+  // kFinalSave) as "<what> at <point>", and if it is the first, "TierFS
+  // <point>: <what>: <s>" in *first.
+  void NoteFinalSave(SavePoint point, const std::string& what, const rocksdb::IOStatus& s,
                      rocksdb::IOStatus* first);
+  // Stops the statistics log and the metrics file, which write their last
+  // line; a failure is a NoteFinalSave at `point`.
+  void StopStatsLogs(SavePoint point, rocksdb::IOStatus* first);
+  // At process exit: lets go of the journal file, the data directories and
+  // the store's lock without calling into the base file system.
+  void AbandonBaseObjects();
   void DescribeSegment(const FileEntry& e, uint64_t s, SegmentInfo* info) const;
   rocksdb::IOStatus OpenTiers();
   // The STATS file saves and restores the counters, the clock and what the
@@ -317,9 +366,12 @@ class Store : public StorageView {
   // Set once, by Close, under state_mu_ exclusive; read on every I/O, beside
   // the segment geometry the I/O reads anyway.
   std::atomic<bool> closed_{false};
-  std::mutex close_mu_;             // serializes Close
+  std::mutex close_mu_;             // serializes Close and the saves (SaveAt)
   rocksdb::IOStatus close_status_;  // guarded by close_mu_: what Close returned
+  bool exit_saved_ = false;         // guarded by close_mu_: SaveAtExit ran
+  std::atomic<int> db_locks_{0};    // database locks held through the store
   std::shared_ptr<rocksdb::FileSystem> base_;
+  const rocksdb::FileOptions backing_options_;  // defaults: buffered, no mmap
   std::vector<std::unique_ptr<Tier>> tiers_;
   std::unique_ptr<Policy> policy_;
   std::unique_ptr<PlacementEngine> placement_;  // over policy_
@@ -339,6 +391,10 @@ class Store : public StorageView {
   std::string policy_state_;
   std::mutex trace_mu_;
   std::vector<std::unique_ptr<TraceCapture>> traces_;  // guarded by trace_mu_
+  // Set at open (stats_log), stopped at close before the saves; its thread
+  // reads GetStats, which takes no store lock.
+  std::unique_ptr<StatsLog> stats_log_;
+  std::unique_ptr<StatsLog> metrics_file_;  // the same, metrics_file
 
   // Hints waiting for their file, per column family, and the emulation-only
   // mode's pins by path. Its own mutex: ns_mu_ -> hints_ -> FileEntry::mu.

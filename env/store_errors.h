@@ -57,7 +57,8 @@ inline constexpr StoreErrorInfo kStoreErrors[kNumStoreErrors] = {
     {StoreError::kMigrationGivenUp, "migration_given_up",
      "migration moves (planned or manual) that failed: the segment stays where it was"},
     {StoreError::kAdminChannel, "admin_channel",
-     "admin requests whose answer could not be written or which could not be removed"},
+     "admin requests refused (another user's, open to others, a path outside the store), "
+     "whose answer could not be written or which could not be removed; a channel not served"},
     {StoreError::kInfoLog, "info_log", "lines the info log could not write"},
 };
 static_assert(detail::RowsInEnumOrder(kStoreErrors),

@@ -1,6 +1,7 @@
 // Store: keeping what the policy learned across restarts (Policy::SaveState,
-// the learning policies' weights) in <tier 0>/meta/AGENTS, written at a
-// clean close (temporary file, then rename) and offered back at open.
+// the learning policies' weights) in <tier 0>/meta/AGENTS, written at each
+// save point with STATS (env/store_close.cc: temporary file, then rename)
+// and offered back at open.
 #include "env/store.h"
 
 namespace tierfs {
@@ -32,13 +33,10 @@ void Store::LoadPolicyState() {
   LogInfo(policy_state_ + "; policy " + policy_->Name() + " starts untrained");
 }
 
-IOStatus Store::SavePolicyState() {
+IOStatus Store::SavePolicyState(bool posix) {
   const std::string state = policy_->SaveState();
   if (state.empty()) return IOStatus::OK();
-  const std::string path = AgentsPath(meta_dir_);
-  IOStatus s = rocksdb::WriteStringToFile(base_.get(), state, path + ".tmp", true);
-  if (s.ok()) s = base_->RenameFile(path + ".tmp", path, rocksdb::IOOptions(), nullptr);
-  return s;
+  return WriteMetaFile("AGENTS", state, posix);
 }
 
 }  // namespace tierfs

@@ -1,4 +1,4 @@
-// Store: open, recovery and close.
+// Store: open and recovery (closing: store_close.cc).
 //
 // Tier root layout:
 //   <root>/TIERFS-TIER      marker: store id and tier index
@@ -13,6 +13,7 @@
 
 #include "env/admin_channel.h"
 #include "env/config.h"
+#include "env/exit_hook.h"
 #include "env/migrator.h"
 #include "env/posix_util.h"
 #include "env/stats_file.h"
@@ -73,7 +74,8 @@ IOStatus Store::Open(const Options& options, std::shared_ptr<Store>* result) {
   if (s.ok()) s = store->Recover();
   if (!s.ok()) return s;
   // A damaged STATS file costs the saved counters, never the open.
-  s = StatsFile::Load(*store);
+  std::string missing;
+  s = StatsFile::Load(*store, &missing);
   if (!s.ok()) {
     store->ReportError(StoreError::kStatsLoad,
                        "loading " + store->meta_dir_ + "/STATS (counters go on from what was read)",
@@ -83,6 +85,7 @@ IOStatus Store::Open(const Options& options, std::shared_ptr<Store>* result) {
     store->LogInfo("open: journal generation " + std::to_string(store->journal_->generation()) +
                    ", " + std::to_string(store->tiers_.size()) + " tiers, policy " +
                    store->policy_->Name());
+    if (!missing.empty()) store->LogInfo("open: " + missing);
     store->LoadPolicyState();
   }
   if (!options.read_only && store->NumTiers() > 1) {
@@ -98,10 +101,23 @@ IOStatus Store::Open(const Options& options, std::shared_ptr<Store>* result) {
     s = store->StartTrace(options.trace);
     if (!s.ok()) return s;
   }
+  if (!options.stats_log.empty() && !options.read_only) {
+    s = store->StartStatsLog(options.stats_log, options.stats_log_ms,
+                             StatsLog::Format::kJsonLines, &store->stats_log_);
+    if (!s.ok()) return s;
+  }
+  if (!options.metrics_file.empty() && !options.read_only) {
+    s = store->StartStatsLog(options.metrics_file, options.metrics_ms,
+                             StatsLog::Format::kPrometheus, &store->metrics_file_);
+    if (!s.ok()) return s;
+  }
   if (options.migration.enabled && !options.read_only) {
     store->migrator_ = std::make_unique<Migrator>(store.get(), options.migration);
   }
-  if (!options.read_only) store->admin_ = std::make_unique<AdminServer>(store.get());
+  if (!options.read_only) {
+    store->admin_ = std::make_unique<AdminServer>(store.get());
+    RegisterLiveStore(store.get());  // saved if the process exits with it open
+  }
   *result = std::move(store);
   return IOStatus::OK();
 }
@@ -337,59 +353,6 @@ IOStatus Store::Recover() {
                 IOStatus::Corruption("torn journal tail"));
   }
   return IOStatus::OK();
-}
-
-Store::~Store() { Close().PermitUncheckedError(); }
-
-IOStatus Store::ClosedError(const char* op, const std::string& path) const {
-  return IOStatus::IOError(std::string("TierFS ") + op + (path.empty() ? "" : " " + path) +
-                           ": the store at " + options_.tiers[0].path + " is closed");
-}
-
-IOStatus Store::Close() {
-  std::lock_guard<std::mutex> once(close_mu_);
-  if (closed()) return close_status_;
-  // The store's own threads first: the admin server may queue moves, and a
-  // move in progress gives up at its next chunk.
-  admin_.reset();
-  if (migrator_) migrator_->Stop();
-  {
-    // Every journaled change holds state_mu_ shared: wait for those in
-    // progress; Log refuses the rest.
-    std::unique_lock<std::shared_mutex> state(state_mu_);
-    closed_.store(true, std::memory_order_relaxed);
-  }
-  IOStatus first;
-  if (trace_.load()) {
-    const std::string path = trace_.load()->path();
-    NoteFinalSave("writing trace " + path, StopTrace(nullptr), &first);
-  }
-  // A store that never finished opening (no journal: recovery failed, or
-  // another process holds the lock) saves nothing: its counters are empty,
-  // and the files may be another process's.
-  if (!read_only() && journal_) SaveAtClose(&first);
-  // Unlocking cannot fail in a way that matters: the lock goes with the
-  // descriptor, which this closes either way.
-  if (meta_lock_) base_->UnlockFile(meta_lock_, IOOptions(), nullptr).PermitUncheckedError();
-  meta_lock_ = nullptr;
-  close_status_ = first;
-  return first;
-}
-
-void Store::NoteFinalSave(const std::string& what, const IOStatus& s, IOStatus* first) {
-  if (s.ok()) return;
-  ReportError(StoreError::kFinalSave, what + " at close", s);
-  if (!first->ok()) return;
-  const std::string msg = "TierFS close: " + what + ": " + s.ToString();
-  *first = s.IsNoSpace() ? IOStatus::NoSpace(msg) : IOStatus::IOError(msg);
-}
-
-void Store::SaveAtClose(IOStatus* first) {
-  NoteFinalSave("saving " + meta_dir_ + "/AGENTS", SavePolicyState(), first);
-  NoteFinalSave("syncing the journal", journal_->SyncAll(), first);
-  // STATS last, so that it counts the failures above.
-  NoteFinalSave("saving " + meta_dir_ + "/STATS", StatsFile::Save(*this), first);
-  LogInfo("close: errors over the store's life: " + StoreErrorsLine(errors()));
 }
 
 }  // namespace tierfs

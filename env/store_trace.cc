@@ -1,4 +1,5 @@
-// Store: starting and stopping trace capture (env/trace_capture.h).
+// Store: what it records for analysis: trace capture (env/trace_capture.h)
+// and the statistics log (env/stats_log.h).
 #include <limits.h>
 #include <stdlib.h>
 
@@ -26,12 +27,27 @@ bool IsUnder(const std::string& a, const std::string& root) {
 
 }  // namespace
 
-IOStatus Store::StartTrace(const std::string& path) {
-  if (path.empty()) return IOStatus::InvalidArgument("trace: empty file name");
+IOStatus Store::CheckOutsideTiers(const std::string& path, const std::string& what) {
+  if (path.empty()) return IOStatus::InvalidArgument(what + ": empty file name");
   const std::string dir = ResolvedParent(path);
   if (dir.empty()) {
-    return IOStatus::InvalidArgument("trace file '" + path + "': its directory does not exist");
+    return IOStatus::InvalidArgument(what + " '" + path + "': its directory does not exist");
   }
+  for (int t = 0; t < NumTiers(); ++t) {
+    char buf[PATH_MAX];
+    const std::string root = realpath(tier(t).root.c_str(), buf) ? std::string(buf) : tier(t).root;
+    if (IsUnder(dir, root)) {
+      return IOStatus::InvalidArgument(what + " '" + path + "' lies inside tier " +
+                                       std::to_string(t) + " (" + tier(t).root +
+                                       "): put it outside the tiers");
+    }
+  }
+  return IOStatus::OK();
+}
+
+IOStatus Store::StartTrace(const std::string& path) {
+  IOStatus checked = CheckOutsideTiers(path, "trace file");
+  if (!checked.ok()) return checked;
   TraceHeader header;
   header.segment_size = seg_size_;
   header.start_unix_ns = uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -39,13 +55,6 @@ IOStatus Store::StartTrace(const std::string& path) {
                                       .count());
   header.source = "tierfs";
   for (int t = 0; t < NumTiers(); ++t) {
-    char buf[PATH_MAX];
-    const std::string root = realpath(tier(t).root.c_str(), buf) ? std::string(buf) : tier(t).root;
-    if (IsUnder(dir, root)) {
-      return IOStatus::InvalidArgument("trace file '" + path + "' lies inside tier " +
-                                       std::to_string(t) + " (" + tier(t).root +
-                                       "): put it outside the tiers");
-    }
     header.tiers.push_back(TraceTier{tier(t).capacity(), options_.tiers[size_t(t)].device,
                                      tier(t).root});
   }
@@ -68,6 +77,21 @@ IOStatus Store::StopTrace(uint64_t* records) {
   IOStatus s = capture->Stop();
   if (records) *records = capture->records();
   return s;
+}
+
+IOStatus Store::StartStatsLog(const std::string& path, uint64_t interval_ms,
+                             StatsLog::Format format, std::unique_ptr<StatsLog>* log) {
+  IOStatus s = CheckOutsideTiers(path, format == StatsLog::Format::kJsonLines ? "stats log"
+                                                                             : "metrics file");
+  if (!s.ok()) return s;
+  return StatsLog::Start(
+      path, interval_ms, format,
+      [this] {
+        std::vector<TierStats> stats;
+        GetStats(&stats);
+        return stats;
+      },
+      log);
 }
 
 }  // namespace tierfs

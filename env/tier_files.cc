@@ -335,9 +335,10 @@ IOStatus SegmentWriter::Handle(int t, rocksdb::FSRandomRWFile** file) {
     IOStatus s = store_->EnsureDataFile(entry_.get(), t);
     // Buffered writes: direct-I/O writers hand us aligned buffers, but the
     // backing files are shared with the relocation path, which is buffered.
-    rocksdb::FileOptions fo;
-    if (s.ok()) s = store_->base()->NewRandomRWFile(store_->tier(t).DataPath(entry_->id), fo,
-                                                    &files_[t], nullptr);
+    if (s.ok()) {
+      s = store_->base()->NewRandomRWFile(store_->tier(t).DataPath(entry_->id),
+                                          store_->backing_options(), &files_[t], nullptr);
+    }
     if (!s.ok()) return s;
   }
   *file = files_[t].get();

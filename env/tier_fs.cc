@@ -231,7 +231,7 @@ IOStatus TierFileSystem::Truncate(const std::string& fname, size_t size, const I
     IOStatus s = store_->OpenFile(Normalize(fname), false, &e);
     if (!s.ok()) return s;
     HeldHandle pin(store_.get(), e);
-    SegmentWriter writer(store_, e, FileOptions());
+    SegmentWriter writer(store_, e, store_->backing_options());
     s = writer.Truncate(size);
     IOStatus c = writer.Close();
     return s.ok() ? c : s;
@@ -323,15 +323,21 @@ IOStatus TierFileSystem::LockFile(const std::string& fname, const IOOptions& io,
     HeldHandle pin(store_.get(), e);
     s = store_->EnsureDataFile(e.get(), 0);
     if (s.ok()) s = store_->base()->LockFile(store_->tier(0).DataPath(e->id), io, lock, nullptr);
-    if (!s.ok()) s = IOStatus::IOError("lock " + fname + ": " + s.ToString());
+    if (!s.ok()) return IOStatus::IOError("lock " + fname + ": " + s.ToString());
+    store_->NoteDatabaseLocked();
     return s;
   });
 }
 
 IOStatus TierFileSystem::UnlockFile(rocksdb::FileLock* lock, const IOOptions& io, IODebugContext*) {
   // Not refused after Close: it touches no store state, and a database closed
-  // after its store must still give its lock back.
-  return Guard("unlock", "", [&] { return store_->base()->UnlockFile(lock, io, nullptr); });
+  // after its store must still give its lock back. The last lock given back
+  // is the last database closing: the store saves (Store::NoteDatabaseUnlocked).
+  return Guard("unlock", "", [&] {
+    IOStatus s = store_->base()->UnlockFile(lock, io, nullptr);
+    store_->NoteDatabaseUnlocked();
+    return s;
+  });
 }
 
 IOStatus TierFileSystem::NewLogger(const std::string& fname, const IOOptions&,

@@ -112,6 +112,24 @@ TEST_F(ConfigTest, HotPageCopyKeys) {
   }
 }
 
+TEST_F(ConfigTest, StatsLogIsAnAbsolutePathWithAnInterval) {
+  const std::string t = "tierfs://" + Tier("t0") + ":1G," + Tier("t1") + ":10G";
+  ASSERT_TRUE(Parse(t).ok());
+  EXPECT_EQ("", options_.stats_log);
+  EXPECT_EQ(1000u, options_.stats_log_ms);  // the default
+  ASSERT_TRUE(Parse(t + ";stats_log:/tmp/x.jsonl;stats_log_ms:250").ok());
+  EXPECT_EQ("/tmp/x.jsonl", options_.stats_log);
+  EXPECT_EQ(250u, options_.stats_log_ms);
+  ExpectRefused(Parse(t + ";stats_log:relative.jsonl"), {"stats_log", "relative.jsonl"});
+  ExpectRefused(Parse(t + ";stats_log_ms:0"), {"stats_log_ms", "'0'"});
+  EXPECT_EQ(10000u, options_.metrics_ms);  // the default
+  ASSERT_TRUE(Parse(t + ";metrics_file:/tmp/tierfs.prom;metrics_ms:500").ok());
+  EXPECT_EQ("/tmp/tierfs.prom", options_.metrics_file);
+  EXPECT_EQ(500u, options_.metrics_ms);
+  ExpectRefused(Parse(t + ";metrics_file:tierfs.prom"), {"metrics_file", "tierfs.prom"});
+  ExpectRefused(Parse(t + ";metrics_ms:soon"), {"metrics_ms", "'soon'"});
+}
+
 TEST_F(ConfigTest, TwoTiersWithDevicesKeepTheirOrder) {
   std::string t0 = Tier("t0"), t1 = Tier("t1");
   ASSERT_TRUE(Parse("tierfs://" + t0 + ":512M:nvme," + t1 + ":1T:hdd").ok());

@@ -274,5 +274,37 @@ TEST(FrequencySketchTest, CountsAndForgets) {
   EXPECT_LT(sketch.Estimate(42), 5u);
 }
 
+// A sample's worth of additions over many more keys than the sketch expects
+// (the pages a workload reads, against the copies' slots) must leave the
+// estimates of the keys read a few times apart from those read once or never.
+// The first sketch had one counter per expected key per row: each counter
+// collected about ten foreign additions per sample, every estimate was noise
+// and admission a coin toss.
+TEST(FrequencySketchTest, EstimatesStayApartUnderManyKeys) {
+  const uint64_t expected = 1024;
+  FrequencySketch sketch(expected);
+  // Within one sample (10 x expected additions): 4,000 keys read twice (the
+  // doorkeeper takes the first reads, the counters the second) and 100 read
+  // four times, interleaved.
+  for (int round = 0; round < 2; ++round) {
+    for (uint64_t k = 0; k < 4000; ++k) {
+      sketch.Add(100000 + k);
+      if (k % 40 == 0) {
+        sketch.Add(k / 40);
+        sketch.Add(k / 40);
+      }
+    }
+  }
+  uint64_t hot_sum = 0, twice_sum = 0, never_sum = 0;
+  for (uint64_t k = 0; k < 100; ++k) hot_sum += sketch.Estimate(k);
+  for (uint64_t k = 0; k < 4000; ++k) {
+    twice_sum += sketch.Estimate(100000 + k);
+    never_sum += sketch.Estimate(900000 + k);
+  }
+  EXPECT_GE(hot_sum, 4u * 100);           // count-min never underestimates
+  EXPECT_LT(twice_sum, 4000u * 22 / 10);  // read twice: 2, and few collisions
+  EXPECT_LT(never_sum, 4000u / 10);       // never read: almost always 0
+}
+
 }  // namespace
 }  // namespace tierfs

@@ -10,6 +10,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
@@ -421,6 +422,32 @@ TEST_F(JournalTest, AppendIsVisibleWithoutSync) {
   ASSERT_TRUE(Load().ok());
   ASSERT_EQ(records_.size(), 1u);
   EXPECT_TRUE(records_[0] == JournalRecord::Mkdir("/unsynced"));
+}
+
+// The exit path's sync (POSIX alone) opens the journal by its name: a file
+// that is not there is an error naming it, sticky as any failed sync; and a
+// journal let go at exit refuses appends.
+TEST_F(JournalTest, SyncForExitSyncsTheCurrentFileByNameAndAbandonRefusesAppends) {
+  std::unique_ptr<Journal> j;
+  ASSERT_TRUE(Journal::Create(fs_, meta_, 3, {}, &j).ok());
+  uint64_t lsn = 0;
+  ASSERT_TRUE(j->Append(JournalRecord::Mkdir("/a"), &lsn).ok());
+  EXPECT_TRUE(j->SyncAllForExit().ok());
+  ASSERT_TRUE(j->Append(JournalRecord::Mkdir("/b"), &lsn).ok());
+  const std::string name = Journal::JournalName(meta_, 3);
+  const std::string moved = meta_ + "/moved";
+  ASSERT_EQ(0, rename(name.c_str(), moved.c_str()));
+  rocksdb::IOStatus s = j->SyncAllForExit();
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(std::string::npos, s.ToString().find("open " + name)) << s.ToString();
+  EXPECT_FALSE(j->Append(JournalRecord::Mkdir("/c"), &lsn).ok());  // sticky
+  ASSERT_EQ(0, rename(moved.c_str(), name.c_str()));
+
+  std::unique_ptr<Journal> k;
+  ASSERT_TRUE(Journal::Create(fs_, meta_, 4, {}, &k).ok());
+  k->Abandon();
+  s = k->Append(JournalRecord::Mkdir("/d"), &lsn);
+  EXPECT_NE(std::string::npos, s.ToString().find("let go at process exit")) << s.ToString();
 }
 
 TEST_F(JournalTest, LsnsIncreaseAndSyncToIsIdempotent) {

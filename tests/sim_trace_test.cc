@@ -1,4 +1,5 @@
-// The trace format (env/trace_format.h) and its CSV forms (tools/sim/trace_csv.h).
+// The trace format (env/trace_format.h), its CSV forms (tools/sim/trace_csv.h),
+// windows and totals (tools/sim/trace_window.h).
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -7,6 +8,7 @@
 #include "env/trace_format.h"
 #include "tests/test_util.h"
 #include "tools/sim/trace_csv.h"
+#include "tools/sim/trace_window.h"
 
 namespace tierfs {
 namespace {
@@ -336,6 +338,37 @@ TEST(TraceFormatTest, ATimeThatOverflowsIsAnError) {
   EXPECT_FALSE(reader.Next(&r, &error));
   EXPECT_NE(std::string::npos, error.find("malformed record 1 (its time overflows 64 bits)"))
       << error;
+}
+
+// A window keeps the records of [from, to], both ends included, times from
+// its start, and moves the header's wall clock with them.
+TEST(TraceWindowTest, AWindowKeepsItsRecordsAndTheirWallClock) {
+  const std::vector<TraceRecord> all = SampleRecords();  // times 1000, 1000, c, then events c + 1 ...
+  const uint64_t c = all[2].time_ns;
+  TraceHeader h = SampleHeader();
+  const std::vector<TraceRecord> w = sim::TraceWindow(all, 1000, c + 2, &h);
+  ASSERT_EQ(5u, w.size());  // a, b, c, and the events at c + 1, c + 2
+  EXPECT_EQ(0u, w[0].time_ns);
+  EXPECT_EQ(c - 1000, w[2].time_ns);
+  EXPECT_EQ(TraceEvent::kSettle, w[4].event);
+  EXPECT_EQ(SampleHeader().start_unix_ns + 1000, h.start_unix_ns);
+  EXPECT_EQ(all[3].offset, w[3].offset);
+  EXPECT_TRUE(sim::TraceWindow(all, 1001, c - 1).empty());
+  EXPECT_EQ(all.size() - 2, sim::TraceWindow(all, 1001, UINT64_MAX).size());
+}
+
+// Totals count I/O by type and bytes written by file kind.
+TEST(TraceWindowTest, TotalsCountWritesByFileKind) {
+  const sim::TraceTotals t = sim::CountTrace(SampleRecords());
+  EXPECT_EQ(1u, t.user_reads);
+  EXPECT_EQ(1u, t.background_reads);
+  EXPECT_EQ(1u, t.writes);
+  EXPECT_EQ(65536u, t.write_bytes);
+  EXPECT_EQ(2 * 4096u, t.read_bytes);
+  ASSERT_EQ(1u, t.written_by_kind.size());
+  EXPECT_EQ(65536u, t.written_by_kind.at("wal"));
+  EXPECT_EQ(1u, t.events.at(TraceEvent::kPlace));
+  EXPECT_EQ(2u, t.files);
 }
 
 }  // namespace

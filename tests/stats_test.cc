@@ -6,9 +6,14 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <thread>
 #include <nlohmann/json.hpp>
 
+#include "env/prometheus_text.h"
 #include "env/stats_report.h"
 #include "tests/test_util.h"
 #include "util/size.h"
@@ -339,6 +344,169 @@ TEST_F(StatsTest, TheToolPrintsTheTablesOfTheStoresStatistics) {
     }
   }
   EXPECT_EQ(0u, run("stats").rfind(TierStatsTables(stats), 0));
+}
+
+// ---- The statistics log (URI key stats_log): live counters over time ----
+
+// The whole lines of a statistics log; a last line still being written (no
+// newline yet) is left out.
+std::vector<json> ReadStatsLog(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<json> lines;
+  for (std::string line; std::getline(in, line);) {
+    if (in.eof()) break;  // no '\n' after it
+    lines.push_back(json::parse(line));
+  }
+  return lines;
+}
+
+uint64_t SumOver(const json& tiers, const char* key) {
+  uint64_t sum = 0;
+  for (const json& t : tiers) sum += t[key].get<uint64_t>();
+  return sum;
+}
+
+// With an interval longer than the test, the log holds the line written at
+// open and the final one written at close, which has the counters the store
+// reported just before closing: the live ones, which `tierfs stats` from
+// another process cannot see.
+TEST_F(StatsTest, TheStatsLogHasALineAtOpenAndTheLiveCountersAtClose) {
+  const std::string log = dir_.path() + "/stats.jsonl";
+  uri_ = test::MakeUri(dir_, {"64K", "8M"}, ";segment_size:16K;migration:off;stats_log:" + log +
+                                                ";stats_log_ms:3600000");
+  ASSERT_TRUE(NewTierFileSystem(uri_, &fs_).ok());
+  std::unique_ptr<rocksdb::FSWritableFile> f;
+  ASSERT_TRUE(fs_->NewWritableFile("/db/000001.sst", FileOptions(), &f, nullptr).ok());
+  ASSERT_TRUE(f->Append(test::RandomBytes(100000, 1), IOOptions(), nullptr).ok());
+  ASSERT_TRUE(f->Close(IOOptions(), nullptr).ok());
+  std::unique_ptr<rocksdb::FSRandomAccessFile> r;
+  ASSERT_TRUE(fs_->NewRandomAccessFile("/db/000001.sst", FileOptions(), &r, nullptr).ok());
+  char scratch[4096];
+  rocksdb::Slice got;
+  for (uint64_t off = 0; off < 5 * 16384; off += 16384) {  // one segment each
+    ASSERT_TRUE(r->Read(off, sizeof(scratch), IOOptions(), &got, scratch, nullptr).ok());
+  }
+  r.reset();
+  f.reset();  // files hold the store open: the last reference closes it
+  const std::vector<TierStats> live = Stats();
+  ASSERT_EQ(1u, ReadStatsLog(log).size()) << "only the line written at open, so far";
+  fs_.reset();
+
+  const std::vector<json> lines = ReadStatsLog(log);
+  ASSERT_EQ(2u, lines.size());
+  EXPECT_FALSE(lines[0].contains("final"));
+  EXPECT_EQ(0u, SumOver(lines[0]["tiers"], "user_reads"));
+  EXPECT_TRUE(lines[1]["final"].get<bool>());
+  EXPECT_LE(lines[0]["unix_ns"].get<uint64_t>(), lines[1]["unix_ns"].get<uint64_t>());
+  EXPECT_EQ(TierStatsToJson(live), lines[1]["tiers"]);
+  uint64_t user_reads = 0;
+  for (const TierStats& t : live) user_reads += t.Get(TierTicker::kUserReads);
+  EXPECT_EQ(5u, user_reads);
+}
+
+// Lines follow at the interval while the store is open, each later than the
+// one before.
+TEST_F(StatsTest, TheStatsLogWritesALineEveryInterval) {
+  const std::string log = dir_.path() + "/stats.jsonl";
+  uri_ = test::MakeUri(dir_, {"64K", "8M"}, ";stats_log:" + log + ";stats_log_ms:5");
+  ASSERT_TRUE(NewTierFileSystem(uri_, &fs_).ok());
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (ReadStatsLog(log).size() < 4 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  fs_.reset();
+  const std::vector<json> lines = ReadStatsLog(log);
+  ASSERT_GE(lines.size(), 5u);  // at least 3 by the interval, plus the first and the final
+  for (size_t i = 1; i < lines.size(); ++i) {
+    EXPECT_LE(lines[i - 1]["elapsed_ms"].get<uint64_t>(), lines[i]["elapsed_ms"].get<uint64_t>());
+    EXPECT_EQ(2u, lines[i]["tiers"].size());
+    EXPECT_EQ(i + 1 == lines.size(), lines[i].contains("final")) << "line " << i;
+  }
+}
+
+// A log inside a tier would be charged to nothing and read by no one: refused
+// at open, naming the file and the tier.
+TEST_F(StatsTest, AStatsLogInsideATierIsRefused) {
+  const std::string inside = dir_.Sub("tier1") + "/stats.jsonl";
+  rocksdb::Status s =
+      NewTierFileSystem(test::MakeUri(dir_, {"64K", "8M"}, ";stats_log:" + inside), &fs_);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(std::string::npos, s.ToString().find(inside)) << s.ToString();
+  EXPECT_NE(std::string::npos, s.ToString().find("inside tier 1")) << s.ToString();
+}
+
+// ---- The metrics file (URI key metrics_file): Prometheus text, replaced ----
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// Written at open, and at close with the live statistics, each time whole
+// (a temporary file renamed over it, none left behind).
+TEST_F(StatsTest, TheMetricsFileHoldsTheLiveStatisticsAtClose) {
+  const std::string prom = dir_.path() + "/tierfs.prom";
+  uri_ = test::MakeUri(dir_, {"64K", "8M"}, ";segment_size:16K;migration:off;metrics_file:" + prom +
+                                                ";metrics_ms:3600000");
+  ASSERT_TRUE(NewTierFileSystem(uri_, &fs_).ok());
+  const std::string at_open = ReadFile(prom);
+  EXPECT_NE(std::string::npos, at_open.find("# TYPE tierfs_user_reads_total counter\n"));
+  std::unique_ptr<rocksdb::FSWritableFile> f;
+  ASSERT_TRUE(fs_->NewWritableFile("/db/000001.sst", FileOptions(), &f, nullptr).ok());
+  ASSERT_TRUE(f->Append(test::RandomBytes(50000, 1), IOOptions(), nullptr).ok());
+  ASSERT_TRUE(f->Close(IOOptions(), nullptr).ok());
+  f.reset();
+  const std::vector<TierStats> live = Stats();
+  EXPECT_EQ(at_open, ReadFile(prom)) << "rewritten only every metrics_ms";
+  fs_.reset();
+  EXPECT_EQ(TierStatsToPrometheus(live), ReadFile(prom));
+  EXPECT_NE(at_open, ReadFile(prom));
+  EXPECT_FALSE(std::ifstream(prom + ".tmp").good());
+}
+
+TEST_F(StatsTest, AMetricsFileInsideATierIsRefused) {
+  const std::string inside = dir_.Sub("tier0") + "/tierfs.prom";
+  rocksdb::Status s =
+      NewTierFileSystem(test::MakeUri(dir_, {"64K", "8M"}, ";metrics_file:" + inside), &fs_);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(std::string::npos, s.ToString().find("metrics file '" + inside)) << s.ToString();
+  EXPECT_NE(std::string::npos, s.ToString().find("inside tier 0")) << s.ToString();
+}
+
+// The exposition's shape for one tier: counters *_total, gauges bare, the
+// histogram's cumulative buckets at powers of two microseconds.
+TEST(PrometheusTextTest, NamesTypesAndBuckets) {
+  TierStats t;
+  t.index = 1;
+  t.path = "/mnt/a \"b\"";
+  t.device = "hdd";
+  t.capacity = 1000;
+  t.tickers[size_t(TierTicker::kReads)] = 7;
+  t.tickers[size_t(TierTicker::kSegments)] = 3;
+  LatencyHistogram& h = t.histograms[size_t(TierHistogram::kReadLatency)];
+  h.buckets[0] = 1;  // 0 us
+  h.buckets[3] = 2;  // [4, 8) us
+  h.count = 3;
+  h.sum_us = 12;
+  const std::string text = TierStatsToPrometheus({t});
+  const std::string labels = "tier=\"1\",device=\"hdd\",path=\"/mnt/a \\\"b\\\"\"";
+  const std::vector<std::string> lines = {
+      "# TYPE tierfs_reads_total counter", "tierfs_reads_total{" + labels + "} 7",
+        "# TYPE tierfs_segments gauge", "tierfs_segments{" + labels + "} 3",
+        "tierfs_capacity_bytes{" + labels + "} 1000",
+        "# TYPE tierfs_read_latency_seconds histogram",
+        "tierfs_read_latency_seconds_bucket{" + labels + ",le=\"1e-06\"} 1",
+        "tierfs_read_latency_seconds_bucket{" + labels + ",le=\"4e-06\"} 1",
+        "tierfs_read_latency_seconds_bucket{" + labels + ",le=\"8e-06\"} 3",
+        "tierfs_read_latency_seconds_bucket{" + labels + ",le=\"+Inf\"} 3",
+        "tierfs_read_latency_seconds_sum{" + labels + "} 1.2e-05",
+      "tierfs_read_latency_seconds_count{" + labels + "} 3"};
+  for (const std::string& line : lines) {
+    EXPECT_NE(std::string::npos, text.find(line + "\n")) << line << "\n" << text;
+  }
+  for (const TierTickerInfo& info : kTierTickers) {
+    EXPECT_NE(std::string::npos, text.find(std::string("# HELP tierfs_") + info.name)) << info.name;
+  }
 }
 
 }  // namespace

@@ -29,12 +29,21 @@ check() {  # check NAME CONDITION-RESULT
   if [ "$2" = ok ]; then passed=$((passed + 1)); echo "ok   $1"; else failed=$((failed + 1)); echo "FAIL $1: $2"; fi
 }
 
-LD_PRELOAD="$PRELOAD" db_bench --fs_uri="$URI" --db=/dbt --benchmarks=fillseq --num=20000 \
-  --value_size=100 --compression_type=none >"$TMP/bench.out" 2>&1
-check "db_bench fillseq on tierfs://" "$(grep -q 'fillseq *:' "$TMP/bench.out" && echo ok || tail -5 "$TMP/bench.out")"
+# saved_at: where the tool's store saved STATS last (env/stats_file.h).
+saved_at() { sed -n 's/.*"saved_at": "\([a-z ]*\)".*/\1/p' "$TMP/t0/meta/STATS" 2>/dev/null; }
 
-count=$(LD_PRELOAD="$PRELOAD" ldb --fs_uri="$URI" --db=/dbt scan 2>"$TMP/ldb.err" | wc -l)
-check "ldb scan reads back 20000 keys" "$([ "$count" = 20000 ] && echo ok || echo "got $count: $(head -3 "$TMP/ldb.err")")"
+bench_rc=0
+LD_PRELOAD="$PRELOAD" db_bench --fs_uri="$URI" --db=/dbt --benchmarks=fillseq --num=20000 \
+  --value_size=100 --compression_type=none >"$TMP/bench.out" 2>&1 || bench_rc=$?
+check "db_bench fillseq on tierfs://" "$(grep -q 'fillseq *:' "$TMP/bench.out" && echo ok || tail -5 "$TMP/bench.out")"
+# db_bench keeps its Env in a static: the store ends during static destruction.
+check "db_bench exits 0 and its store saves STATS at close" \
+  "$([ "$bench_rc" = 0 ] && [ "$(saved_at)" = close ] && echo ok || echo "status $bench_rc, STATS saved at '$(saved_at)'")"
+
+ldb_rc=0
+LD_PRELOAD="$PRELOAD" ldb --fs_uri="$URI" --db=/dbt scan >"$TMP/ldb.out" 2>"$TMP/ldb.err" || ldb_rc=$?
+count=$(wc -l <"$TMP/ldb.out")
+check "ldb scan reads back 20000 keys and exits 0" "$([ "$count" = 20000 ] && [ "$ldb_rc" = 0 ] && echo ok || echo "got $count, status $ldb_rc: $(head -3 "$TMP/ldb.err")")"
 
 LD_PRELOAD="$PRELOAD" ldb --fs_uri="$URI" --db=/dbt put tierfs-key tierfs-value >/dev/null
 value=$(LD_PRELOAD="$PRELOAD" ldb --fs_uri="$URI" --db=/dbt get tierfs-key)

@@ -242,6 +242,34 @@ TEST_F(StoreErrorsTest, TornJournalTailDroppedAtRecoveryIsLoggedAndCounted) {
   EXPECT_NE(std::string::npos, out.find("errors: torn_journal_tail 1 ")) << out;
 }
 
+// The last database lock given back saves the store (env/store_close.cc),
+// through the base file system: a failure there is logged and counted, and
+// the store stays open.
+TEST_F(StoreErrorsTest, SaveWhenTheLastDatabaseClosesGoesThroughTheBaseFileSystem) {
+  Open();
+  Write("/db/000001.sst", 100 << 10);
+  IOOptions io;
+  rocksdb::FileLock* first = nullptr;
+  rocksdb::FileLock* second = nullptr;
+  ASSERT_TRUE(fs_->LockFile("/db/LOCK", io, &first, nullptr).ok());
+  ASSERT_TRUE(fs_->CreateDirIfMissing("/db2", io, nullptr).ok());
+  ASSERT_TRUE(fs_->LockFile("/db2/LOCK", io, &second, nullptr).ok());
+  fault_->faults.rename_fails = "/meta/STATS.tmp";
+  ASSERT_TRUE(fs_->UnlockFile(first, io, nullptr).ok());
+  EXPECT_TRUE(LogLines("last database closed").empty()) << Log();  // one still open
+  ASSERT_TRUE(fs_->UnlockFile(second, io, nullptr).ok());
+  fault_->faults.rename_fails.clear();
+  EXPECT_EQ(1u, Logged(StoreError::kFinalSave, "saving " + Meta() + "/STATS at last database closed",
+               "injected: cannot rename " + Meta() + "/STATS.tmp")) << Log();
+  EXPECT_EQ(1u, LogLines("last database closed: errors over the store's life: final_save 1").size())
+      << Log();
+  EXPECT_EQ(1u, Count(StoreError::kFinalSave));
+  // Still open: the file reads back, and Close saves.
+  EXPECT_EQ(test::RandomBytes(100 << 10, 100 << 10), test::ReadAll(fs_.get(), "/db/000001.sst"));
+  EXPECT_TRUE(tierfs::Close(fs_.get()).ok());
+  EXPECT_EQ(1u, LogLines("close: errors over the store's life: final_save 1").size()) << Log();
+}
+
 TEST_F(StoreErrorsTest, FailedSavesAtCloseAreLoggedAndCountedInTheStatsSavedLast) {
   Open();
   Write("/db/000001.sst", 100 << 10);

@@ -226,6 +226,8 @@ TEST(RocksDbConfigTest, ReadsTheBindingProperties) {
 TEST(RocksDbConfigTest, BadBindingPropertiesAreNamed) {
   const std::vector<std::pair<std::pair<std::string, std::string>, std::string>> cases = {
       {{"rocksdb.colour", "blue"}, "rocksdb.colour"},
+      {{"rocksdb.persistent_cache_size", "110M"}, "at least 120M"},
+      {{"rocksdb.persistent_cache_path", "/rc"}, "go together"},
       {{"rocksdb.compression", "lzma"}, "lzma"},
       {{"rocksdb.db_paths", "/fast"}, "rocksdb.db_paths"},
       {{"rocksdb.db_paths", "/fast:64X"}, "/fast:64X"},

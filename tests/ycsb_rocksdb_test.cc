@@ -4,6 +4,7 @@
 // and bad input refused with a non-zero exit status.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -215,6 +216,56 @@ TEST(YcsbRocksDbTest, BadInputExitsNonZeroNamingIt) {
     EXPECT_NE(std::string::npos, run.err.find(c.second)) << run.err;
     EXPECT_EQ("", run.out) << c.second;
   }
+}
+
+// warmuptime: operations first, in the same process, that the report leaves
+// out; refused with inserts (the measured run would insert the same keys).
+TEST(YcsbRocksDbTest, WarmUpRunsFirstAndIsLeftOutOfTheReport) {
+  test::ScratchDir dir("ycsb-warmup");
+  const std::string db = "rocksdb.dir=" + dir.path() + "/db";
+  ASSERT_EQ(0, RunYcsb(WorkloadA("-load", {"-p", db, "-p", "recordcount=100"})).exit_status);
+  ToolRun run = RunYcsb(WorkloadA("-run", {"-p", db, "-p", "recordcount=100", "-p",
+                                           "operationcount=50", "-p", "warmuptime=1"}));
+  ASSERT_EQ(0, run.exit_status) << run.err;
+  EXPECT_EQ(50, Int(run.report, "READ", "Operations") + Int(run.report, "UPDATE", "Operations"));
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(run.err, m, std::regex(R"(Warm-up done: (\d+) operations in (\d+) ms)")))
+      << run.err;
+  EXPECT_GT(std::stoll(m[1]), 0);
+  EXPECT_GE(std::stoll(m[2]), 990);
+  EXPECT_NE(std::string::npos, run.err.find("Warming up for 1 s.")) << run.err;
+
+  ToolRun inserts = RunYcsb(WorkloadA("-run", {"-p", db, "-p", "recordcount=100", "-p",
+                                               "insertproportion=0.5", "-p", "warmuptime=1"}));
+  EXPECT_EQ(2, inserts.exit_status);
+  EXPECT_NE(std::string::npos, inserts.err.find("warmuptime")) << inserts.err;
+}
+
+// RocksDB's persistent read cache (BlockCacheTier), on TierFS: its files are
+// made where rocksdb.persistent_cache_path says, inside the file system, and
+// every read still finds its key.
+TEST(YcsbRocksDbTest, PersistentCacheLivesInTheFileSystem) {
+  test::ScratchDir dir("ycsb-pcache");
+  const std::string uri = test::MakeUri(dir, {"256M:none", "1G:none"});
+  const std::vector<std::string> common = {
+      "-p", "rocksdb.dir=/db", "-p", "rocksdb.fs_uri=" + uri, "-p", "recordcount=2000",
+      "-p", "rocksdb.write_buffer_size=256K", "-p", "rocksdb.block_cache_size=64K"};
+  ASSERT_EQ(0, RunYcsb(WorkloadA("-load", common)).exit_status);
+  std::vector<std::string> run_args = common;
+  for (const char* p : {"operationcount=3000", "readproportion=1", "updateproportion=0",
+                        "rocksdb.persistent_cache_path=/rc", "rocksdb.persistent_cache_size=120M"}) {
+    run_args.push_back("-p");
+    run_args.push_back(p);
+  }
+  ToolRun run = RunYcsb(WorkloadA("-run", run_args));
+  ASSERT_EQ(0, run.exit_status) << run.err;
+  EXPECT_EQ(3000, Int(run.report, "READ", "Return=OK"));
+  std::shared_ptr<rocksdb::FileSystem> fs;
+  ASSERT_TRUE(NewTierFileSystem(uri, &fs).ok());
+  std::vector<std::string> children;
+  ASSERT_TRUE(fs->GetChildren("/rc", rocksdb::IOOptions(), &children, nullptr).ok());
+  EXPECT_NE(children.end(), std::find(children.begin(), children.end(), "rc_LOG"));
+  EXPECT_NE(children.end(), std::find(children.begin(), children.end(), "cache"));
 }
 
 }  // namespace

@@ -30,6 +30,7 @@ class TorchLearner : public LearnerImpl {
   TorchLearner(const LearnerOptions& options, const Weights* initial);
   ~TorchLearner() override;
   void Add(Transition t) override;
+  void Stop() override;
   std::shared_ptr<const Weights> Snapshot() const override;
   LearnerStats GetStats() const override;
   bool Stored(size_t slot, Transition* t) const override;
@@ -61,6 +62,7 @@ class TorchLearner : public LearnerImpl {
   std::shared_ptr<const Weights> snapshot_;
   LearnerStats stats_;  // training_bytes is refreshed by the thread training
   bool stop_ = false;
+  std::mutex join_mu_;  // Stop from the store's exit save, then from the destructor
   std::thread thread_;
 };
 
@@ -199,12 +201,15 @@ TorchLearner::TorchLearner(const LearnerOptions& options, const Weights* initial
   if (options_.mode == LearnerOptions::Mode::kBackground) thread_ = std::thread([this] { Run(); });
 }
 
-TorchLearner::~TorchLearner() {
+TorchLearner::~TorchLearner() { Stop(); }
+
+void TorchLearner::Stop() {
   {
     std::lock_guard<std::mutex> lock(mu_);
     stop_ = true;
   }
   cv_.notify_all();
+  std::lock_guard<std::mutex> join(join_mu_);
   if (thread_.joinable()) thread_.join();
 }
 
@@ -226,7 +231,7 @@ void TorchLearner::Add(Transition t) {
     next_ = (next_ + 1) % options_.buffer;
     added_++;
     stats_.transitions = added_;
-    due = added_ - trained_at_ >= options_.train_every && stored_ >= options_.batch;
+    due = !stop_ && added_ - trained_at_ >= options_.train_every && stored_ >= options_.batch;
   }
   if (!due) return;
   if (options_.mode == LearnerOptions::Mode::kInline) {
@@ -286,7 +291,13 @@ void TorchLearner::Run() {
       });
       if (stop_) return;
     }
-    for (int b = 0; b < options_.batches; ++b) TrainStep();
+    for (int b = 0; b < options_.batches; ++b) {
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        if (stop_) return;  // Stop waits for one step at most
+      }
+      TrainStep();
+    }
   }
 }
 

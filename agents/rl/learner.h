@@ -131,6 +131,13 @@ class LearnerImpl {
  public:
   virtual ~LearnerImpl() = default;
   virtual void Add(Transition t) = 0;
+  // Stops training for good: joins the training thread (after the step it
+  // is in, if any); transitions added later are stored, never trained on.
+  // Safe to call more than once, and before the destructor (which calls it).
+  virtual void Stop() = 0;
+  // Calls no LibTorch code (a copy of the newest plain weights, under a
+  // mutex): policies' SaveState calls it when the store saves at process
+  // exit (env/exit_hook.h), when LibTorch's statics may be destroyed.
   virtual std::shared_ptr<const Weights> Snapshot() const = 0;
   virtual LearnerStats GetStats() const = 0;
   // The transition stored at `slot` of the ring (0 the first added), decoded
@@ -158,6 +165,9 @@ class Learner {
   // Adds a transition: a copy into the buffer under a mutex (kInline: and
   // trains when a batch is due). Never blocks on training.
   void Add(Transition t) { impl_->Add(std::move(t)); }
+
+  // See LearnerImpl::Stop: no training from now on; the weights stay.
+  void Stop() { impl_->Stop(); }
 
   // The newest trained weights (the initial ones before the first step).
   std::shared_ptr<const Weights> Snapshot() const { return impl_->Snapshot(); }

@@ -28,6 +28,8 @@
 //            | copies (on, off) | copy_page (4K to 64K) | copy_share (50%)
 //            | copy_inherit (on, off)
 //            | trace (file recording every I/O)
+//            | stats_log (file of statistics over time) | stats_log_ms (ms)
+//            | metrics_file (Prometheus text, rewritten) | metrics_ms (ms)
 //   or    tierfs://config:/path/to/file.conf  (same keys, one per line:
 //          `tier = PATH CAPACITY [DEVICE]`, `segment_size = 1M`, `policy = ...`,
 //          '#' starts a comment)
@@ -106,6 +108,22 @@ struct Options {
   // env/trace_format.h) from open to close, for the simulator. Must lie
   // outside the tiers. Default: "" (no trace). See also StartTrace().
   std::string trace;
+  // Writes the per-tier statistics (as `tierfs --json stats`) into this file
+  // as one JSON line every `stats_log_ms` while the store is open, and a last
+  // one at close: the live counters, which `tierfs stats` from another
+  // process cannot see (env/stats_log.h has the format). Must lie outside
+  // the tiers. Default: "" (none).
+  std::string stats_log;
+  // Milliseconds between the lines of the statistics log, > 0. Default: 1000.
+  uint64_t stats_log_ms = 1000;
+  // Writes the per-tier statistics in Prometheus's text format (as `tierfs
+  // metrics`) into this file every `metrics_ms` while the store is open, and
+  // at close, replacing it atomically (PATH.tmp renamed over it), for
+  // node_exporter's textfile collector (env/prometheus_text.h names the
+  // metrics). Must lie outside the tiers. Default: "" (none).
+  std::string metrics_file;
+  // Milliseconds between rewrites of the metrics file, > 0. Default: 10000.
+  uint64_t metrics_ms = 10000;
   // Open for inspection only: recover nothing, write nothing, take no lock.
   // Used by the admin tool on a store another process may have open.
   // Default: false.

@@ -10,6 +10,7 @@ PACKAGES=(
   zlib1g-dev nlohmann-json3-dev
   libtorch-dev                      # 1.13.1: the learning agents' training (agents/rl/learner.cc)
   python3-matplotlib                # report plots
+  python3-prometheus-client         # tests/validate_metrics.py: the metrics parse
   clang-14 libfuzzer-14-dev libclang-rt-14-dev  # the fuzzers (tests/fuzz/): libFuzzer, ASan, UBSan
 )
 

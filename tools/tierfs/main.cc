@@ -25,6 +25,7 @@
 
 #include "env/admin_channel.h"
 #include "env/config.h"
+#include "env/prometheus_text.h"
 #include "env/stats_report.h"
 #include "env/store.h"
 #include "env/store_errors.h"
@@ -62,6 +63,20 @@ int Stats(const rocksdb::FileSystem& fs) {
   printf("errors: %s (to the last clean close and in this read; `tierfs errors` asks the "
          "process that has the store open; details in %s)\n",
          StoreErrorsLine(store->errors()).c_str(), store->info_log_path().c_str());
+  return 0;
+}
+
+// The same statistics as `stats`, in Prometheus's text exposition format
+// (env/prometheus_text.h): what the URI key metrics_file writes from a
+// running store.
+int Metrics(const rocksdb::FileSystem& fs) {
+  std::vector<TierStats> stats;
+  rocksdb::Status s = GetTierStats(&fs, &stats);
+  if (!s.ok()) {
+    fprintf(stderr, "tierfs metrics: %s\n", s.ToString().c_str());
+    return 1;
+  }
+  printf("%s", TierStatsToPrometheus(stats).c_str());
   return 0;
 }
 
@@ -279,6 +294,9 @@ const std::vector<Command>& Commands() {
   static const std::vector<Command> commands = {
       {"stats", "per tier: capacity, bytes and segments resident, I/O counts, latency, spills",
        Stats},
+      {"metrics", "the statistics of `stats` as Prometheus text (counters *_total, latency "
+                  "histograms in seconds)",
+       Metrics},
       {"ls", "per file under --db: kind, size, segments on each tier", Ls},
       {"segments", "per segment under --db: home and copy tier, reads, writes, moves, heat",
        Segments},

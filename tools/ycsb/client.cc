@@ -38,6 +38,10 @@ Status ClientOptionsFromProperties(const Properties& p, ClientOptions* o) {
     }
   }
   if (s.ok()) s = p.GetInt64("maxexecutiontime", 0, &o->max_execution_time_s);
+  if (s.ok()) s = p.GetInt64("warmuptime", 0, &o->warmup_s);
+  if (s.ok() && o->warmup_s < 0) {
+    s = Status::InvalidArgument("property 'warmuptime': '" + p.Get("warmuptime") + "' is negative");
+  }
   if (s.ok()) s = p.GetBool("status", false, &o->status);
   if (s.ok()) s = p.GetInt64("status.interval", 10, &o->status_interval_s);
   if (s.ok() && o->status_interval_s < 1) {

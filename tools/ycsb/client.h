@@ -34,6 +34,11 @@ struct ClientOptions {
   int64_t operation_count = 0;
   // Stop after this many seconds, 0 for no limit. Property maxexecutiontime.
   int64_t max_execution_time_s = 0;
+  // Run phase only: seconds of operations before the measured run, in the
+  // same process (caches, and TierFS's placement and hot-page copies, stay
+  // warm), measured apart and left out of the report. The tool runs them;
+  // RunClient ignores it. Property warmuptime (not YCSB's). Default: 0.
+  int64_t warmup_s = 0;
   // Print status lines. Property status; -s. Default: false.
   bool status = false;
   // Seconds between status lines. Property status.interval. Default: 10.

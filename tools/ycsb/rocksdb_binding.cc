@@ -95,10 +95,27 @@ Status RocksDbBinding::Open(const RocksDbConfig& config, const std::string& tabl
   if (config.has_block_cache_size && config.block_cache_size > 0) {
     cache = rocksdb::NewLRUCache(config.block_cache_size);
   }
+  std::shared_ptr<rocksdb::PersistentCache> persistent;
+  if (!config.persistent_cache_path.empty()) {
+    // As db_bench's --read_cache_path: its log in the cache's directory, the
+    // cache on the database's file system.
+    s = CreateDirs(env, config.persistent_cache_path);
+    std::shared_ptr<rocksdb::Logger> log;
+    if (s.ok()) s = env->NewLogger(config.persistent_cache_path + "/rc_LOG", &log);
+    if (s.ok()) {
+      s = rocksdb::NewPersistentCache(env, config.persistent_cache_path,
+                                      config.persistent_cache_size, log,
+                                      /*optimized_for_nvm=*/false, &persistent);
+    }
+    if (!s.ok()) {
+      return Status::IOError("cannot open the persistent cache at '" +
+                             config.persistent_cache_path + "'", s.ToString());
+    }
+  }
   std::vector<rocksdb::ColumnFamilyDescriptor> families;
   for (const std::string& name : names) {
     rocksdb::ColumnFamilyOptions cf = OptionsFor(name, from_file, rocksdb::ColumnFamilyOptions());
-    s = ApplyCfOverrides(config, cache, &cf);
+    s = ApplyCfOverrides(config, cache, &cf, persistent);
     if (!s.ok()) return s;
     families.emplace_back(name, cf);
   }

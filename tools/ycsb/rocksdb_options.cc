@@ -108,6 +108,17 @@ Status ParseRocksDbConfig(const Properties& props, RocksDbConfig* c) {
          c->has_block_cache_size = true;
          return ParseSizeProperty(k, v, &c->block_cache_size);
        }},
+      {"rocksdb.persistent_cache_path",
+       [&](const std::string&, const std::string& v) { c->persistent_cache_path = v; return Status::OK(); }},
+      {"rocksdb.persistent_cache_size",
+       [&](const std::string& k, const std::string& v) {
+         Status s = ParseSizeProperty(k, v, &c->persistent_cache_size);
+         if (s.ok() && c->persistent_cache_size < kMinPersistentCacheSize) {
+           s = Bad(k, v, "at least 120M (RocksDB's persistent cache files are 100 MiB each, "
+                         "and a cache that cannot evict one while it writes the next hangs)");
+         }
+         return s;
+       }},
       {"rocksdb.compression",
        [&](const std::string& k, const std::string& v) {
          c->has_compression = true;
@@ -156,6 +167,10 @@ Status ParseRocksDbConfig(const Properties& props, RocksDbConfig* c) {
     if (!s.ok()) return s;
   }
   if (c->dir.empty()) return Status::InvalidArgument("property 'rocksdb.dir' is required");
+  if (c->persistent_cache_path.empty() != (c->persistent_cache_size == 0)) {
+    return Status::InvalidArgument(
+        "properties 'rocksdb.persistent_cache_path' and 'rocksdb.persistent_cache_size' go together");
+  }
   return Status::OK();
 }
 
@@ -176,7 +191,8 @@ void ApplyDbOverrides(const RocksDbConfig& c, rocksdb::DBOptions* options) {
 }
 
 Status ApplyCfOverrides(const RocksDbConfig& c, const std::shared_ptr<rocksdb::Cache>& block_cache,
-                        rocksdb::ColumnFamilyOptions* options) {
+                        rocksdb::ColumnFamilyOptions* options,
+                        const std::shared_ptr<rocksdb::PersistentCache>& persistent_cache) {
   if (c.has_last_level_temperature) options->last_level_temperature = c.last_level_temperature;
   if (c.has_compression) {
     // One compression for every level, whatever the OPTIONS file said per level.
@@ -187,17 +203,22 @@ Status ApplyCfOverrides(const RocksDbConfig& c, const std::shared_ptr<rocksdb::C
   if (c.has_write_buffer_size) options->write_buffer_size = c.write_buffer_size;
   if (c.has_num_levels) options->num_levels = c.num_levels;
   if (c.has_max_bytes_for_level_base) options->max_bytes_for_level_base = c.max_bytes_for_level_base;
-  if (c.has_block_cache_size) {
+  if (c.has_block_cache_size || persistent_cache) {
     const auto* current = options->table_factory
                               ? options->table_factory->GetOptions<rocksdb::BlockBasedTableOptions>()
                               : nullptr;
     if (current == nullptr) {
-      return Status::InvalidArgument(
-          "property 'rocksdb.block_cache_size': the table format is not block-based");
+      return Status::InvalidArgument(std::string("property '") +
+                                     (c.has_block_cache_size ? "rocksdb.block_cache_size"
+                                                             : "rocksdb.persistent_cache_path") +
+                                     "': the table format is not block-based");
     }
     rocksdb::BlockBasedTableOptions table = *current;
-    table.block_cache = block_cache;
-    table.no_block_cache = block_cache == nullptr;
+    if (c.has_block_cache_size) {
+      table.block_cache = block_cache;
+      table.no_block_cache = block_cache == nullptr;
+    }
+    if (persistent_cache) table.persistent_cache = persistent_cache;
     options->table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
   }
   return Status::OK();

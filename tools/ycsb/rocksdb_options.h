@@ -11,6 +11,14 @@
 //   rocksdb.db_paths                "PATH:SIZE,PATH:SIZE" -> Options::db_paths
 //   rocksdb.last_level_temperature  kUnknown | kHot | kWarm | kCold
 //   rocksdb.block_cache_size        LRU block cache bytes (K, M, G, T), 0 for none
+//   rocksdb.persistent_cache_path   RocksDB's persistent read cache (BlockCacheTier,
+//   rocksdb.persistent_cache_size   as db_bench --read_cache_path/--read_cache_size):
+//                                   a directory (inside rocksdb.fs_uri's file system,
+//                                   like rocksdb.dir) and its size, at least 120M
+//                                   (RocksDB's cache files are 100 MiB each: it
+//                                   refuses a smaller cache, and one under ~113 MiB
+//                                   can never evict, which hangs its writer); both
+//                                   or neither
 //   rocksdb.compression             none | snappy | lz4 | lz4hc | zstd | zlib | bzip2;
 //                                   every level; an error if librocksdb lacks it
 //   rocksdb.write_buffer_size       memtable bytes
@@ -39,6 +47,7 @@
 
 #include <rocksdb/cache.h>
 #include <rocksdb/options.h>
+#include <rocksdb/persistent_cache.h>
 #include <rocksdb/status.h>
 
 #include "tools/ycsb/properties.h"
@@ -57,6 +66,8 @@ struct RocksDbConfig {
   rocksdb::Temperature last_level_temperature = rocksdb::Temperature::kUnknown;
   bool has_block_cache_size = false;
   uint64_t block_cache_size = 0;
+  std::string persistent_cache_path;  // "" for none
+  uint64_t persistent_cache_size = 0;
   bool has_compression = false;
   rocksdb::CompressionType compression = rocksdb::kNoCompression;
   bool has_write_buffer_size = false;
@@ -79,12 +90,23 @@ rocksdb::Status ParseRocksDbConfig(const Properties& props, RocksDbConfig* confi
 void ApplyDbOverrides(const RocksDbConfig& config, rocksdb::DBOptions* options);
 
 // Applies the per-column-family overrides to *options; `block_cache` is the
-// cache shared by all column families (null unless block_cache_size > 0).
-// InvalidArgument if a block cache is asked of a table format that is not
-// block-based.
-rocksdb::Status ApplyCfOverrides(const RocksDbConfig& config,
-                                 const std::shared_ptr<rocksdb::Cache>& block_cache,
-                                 rocksdb::ColumnFamilyOptions* options);
+// cache shared by all column families (null unless block_cache_size > 0),
+// `persistent_cache` the persistent read cache (null unless
+// persistent_cache_path is set). InvalidArgument if either is asked of a
+// table format that is not block-based.
+rocksdb::Status ApplyCfOverrides(
+    const RocksDbConfig& config, const std::shared_ptr<rocksdb::Cache>& block_cache,
+    rocksdb::ColumnFamilyOptions* options,
+    const std::shared_ptr<rocksdb::PersistentCache>& persistent_cache = nullptr);
+
+// RocksDB's smallest workable persistent read cache. Its cache files are
+// PersistentCacheConfig::cache_file_size, 100 MiB, which NewPersistentCache
+// does not let a caller change; Open asserts on a cache smaller than one, and
+// a full cache evicts closed files until it is at 90% of its size, so below
+// (100 MiB + a write buffer) / 0.9 nothing it may evict can make room while
+// the file being written fills, and its writer thread retries forever (found
+// with a 100 MiB cache: tierfs-ycsb hung at close). 120 MiB leaves a margin.
+constexpr uint64_t kMinPersistentCacheSize = 120ull << 20;
 
 }  // namespace ycsb
 }  // namespace tierfs

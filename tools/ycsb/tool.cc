@@ -110,6 +110,14 @@ int RunTool(const std::vector<std::string>& args, std::ostream* out, std::ostrea
         "every operation proportion (readproportion, updateproportion, insertproportion, "
         "scanproportion, readmodifywriteproportion) is 0");
   }
+  double insert_proportion = 0;
+  if (s.ok() && client.warmup_s > 0) s = props.GetDouble("insertproportion", 0, &insert_proportion);
+  if (s.ok() && client.warmup_s > 0 && insert_proportion > 0) {
+    // The warm-up's workload would take the key numbers the measured run's
+    // inserts take again.
+    s = rocksdb::Status::InvalidArgument("property 'warmuptime': not with inserts (insertproportion " +
+                                         props.Get("insertproportion") + ")");
+  }
   if (!s.ok()) {
     *err << "tierfs-ycsb: " << s.ToString() << "\n";
     return kBadUsage;
@@ -124,11 +132,44 @@ int RunTool(const std::vector<std::string>& args, std::ostream* out, std::ostrea
     return s.IsInvalidArgument() ? kBadUsage : kFailed;
   }
 
+  if (client.warmup_s > 0 && client.do_transactions) {
+    // A workload and a database wrapper of their own, so that nothing the
+    // warm-up does is in the report; the database stays open across it.
+    Measurements warm_measurements;
+    std::unique_ptr<CoreWorkload> warm_workload;
+    std::unique_ptr<MeasuredDB> warm_db;
+    s = CoreWorkload::Create(props, &warm_measurements, &warm_workload);
+    if (s.ok()) s = MeasuredDB::Create(rocksdb.get(), &warm_measurements, props, &warm_db);
+    if (!s.ok()) {
+      *err << "tierfs-ycsb: " << s.ToString() << "\n";
+      return kFailed;
+    }
+    ClientOptions warm = client;
+    warm.operation_count = 0;
+    warm.max_execution_time_s = client.warmup_s;
+    warm.label = client.label + "[warm-up] ";
+    *err << "Warming up for " << client.warmup_s << " s.\n";
+    rocksdb->Init();  // held until the measured run's threads have their own
+    const ClientResult warmed = RunClient(warm, warm_workload.get(), warm_db.get(),
+                                          &warm_measurements, err);
+    for (const std::string& e : warmed.errors) *err << "tierfs-ycsb: warm-up: " << e << "\n";
+    if (!warmed.errors.empty()) {
+      rocksdb->Cleanup();
+      return kFailed;
+    }
+    *err << "Warm-up done: " << warmed.operations << " operations in " << warmed.runtime_ms
+         << " ms.\n";
+  }
   *err << "Starting test.\n";
   const ClientResult result = RunClient(client, workload.get(), db.get(), &measurements, err);
+  // The warm-up's hold: its release closes the database (and a close error
+  // counts as a failure, as below).
+  const bool released = !(client.warmup_s > 0 && client.do_transactions) ||
+                        rocksdb->Cleanup() == DbStatus::kOk;
   // Normally the last client's cleanup closed it; a close error counts as a failure.
   s = rocksdb->Close();
-  int exit_status = result.errors.empty() && s.ok() ? 0 : kFailed;
+  int exit_status = result.errors.empty() && s.ok() && released ? 0 : kFailed;
+  if (!released) *err << "tierfs-ycsb: closing the database after the measured run failed\n";
   for (const std::string& e : result.errors) *err << "tierfs-ycsb: " << e << "\n";
   if (!s.ok()) *err << "tierfs-ycsb: closing the database: " << s.ToString() << "\n";
 

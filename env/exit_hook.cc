@@ -1,0 +1,66 @@
+// The exit handler (exit_hook.h, which explains the order it relies on).
+#include "env/exit_hook.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <map>
+#include <mutex>
+
+#include "env/store.h"
+
+namespace tierfs {
+
+namespace {
+
+struct LiveStores {
+  std::mutex mu;
+  // The process that opened each store (guarded by mu): a child forked
+  // without exec that calls exit() has a copy of the store but not its lock
+  // (fcntl locks are not inherited), and must not save it.
+  std::map<Store*, pid_t> stores;
+};
+
+// Never destroyed: the handler and the last stores' destructors use it
+// during static destruction.
+LiveStores& Live() {
+  static LiveStores* live = new LiveStores();
+  return *live;
+}
+
+std::atomic<bool> exiting{false};
+
+// Armed once per open (atexit): each run after the first finds the stores
+// already saved (SaveAtExit does its work once) or gone.
+void OnExit() {
+  exiting.store(true);
+  LiveStores& live = Live();
+  std::lock_guard<std::mutex> lock(live.mu);
+  const pid_t self = getpid();
+  for (const auto& [store, pid] : live.stores) {
+    if (pid == self) store->SaveAtExit();
+  }
+}
+
+}  // namespace
+
+void RegisterLiveStore(Store* store) {
+  LiveStores& live = Live();
+  {
+    std::lock_guard<std::mutex> lock(live.mu);
+    live.stores[store] = getpid();
+  }
+  // Fails only when out of memory; the store then saves at Close as before.
+  atexit(OnExit);
+}
+
+void UnregisterLiveStore(Store* store) {
+  LiveStores& live = Live();
+  std::lock_guard<std::mutex> lock(live.mu);
+  live.stores.erase(store);
+}
+
+bool ProcessExiting() { return exiting.load(); }
+
+}  // namespace tierfs

@@ -1,0 +1,154 @@
+// The statistics log (env/stats_log.h): a thread that writes the store's
+// statistics every interval (a JSON line appended, or the Prometheus text
+// replaced), and a last time at Stop.
+#include "env/stats_log.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+
+#include "env/posix_util.h"
+#include "env/prometheus_text.h"
+#include "env/stats_report.h"
+
+namespace tierfs {
+
+using rocksdb::IOStatus;
+
+namespace {
+
+int64_t SteadyNanos() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+int64_t UnixNanos() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace
+
+IOStatus StatsLog::Start(const std::string& path, uint64_t interval_ms, Format format,
+                         Snapshot snapshot, std::unique_ptr<StatsLog>* result) {
+  if (interval_ms == 0) return IOStatus::InvalidArgument("stats log '" + path + "': interval 0");
+  int fd = -1;
+  if (format == Format::kJsonLines) {
+    fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+    if (fd < 0) return PosixError("TierFS: creating stats log " + path, errno);
+  }
+  std::unique_ptr<StatsLog> log(new StatsLog(path, interval_ms, format, std::move(snapshot), fd));
+  {
+    std::lock_guard<std::mutex> lock(log->file_mu_);
+    log->WriteLocked(false);
+    if (!log->error_.empty()) {
+      IOStatus s = IOStatus::IOError(log->error_);
+      log->stopped_ = s;
+      return s;  // the destructor stops the thread and closes the file
+    }
+  }
+  *result = std::move(log);
+  return IOStatus::OK();
+}
+
+StatsLog::StatsLog(std::string path, uint64_t interval_ms, Format format, Snapshot snapshot, int fd)
+    : path_(std::move(path)),
+      interval_ms_(interval_ms),
+      format_(format),
+      snapshot_(std::move(snapshot)),
+      start_ns_(SteadyNanos()),
+      fd_(fd),
+      thread_([this] { Run(); }) {}
+
+StatsLog::~StatsLog() { Stop().PermitUncheckedError(); }
+
+void StatsLog::Run() {
+  std::unique_lock<std::mutex> lock(mu_);
+  while (!cv_.wait_for(lock, std::chrono::milliseconds(interval_ms_), [&] { return stop_; })) {
+    lock.unlock();
+    {
+      std::lock_guard<std::mutex> file_lock(file_mu_);
+      WriteLocked(false);
+    }
+    lock.lock();
+  }
+}
+
+IOStatus StatsLog::Stop() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+  std::lock_guard<std::mutex> file_lock(file_mu_);
+  if (closed_) return stopped_;
+  WriteLocked(true);
+  closed_ = true;
+  if (fd_ >= 0 && close(fd_) != 0 && error_.empty()) {
+    error_ = "TierFS: closing stats log " + path_ + ": " + strerror(errno);
+  }
+  fd_ = -1;
+  stopped_ = error_.empty() ? IOStatus::OK() : IOStatus::IOError(error_);
+  return stopped_;
+}
+
+namespace {
+
+// Writes all of `data` to `fd`; false (errno set) on an error.
+bool WriteAll(int fd, const std::string& data) {
+  for (size_t done = 0; done < data.size();) {
+    const ssize_t w = write(fd, data.data() + done, data.size() - done);
+    if (w < 0 && errno == EINTR) continue;
+    if (w < 0) return false;
+    done += size_t(w);
+  }
+  return true;
+}
+
+}  // namespace
+
+void StatsLog::WriteLocked(bool final) {
+  if (closed_ || !error_.empty()) return;  // after a failure, no torn lines follow
+  if (format_ == Format::kJsonLines) {
+    AppendLine(final);
+  } else {
+    ReplaceText();
+  }
+}
+
+void StatsLog::AppendLine(bool final) {
+  const std::string line = "{\"unix_ns\": " + std::to_string(UnixNanos()) +
+                           ", \"elapsed_ms\": " + std::to_string((SteadyNanos() - start_ns_) / 1000000) +
+                           (final ? ", \"final\": true" : "") +
+                           ", \"tiers\": " + TierStatsToJson(snapshot_()).dump() + "}\n";
+  if (!WriteAll(fd_, line)) error_ = "TierFS: writing stats log " + path_ + ": " + strerror(errno);
+}
+
+void StatsLog::ReplaceText() {
+  // A scraper reads the old file or the new one, never half of one.
+  const std::string tmp = path_ + ".tmp";
+  const int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    error_ = "TierFS: creating metrics file " + tmp + ": " + strerror(errno);
+    return;
+  }
+  const bool written = WriteAll(fd, TierStatsToPrometheus(snapshot_()));
+  const int write_errno = errno;
+  if (close(fd) != 0 || !written) {
+    error_ = "TierFS: writing metrics file " + tmp + ": " + strerror(written ? errno : write_errno);
+    unlink(tmp.c_str());
+    return;
+  }
+  if (rename(tmp.c_str(), path_.c_str()) != 0) {
+    error_ = "TierFS: renaming " + tmp + " to " + path_ + ": " + strerror(errno);
+    unlink(tmp.c_str());
+  }
+}
+
+}  // namespace tierfs
