@@ -5,20 +5,7 @@
 set -euo pipefail
 BUILD="$1"
 PLUGIN="$BUILD/libtierfs.so"
-PRELOAD="$PLUGIN"
-# A plugin built with ASan (tests/sanitizers/run.sh asan) needs ASan's runtime
-# loaded first, before the uninstrumented tool's own libraries: preload it
-# ahead of the plugin.
-ASAN_RUNTIME="$(ldd "$PLUGIN" | awk '$1 ~ /^libasan/ {print $3}')"
-if [ -n "$ASAN_RUNTIME" ]; then
-  PRELOAD="$ASAN_RUNTIME $PLUGIN"
-  # No leak check in the stock tools: db_bench leaks its block cache at exit
-  # (seen: rocksdb::NewLRUCache from db_bench's main), and the tools are not
-  # built with frame pointers, so a leak's stack stops at the allocator and
-  # cannot be told apart or suppressed. The plugin's own leaks are checked by
-  # the rest of the suite.
-  export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-fi
+. "$(dirname "${BASH_SOURCE[0]}")/plugin_preload.sh"  # sets PRELOAD (ASan runtime first)
 TMP="$(mktemp -d "${TMPDIR:-/tmp}/tierfs-tools-XXXXXX")"
 trap 'rm -rf "$TMP"' EXIT
 mkdir -p "$TMP/t0" "$TMP/t1"
