@@ -2,11 +2,15 @@
 
 #include <mutex>
 
+#include "env/file_limits.h"
+
 namespace tierfs {
 
 using rocksdb::Status;
 
-Namespace::Namespace() { dirs_.insert("/"); }
+Namespace::Namespace(uint64_t max_segments_per_file) : max_segments_(max_segments_per_file) {
+  dirs_.insert("/");
+}
 
 std::string Namespace::Parent(const std::string& path) {
   size_t slash = path.rfind('/');
@@ -63,6 +67,17 @@ std::shared_ptr<FileEntry> Namespace::Rename(const std::string& src, const std::
 }
 
 Status Namespace::Apply(const JournalRecord& r) {
+  if ((r.type == RecordType::kSegment || r.type == RecordType::kCopy) &&
+      r.segment >= max_segments_) {
+    // Checked before anything grows: the file's table would be allocated up
+    // to this segment.
+    return Status::Corruption(
+        "TierFS journal record " + std::string(r.type == RecordType::kSegment ? "Segment" : "Copy") +
+        " (file id " + std::to_string(r.id) + ", segment " + std::to_string(r.segment) +
+        ", tier " + std::to_string(int(r.tier)) + ") is beyond the " +
+        std::to_string(max_segments_) + " segments a file can have (files up to " +
+        std::to_string(kMaxFileSize >> 40) + " TiB)");
+  }
   switch (r.type) {
     case RecordType::kBind:
       Bind(r.name, r.id, r.kind);
@@ -98,6 +113,13 @@ Status Namespace::Apply(const JournalRecord& r) {
       Mkdir(r.name);
       return Status::OK();
     case RecordType::kRmdir:
+      // The store removes only empty directories (Store::DeleteDir): a
+      // directory removed with names under it would come back in the next
+      // snapshot, which binds those names and so makes their parents again.
+      if (r.name != "/" && HasChildren(r.name)) {
+        return Status::Corruption("TierFS journal record Rmdir '" + r.name +
+                                  "' removes a directory that is not empty");
+      }
       Rmdir(r.name);
       return Status::OK();
     case RecordType::kEnd:
@@ -124,7 +146,10 @@ bool Namespace::HasChildren(const std::string& dir) const {
   std::string prefix = dir == "/" ? "/" : dir + "/";
   auto f = names_.lower_bound(prefix);
   if (f != names_.end() && f->first.compare(0, prefix.size(), prefix) == 0) return true;
-  auto d = dirs_.upper_bound(prefix);
+  // lower_bound: a directory named "<dir>/" (Mkdir of a path with a trailing
+  // slash) is under <dir> too; Parent() of it is <dir>.
+  auto d = dirs_.lower_bound(prefix);
+  if (d != dirs_.end() && *d == "/") ++d;  // the root is no one's child
   return d != dirs_.end() && d->compare(0, prefix.size(), prefix) == 0;
 }
 

@@ -85,7 +85,10 @@ struct FileEntry {
 
 class Namespace {
  public:
-  Namespace();
+  // `max_segments_per_file`: records placing a segment at or beyond it are
+  // refused (env/file_limits.h: MaxSegmentsPerFile of the store's segment
+  // size). The default sets no limit.
+  explicit Namespace(uint64_t max_segments_per_file = ~uint64_t(0));
 
   // Replays one journal record. Records that do not apply (a rename of a name
   // that does not exist) are errors: the journal only holds applied changes.
@@ -127,6 +130,7 @@ class Namespace {
   std::unordered_map<uint64_t, std::shared_ptr<FileEntry>> by_id_;
   std::set<std::string> dirs_;
   uint64_t next_id_ = 1;
+  const uint64_t max_segments_;
 };
 
 }  // namespace tierfs

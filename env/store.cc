@@ -8,6 +8,7 @@
 
 #include "env/admin_channel.h"
 #include "env/config.h"
+#include "env/file_limits.h"
 #include "env/file_name.h"
 #include "env/posix_util.h"
 #include "env/migrator.h"
@@ -46,7 +47,8 @@ Store::Store(const Options& options)
       moves_(*this),
       instance_(store_instances.fetch_add(1) + 1),
       hints_(options),
-      rotate_at_(kRecordsPerGeneration) {
+      rotate_at_(kRecordsPerGeneration),
+      ns_(MaxSegmentsPerFile(seg_size_)) {
   base_ = options.base ? options.base : rocksdb::FileSystem::Default();
 }
 

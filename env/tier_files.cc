@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "env/file_limits.h"
 #include "env/guard.h"
 #include "env/hot_pages.h"
 #include "env/posix_util.h"
@@ -418,6 +419,13 @@ void SegmentWriter::FlushStats() {
 IOStatus SegmentWriter::Write(uint64_t offset, const Slice& data, int hint) {
   if (closed_) return IOStatus::IOError("TierFS: write after close");
   if (store_->closed()) return store_->ClosedError("write", "");
+  if (offset > kMaxFileSize || data.size() > kMaxFileSize - offset) {
+    // Its segments would be beyond what recovery accepts (env/file_limits.h).
+    return IOStatus::IOError("TierFS: a write of " + std::to_string(data.size()) +
+                             " bytes at offset " + std::to_string(offset) + " to file id " +
+                             std::to_string(entry_->id) + " passes the largest file TierFS holds (" +
+                             std::to_string(kMaxFileSize >> 40) + " TiB)");
+  }
   if (entry_->copies.load(std::memory_order_relaxed) != 0) {
     // Extra copies would go stale: the home alone takes writes.
     IOStatus s = store_->DropCopies(entry_.get());

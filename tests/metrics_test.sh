@@ -9,6 +9,8 @@ set -euo pipefail
 BUILD="$1"
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 TMP="$(mktemp -d "${TMPDIR:-/tmp}/tierfs-metrics-XXXXXX")"
+PLUGIN="$BUILD/libtierfs.so"
+. "$HERE/plugin_preload.sh"  # sets PRELOAD (ASan runtime first)
 trap 'rm -rf "$TMP"' EXIT
 mkdir -p "$TMP/t0" "$TMP/t1"
 URI="tierfs://$TMP/t0:2M:optane,$TMP/t1:1G:sata-ssd;segment_size:256K"
@@ -19,7 +21,7 @@ check() {  # check NAME COMMAND...
 }
 
 # While db_bench runs, the file is replaced every 100 ms: sample it.
-LD_PRELOAD="$BUILD/libtierfs.so" db_bench --fs_uri="$URI;metrics_file:$TMP/live.prom;metrics_ms:100" \
+LD_PRELOAD="$PRELOAD" db_bench --fs_uri="$URI;metrics_file:$TMP/live.prom;metrics_ms:100" \
   --db=/db --benchmarks=fillrandom,readrandom --num=20000 --reads=20000 --value_size=100 \
   --write_buffer_size=262144 --cache_size=65536 --compression_type=none >"$TMP/bench.out" 2>&1 &
 bench=$!

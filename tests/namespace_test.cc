@@ -304,6 +304,38 @@ TEST(NamespaceTest, ApplyOfRecordsAboutMissingFilesIsCorruption) {
   EXPECT_EQ(ns.Find("/present")->id, 1u);
 }
 
+// The store removes only empty directories, so a journal that removes one
+// with names under it is damaged. Replayed, it made a state whose snapshot
+// rebuilt the directory (binding the names under it makes their parents):
+// the journal fuzzer's round-trip finding.
+TEST(NamespaceTest, ApplyOfRmdirOfANonEmptyDirectoryIsCorruption) {
+  Namespace ns;
+  ASSERT_TRUE(ns.Apply(JournalRecord::Mkdir("/fuzz/db")).ok());
+  ASSERT_TRUE(ns.Apply(JournalRecord::Bind(1, FileKind::kSst, "/fuzz/db/000001.sst")).ok());
+  rocksdb::Status s = ns.Apply(JournalRecord::Rmdir("/fuzz/db"));
+  EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+  EXPECT_NE(s.ToString().find("Rmdir '/fuzz/db'"), std::string::npos) << s.ToString();
+  EXPECT_TRUE(ns.IsDir("/fuzz/db"));
+
+  // A directory under it counts, including one Mkdir'd with a trailing slash
+  // (its parent is the directory without it).
+  ASSERT_TRUE(ns.Apply(JournalRecord::Mkdir("/a/b")).ok());
+  EXPECT_TRUE(ns.Apply(JournalRecord::Rmdir("/a")).IsCorruption());
+  ASSERT_TRUE(ns.Apply(JournalRecord::Mkdir("/c/")).ok());
+  EXPECT_TRUE(ns.Apply(JournalRecord::Rmdir("/c")).IsCorruption());
+
+  // Emptied first, it goes.
+  ASSERT_TRUE(ns.Apply(JournalRecord::Unbind("/fuzz/db/000001.sst")).ok());
+  ASSERT_TRUE(ns.Apply(JournalRecord::Rmdir("/fuzz/db")).ok());
+  EXPECT_FALSE(ns.IsDir("/fuzz/db"));
+
+  // What was accepted rebuilds from its snapshot.
+  Namespace copy;
+  for (const JournalRecord& r : ns.SnapshotRecords()) ASSERT_TRUE(copy.Apply(r).ok());
+  for (const char* d : {"/fuzz", "/a", "/a/b", "/c", "/c/"}) EXPECT_TRUE(copy.IsDir(d)) << d;
+  EXPECT_FALSE(copy.IsDir("/fuzz/db"));
+}
+
 TEST(NamespaceTest, SnapshotRecordsRebuildTheSameState) {
   Namespace ns;
   ns.Mkdir("/db/empty/nested");

@@ -5,6 +5,7 @@
 set -euo pipefail
 BUILD="$1"
 PLUGIN="$BUILD/libtierfs.so"
+. "$(dirname "${BASH_SOURCE[0]}")/plugin_preload.sh"  # sets PRELOAD (ASan runtime first)
 TMP="$(mktemp -d "${TMPDIR:-/tmp}/tierfs-tools-XXXXXX")"
 trap 'rm -rf "$TMP"' EXIT
 mkdir -p "$TMP/t0" "$TMP/t1"
@@ -19,7 +20,7 @@ check() {  # check NAME CONDITION-RESULT
 saved_at() { sed -n 's/.*"saved_at": "\([a-z ]*\)".*/\1/p' "$TMP/t0/meta/STATS" 2>/dev/null; }
 
 bench_rc=0
-LD_PRELOAD="$PLUGIN" db_bench --fs_uri="$URI" --db=/dbt --benchmarks=fillseq --num=20000 \
+LD_PRELOAD="$PRELOAD" db_bench --fs_uri="$URI" --db=/dbt --benchmarks=fillseq --num=20000 \
   --value_size=100 --compression_type=none >"$TMP/bench.out" 2>&1 || bench_rc=$?
 check "db_bench fillseq on tierfs://" "$(grep -q 'fillseq *:' "$TMP/bench.out" && echo ok || tail -5 "$TMP/bench.out")"
 # db_bench keeps its Env in a static: the store ends during static destruction.
@@ -27,15 +28,15 @@ check "db_bench exits 0 and its store saves STATS at close" \
   "$([ "$bench_rc" = 0 ] && [ "$(saved_at)" = close ] && echo ok || echo "status $bench_rc, STATS saved at '$(saved_at)'")"
 
 ldb_rc=0
-LD_PRELOAD="$PLUGIN" ldb --fs_uri="$URI" --db=/dbt scan >"$TMP/ldb.out" 2>"$TMP/ldb.err" || ldb_rc=$?
+LD_PRELOAD="$PRELOAD" ldb --fs_uri="$URI" --db=/dbt scan >"$TMP/ldb.out" 2>"$TMP/ldb.err" || ldb_rc=$?
 count=$(wc -l <"$TMP/ldb.out")
 check "ldb scan reads back 20000 keys and exits 0" "$([ "$count" = 20000 ] && [ "$ldb_rc" = 0 ] && echo ok || echo "got $count, status $ldb_rc: $(head -3 "$TMP/ldb.err")")"
 
-LD_PRELOAD="$PLUGIN" ldb --fs_uri="$URI" --db=/dbt put tierfs-key tierfs-value >/dev/null
-value=$(LD_PRELOAD="$PLUGIN" ldb --fs_uri="$URI" --db=/dbt get tierfs-key)
+LD_PRELOAD="$PRELOAD" ldb --fs_uri="$URI" --db=/dbt put tierfs-key tierfs-value >/dev/null
+value=$(LD_PRELOAD="$PRELOAD" ldb --fs_uri="$URI" --db=/dbt get tierfs-key)
 check "ldb put then get" "$([ "$value" = tierfs-value ] && echo ok || echo "got '$value'")"
 
-LD_PRELOAD="$PLUGIN" sst_dump --fs_uri="$URI" --file=/dbt --command=check >"$TMP/sst.out" 2>&1 || true
+LD_PRELOAD="$PRELOAD" sst_dump --fs_uri="$URI" --file=/dbt --command=check >"$TMP/sst.out" 2>&1 || true
 check "sst_dump checks the table files" "$(grep -q 'Process /dbt/.*\.sst' "$TMP/sst.out" && ! grep -qi 'corrupt\|error' "$TMP/sst.out" && echo ok || tail -5 "$TMP/sst.out")"
 
 "$BUILD/tierfs" --fs_uri="$URI" stats >"$TMP/stats.out"
@@ -44,7 +45,7 @@ check "tierfs stats lists both tiers" "$(grep -q "^0 .*$TMP/t0" "$TMP/stats.out"
 "$BUILD/tierfs" --fs_uri="$URI" --db=/dbt ls >"$TMP/ls.out"
 check "tierfs ls shows table files with segments on tier 1" "$(awk '$1 == "sst" && $4 > 0 {found=1} END {exit !found}' "$TMP/ls.out" && echo ok || cat "$TMP/ls.out")"
 
-if LD_PRELOAD="$PLUGIN" db_bench --fs_uri="tierfs://$TMP/t0:0" --db=/x --benchmarks=fillseq >"$TMP/bad.out" 2>&1; then
+if LD_PRELOAD="$PRELOAD" db_bench --fs_uri="tierfs://$TMP/t0:0" --db=/x --benchmarks=fillseq >"$TMP/bad.out" 2>&1; then
   check "a bad URI is refused" "db_bench succeeded"
 else
   check "a bad URI is refused, naming the part" "$(grep -q 'capacity must be greater than zero' "$TMP/bad.out" && echo ok || cat "$TMP/bad.out")"

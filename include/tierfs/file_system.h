@@ -69,6 +69,7 @@ struct Options {
   std::vector<TierOptions> tiers;
   // Size of a segment, the unit of placement, in bytes: a multiple of 4096.
   // 0 means "whole file": every file is one segment. Default: 1 MiB.
+  // Whatever the segment size, a file holds at most 1 TiB: writes past it fail.
   uint64_t segment_size = 1 << 20;
   // Policy name: fast-first, fast-only, slow-only, lru, cde, hintstor,
   // mutant, rocksdb-levels. Default: "fast-first".

@@ -58,8 +58,10 @@ std::vector<std::string> Canonical(const std::vector<JournalRecord>& records) {
 }
 
 // The segment table of a file holds one slot (58 bytes) per segment up to
-// the highest it was told of; replaying only segments below this keeps the
-// fuzzer's memory small.
+// the highest it was told of. Recovery refuses segments at or beyond
+// MaxSegmentsPerFile of the store's segment size (env/file_limits.h); the
+// fuzzer replays as a store of 16 MiB segments would (2^16 per file), which
+// keeps its memory small.
 constexpr uint64_t kMaxReplayedSegment = 1 << 16;
 
 }  // namespace
@@ -91,13 +93,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string valid = bytes.substr(kJournalHeaderSize, file.valid_bytes - kJournalHeaderSize);
   FUZZ_CHECK(valid == ended || (valid == again && file.kind != kSnapshotKind));
 
-  // Replay, as recovery does: the first record that does not apply stops it.
-  // Store::Recover also refuses a tier beyond the store's: here, beyond the
-  // most a store can have.
-  Namespace ns;
+  // Replay, as recovery does: the first record that does not apply stops it
+  // (a segment beyond the limit too). Store::Recover also refuses a tier
+  // beyond the store's: here, beyond the most a store can have.
+  Namespace ns(kMaxReplayedSegment);
   for (const JournalRecord& r : file.records) {
     const bool placement = r.type == RecordType::kSegment || r.type == RecordType::kCopy;
-    if (placement && r.segment >= kMaxReplayedSegment) continue;
     if (!ns.Apply(r).ok()) return 0;
     if (placement && r.tier != kNoTier && r.tier >= kMaxTiers) return 0;
   }
@@ -109,7 +110,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   EncodeRecord(JournalRecord::End(snapshot.size()), &snap);
   DecodedFile back;
   FUZZ_CHECK(DecodeFile(snap, "SNAPSHOT-fuzz", &back).ok());
-  Namespace ns2;
+  Namespace ns2(kMaxReplayedSegment);
   for (const JournalRecord& r : back.records) FUZZ_CHECK(ns2.Apply(r).ok());
   FUZZ_CHECK(Canonical(ns2.SnapshotRecords()) == Canonical(snapshot));
   return 0;
