@@ -253,6 +253,21 @@ TEST(EngineTest, APolicyRanksTheFillOrKeepsItsDataWhereItIs) {
   EXPECT_TRUE(moves.empty());
 }
 
+// Pages 0..n-1 of table file 9, each read twice (missed twice): what the
+// copies offer, and what they do with it, is the caller's to check.
+std::vector<PageCopies::Fill> ReadPagesTwice(PageCopies* copies, uint64_t n) {
+  std::vector<PageCopies::Fill> second;
+  for (uint64_t p = 0; p < n; ++p) {
+    Policy::CopyCandidate cand;
+    cand.file_id = 9;
+    cand.kind = FileKind::kSst;
+    cand.page = p;
+    copies->OnMiss(cand, true);
+    second.push_back(copies->OnMiss(cand, true));
+  }
+  return second;
+}
+
 TEST(EngineTest, CopiesShortOfRoomGetTheColdestFastHomesDemoted) {
   // Tier 0: 1 MiB, 5% headroom, copies' reserve 256 KiB; homes fill it.
   CapacityAccount fast(1 << 20), slow(1 << 30);
@@ -273,14 +288,7 @@ TEST(EngineTest, CopiesShortOfRoomGetTheColdestFastHomesDemoted) {
   EXPECT_FALSE(engine.Plan(view, 10, &moves));
   EXPECT_TRUE(moves.empty());
   // Thirty-two pages (128 KiB) read twice found no room.
-  for (uint64_t p = 0; p < 32; ++p) {
-    Policy::CopyCandidate cand;
-    cand.file_id = 9;
-    cand.kind = FileKind::kSst;
-    cand.page = p;
-    copies.OnMiss(cand, true);
-    EXPECT_EQ(-1, copies.OnMiss(cand, true).slot);
-  }
+  for (const PageCopies::Fill& f : ReadPagesTwice(&copies, 32)) EXPECT_EQ(-1, f.slot);
   // 128 KiB plus the headroom (51.2 KiB): the three coldest homes go down.
   engine.Plan(view, 10, &moves);
   ASSERT_EQ(3u, moves.size());
@@ -311,13 +319,8 @@ TEST(EngineTest, CopiesShortOfRoomAskForTheNextPlanAtOnce) {
   c.slots = 128;
   PageCopies copies(c, &policy, &fast, [] {}, [](uint64_t) {});
   engine.AttachCopies(&copies);
-  for (uint64_t p = 0; p < 64; ++p) {  // 256 KiB found no room
-    Policy::CopyCandidate cand;
-    cand.file_id = 9;
-    cand.kind = FileKind::kSst;
-    cand.page = p;
-    copies.OnMiss(cand, true);
-    EXPECT_EQ(-1, copies.OnMiss(cand, true).slot);
+  for (const PageCopies::Fill& f : ReadPagesTwice(&copies, 64)) {  // 256 KiB found no room
+    EXPECT_EQ(-1, f.slot);
   }
   std::vector<Move> moves;
   EXPECT_TRUE(engine.Plan(view, 2, &moves)) << "five homes are wanted, two fit the queue";
@@ -333,14 +336,7 @@ TEST(EngineTest, CopiesShortOfRoomAskForTheNextPlanAtOnce) {
   PlacementEngine engine2(&policy, MigrationOptions());
   PageCopies copies2(c, &policy, &fast2, [] {}, [](uint64_t) {});
   engine2.AttachCopies(&copies2);
-  for (uint64_t p = 0; p < 64; ++p) {
-    Policy::CopyCandidate cand;
-    cand.file_id = 9;
-    cand.kind = FileKind::kSst;
-    cand.page = p;
-    copies2.OnMiss(cand, true);
-    copies2.OnMiss(cand, true);
-  }
+  ReadPagesTwice(&copies2, 64);
   moves.clear();
   EXPECT_FALSE(engine2.Plan(view2, 10, &moves));
   EXPECT_EQ(5u, moves.size());  // 256 KiB + 51.2 KiB of headroom: five 64 KiB homes
