@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <vector>
 
 #include "env/store.h"
 
@@ -62,5 +63,12 @@ void UnregisterLiveStore(Store* store) {
 }
 
 bool ProcessExiting() { return exiting.load(); }
+
+void KeepUntilExit(std::shared_ptr<void> object) {
+  static std::mutex* mu = new std::mutex;
+  static auto* kept = new std::vector<std::shared_ptr<void>>;
+  std::lock_guard<std::mutex> lock(*mu);
+  kept->push_back(std::move(object));
+}
 
 }  // namespace tierfs

@@ -25,6 +25,8 @@
 // /proc/self/maps after dlclose), so its stores and threads meet exit.
 #pragma once
 
+#include <memory>
+
 namespace tierfs {
 
 class Store;
@@ -40,5 +42,13 @@ void UnregisterLiveStore(Store* store);
 // True once the exit handler has begun: RocksDB's and other libraries'
 // statics may be destroyed from then on.
 bool ProcessExiting();
+
+// Holds `object` until the process ends and never destroys it: for what a
+// store lets go of at exit without calling into it (its journal file, data
+// directories and policy: their destructors reach RocksDB or LibTorch).
+// Reachable from a global, so a leak checker (LeakSanitizer, in the ASan
+// stage and the fuzzers) sees it held on purpose rather than lost.
+// Thread-safe.
+void KeepUntilExit(std::shared_ptr<void> object);
 
 }  // namespace tierfs

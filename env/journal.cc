@@ -1,5 +1,7 @@
 #include "env/journal.h"
 
+#include "env/exit_hook.h"
+
 #include <cinttypes>
 #include <cstdio>
 #include <mutex>
@@ -25,16 +27,6 @@ bool ParseGeneration(const std::string& name, const std::string& prefix, uint64_
   }
   *gen = v;
   return true;
-}
-
-// Keeps a journal file let go at exit (Journal::Abandon) until the process
-// ends, never destroyed: reachable from a global, so a leak checker (the
-// ASan stage's LeakSanitizer) sees it held on purpose rather than lost.
-void KeepUntilExit(rocksdb::FSWritableFile* file) {
-  static std::mutex* mu = new std::mutex;
-  static std::vector<rocksdb::FSWritableFile*>* kept = new std::vector<rocksdb::FSWritableFile*>;
-  std::lock_guard<std::mutex> lock(*mu);
-  kept->push_back(file);
 }
 
 IOStatus ReadAll(rocksdb::FileSystem* fs, const std::string& fname, std::string* data) {
@@ -276,7 +268,7 @@ IOStatus Journal::SyncAllForExit() {
 
 void Journal::Abandon() {
   std::lock_guard<std::mutex> alock(append_mu_);
-  KeepUntilExit(file_.release());  // never destroyed: see the header
+  KeepUntilExit(std::shared_ptr<rocksdb::FSWritableFile>(std::move(file_)));  // never destroyed
   error_ = IOStatus::IOError("TierFS journal in " + dir_ + " was let go at process exit");
 }
 

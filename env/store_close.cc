@@ -30,7 +30,7 @@ Store::~Store() {
   // destructors call into LibTorch, whose statics may be gone (its training
   // was stopped by the exit handler). The process is ending; the memory
   // goes with it.
-  if (ProcessExiting()) (void)policy_.release();
+  if (ProcessExiting()) KeepUntilExit(std::shared_ptr<Policy>(std::move(policy_)));
 }
 
 IOStatus Store::ClosedError(const char* op, const std::string& path) const {
@@ -141,7 +141,9 @@ IOStatus Store::WriteMetaFile(const std::string& name, const std::string& bytes,
 
 void Store::AbandonBaseObjects() {
   if (journal_) journal_->Abandon();
-  for (auto& dir : data_dirs_) (void)dir.release();  // closed with the process
+  for (auto& dir : data_dirs_) {  // closed with the process
+    KeepUntilExit(std::shared_ptr<rocksdb::FSDirectory>(std::move(dir)));
+  }
   // meta_lock_: released with its descriptor when the process ends.
 }
 
