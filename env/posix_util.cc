@@ -91,19 +91,24 @@ IOStatus FsyncAndClose(int fd, const std::string& what) {
 
 }  // namespace
 
+bool WriteAll(int fd, const std::string& bytes) {
+  for (size_t done = 0; done < bytes.size();) {
+    const ssize_t n = write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return false;
+    done += size_t(n);
+  }
+  return true;
+}
+
 IOStatus WriteFileDurably(const std::string& path, const std::string& bytes) {
   const std::string tmp = path + ".tmp";
   int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return PosixError("create " + tmp, errno);
-  for (size_t done = 0; done < bytes.size();) {
-    ssize_t n = write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      int err = errno;
-      close(fd);
-      return PosixError("write " + tmp, err);
-    }
-    done += size_t(n);
+  if (!WriteAll(fd, bytes)) {
+    const int err = errno;
+    close(fd);
+    return PosixError("write " + tmp, err);
   }
   IOStatus s = FsyncAndClose(fd, tmp);
   if (!s.ok()) return s;

@@ -36,6 +36,10 @@ rocksdb::IOStatus TruncatePath(const std::string& path, uint64_t size);
 // is).
 rocksdb::IOStatus CreateFileIfMissing(const std::string& path);
 
+// Writes all of `bytes` to `fd` (retrying short writes and EINTR); false,
+// with errno set, on an error.
+bool WriteAll(int fd, const std::string& bytes);
+
 // Replaces `path` by `bytes` durably with POSIX calls alone: writes and
 // fsyncs <path>.tmp, renames it over `path`, fsyncs the directory. For the
 // saves at process exit (env/exit_hook.h), when RocksDB's file system may

@@ -98,21 +98,6 @@ IOStatus StatsLog::Stop() {
   return stopped_;
 }
 
-namespace {
-
-// Writes all of `data` to `fd`; false (errno set) on an error.
-bool WriteAll(int fd, const std::string& data) {
-  for (size_t done = 0; done < data.size();) {
-    const ssize_t w = write(fd, data.data() + done, data.size() - done);
-    if (w < 0 && errno == EINTR) continue;
-    if (w < 0) return false;
-    done += size_t(w);
-  }
-  return true;
-}
-
-}  // namespace
-
 void StatsLog::WriteLocked(bool final) {
   if (closed_ || !error_.empty()) return;  // after a failure, no torn lines follow
   if (format_ == Format::kJsonLines) {
@@ -132,23 +117,8 @@ void StatsLog::AppendLine(bool final) {
 
 void StatsLog::ReplaceText() {
   // A scraper reads the old file or the new one, never half of one.
-  const std::string tmp = path_ + ".tmp";
-  const int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    error_ = "TierFS: creating metrics file " + tmp + ": " + strerror(errno);
-    return;
-  }
-  const bool written = WriteAll(fd, TierStatsToPrometheus(snapshot_()));
-  const int write_errno = errno;
-  if (close(fd) != 0 || !written) {
-    error_ = "TierFS: writing metrics file " + tmp + ": " + strerror(written ? errno : write_errno);
-    unlink(tmp.c_str());
-    return;
-  }
-  if (rename(tmp.c_str(), path_.c_str()) != 0) {
-    error_ = "TierFS: renaming " + tmp + " to " + path_ + ": " + strerror(errno);
-    unlink(tmp.c_str());
-  }
+  IOStatus s = WriteFileDurably(path_, TierStatsToPrometheus(snapshot_()));
+  if (!s.ok()) error_ = "TierFS: writing metrics file " + path_ + ": " + s.ToString();
 }
 
 }  // namespace tierfs
