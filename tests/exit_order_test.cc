@@ -70,6 +70,20 @@ class ExitOrderTest : public ::testing::Test {
     return status;
   }
 
+  // Runs exit_child MODE with kKeys and expects it to exit 0 (not by a
+  // signal); its stdout in *out.
+  void RunToCleanExit(const std::string& mode, std::string* out) {
+    const int status = RunChild(mode, kKeys, out);
+    ASSERT_TRUE(WIFEXITED(status)) << "signal " << (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    EXPECT_EQ(0, WEXITSTATUS(status));
+  }
+
+  // The LOG's lines of a clean save with POSIX calls at `point` ("exit",
+  // "close").
+  size_t PosixSaves(const std::string& point) const {
+    return LogLines(point + " (saved with POSIX calls): errors over the store's life: none").size();
+  }
+
   size_t OpenLines() const {
     size_t n = 0;
     for (const std::string& line : test::ReadLines(Meta() + "/LOG")) {
@@ -132,16 +146,12 @@ class ExitOrderTest : public ::testing::Test {
 
 TEST_F(ExitOrderTest, HostKeepingItsEnvInAStaticExitsCleanlyAndSaves) {
   std::string out;
-  const int status = RunChild("static-env", kKeys, &out);
-  ASSERT_TRUE(WIFEXITED(status)) << "signal " << (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-  EXPECT_EQ(0, WEXITSTATUS(status));
+  ASSERT_NO_FATAL_FAILURE(RunToCleanExit("static-env", &out));
   // Saved once through RocksDB's file system when the database closed, and
   // again by the store's destructor during static destruction, with POSIX.
   EXPECT_EQ(1u, LogLines("last database closed: errors over the store's life: none").size())
       << Log();
-  EXPECT_EQ(1u, LogLines("close (saved with POSIX calls): errors over the store's life: none")
-                    .size())
-      << Log();
+  EXPECT_EQ(1u, PosixSaves("close")) << Log();
   const json stats = Stats();
   EXPECT_EQ("close", stats.value("saved_at", "")) << stats.dump();
   EXPECT_EQ(1u, stats.value("generation", uint64_t(0)));
@@ -154,13 +164,9 @@ TEST_F(ExitOrderTest, HostKeepingItsEnvInAStaticExitsCleanlyAndSaves) {
 
 TEST_F(ExitOrderTest, HostThatNeverDeletesItsDatabaseIsSavedAtExit) {
   std::string out;
-  const int status = RunChild("leak-db", kKeys, &out);
-  ASSERT_TRUE(WIFEXITED(status)) << "signal " << (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-  EXPECT_EQ(0, WEXITSTATUS(status));
+  ASSERT_NO_FATAL_FAILURE(RunToCleanExit("leak-db", &out));
   // The store is never destroyed: only the exit handler saves it.
-  EXPECT_EQ(1u, LogLines("exit (saved with POSIX calls): errors over the store's life: none")
-                    .size())
-      << Log();
+  EXPECT_EQ(1u, PosixSaves("exit")) << Log();
   const json stats = Stats();
   EXPECT_EQ("exit", stats.value("saved_at", "")) << stats.dump();
   EXPECT_GT(WrittenBytes(stats), uint64_t(kKeys) * 10);
@@ -175,15 +181,11 @@ TEST_F(ExitOrderTest, ExitFromAnotherThreadWhileWritingExitsCleanlyAndSaves) {
   // Small segments: the WAL being written places new ones during the exit.
   uri_ += ";segment_size:64K";
   std::string out;
-  const int status = RunChild("exit-thread", kKeys, &out);
-  ASSERT_TRUE(WIFEXITED(status)) << "signal " << (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-  EXPECT_EQ(0, WEXITSTATUS(status));
+  ASSERT_NO_FATAL_FAILURE(RunToCleanExit("exit-thread", &out));
   long acked = 0;
   ASSERT_EQ(1, sscanf(out.c_str(), "acked %ld", &acked)) << out;
   EXPECT_GE(acked, kKeys);
-  EXPECT_EQ(1u, LogLines("exit (saved with POSIX calls): errors over the store's life: none")
-                    .size())
-      << Log();
+  EXPECT_EQ(1u, PosixSaves("exit")) << Log();
   EXPECT_EQ("exit", Stats().value("saved_at", ""));
   ExpectKeys(acked);
 }
@@ -193,12 +195,8 @@ TEST_F(ExitOrderTest, ExitFromAnotherThreadWhileWritingExitsCleanlyAndSaves) {
 TEST_F(ExitOrderTest, LearningPolicyIsStoppedAndSavedAtExit) {
   uri_ += ";policy:harmonia";
   std::string out;
-  const int status = RunChild("leak-db", kKeys, &out);
-  ASSERT_TRUE(WIFEXITED(status)) << "signal " << (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-  EXPECT_EQ(0, WEXITSTATUS(status));
-  EXPECT_EQ(1u, LogLines("exit (saved with POSIX calls): errors over the store's life: none")
-                    .size())
-      << Log();
+  ASSERT_NO_FATAL_FAILURE(RunToCleanExit("leak-db", &out));
+  EXPECT_EQ(1u, PosixSaves("exit")) << Log();
   ExpectKeys(kKeys);
   EXPECT_EQ("loaded from " + Meta() + "/AGENTS", policy_state_);
 }
