@@ -268,21 +268,38 @@ std::vector<PageCopies::Fill> ReadPagesTwice(PageCopies* copies, uint64_t n) {
   return second;
 }
 
+// Tier 0 of 1 MiB full of sixteen 64 KiB homes (segments 0-15, colder as
+// the index grows) and a slow tier, with hot-page copies of 4 KiB pages in a
+// reserve of `reserve` bytes attached to the engine.
+struct FullFastTier {
+  static PageCopies::Config CopyConfig(uint64_t reserve) {
+    PageCopies::Config c;
+    c.page = 4096;
+    c.slots = reserve / 4096;
+    return c;
+  }
+  explicit FullFastTier(uint64_t reserve)
+      : view({&fast, &slow}),
+        copies(CopyConfig(reserve), &policy, &fast, [] {}, [](uint64_t) {}) {
+    fast.SetCopyReserve(reserve);
+    fast.ForceCharge(1 << 20);
+    for (uint64_t i = 0; i < 16; ++i) view.Add(i, 0, uint32_t(100 - i));
+    engine.AttachCopies(&copies);
+  }
+  CapacityAccount fast{1 << 20}, slow{1 << 30};
+  SegmentsView view;
+  NoPlans policy;
+  PlacementEngine engine{&policy, MigrationOptions()};
+  PageCopies copies;
+};
+
 TEST(EngineTest, CopiesShortOfRoomGetTheColdestFastHomesDemoted) {
   // Tier 0: 1 MiB, 5% headroom, copies' reserve 256 KiB; homes fill it.
-  CapacityAccount fast(1 << 20), slow(1 << 30);
-  fast.SetCopyReserve(256 << 10);
-  fast.ForceCharge(1 << 20);
-  SegmentsView view({&fast, &slow});
-  for (uint64_t i = 0; i < 16; ++i) view.Add(i, 0, uint32_t(100 - i));  // colder as i grows
-  view.Add(16, 0, 0, /*busy=*/true);  // being written: stays
-  NoPlans policy;
-  PlacementEngine engine(&policy, MigrationOptions());
-  PageCopies::Config c;
-  c.page = 4096;
-  c.slots = 64;
-  PageCopies copies(c, &policy, &fast, [] {}, [](uint64_t) {});
-  engine.AttachCopies(&copies);
+  FullFastTier t(256 << 10);
+  t.view.Add(16, 0, 0, /*busy=*/true);  // being written: stays
+  PlacementEngine& engine = t.engine;
+  PageCopies& copies = t.copies;
+  SegmentsView& view = t.view;
   std::vector<Move> moves;
   // The copies asked for nothing: nothing moves.
   EXPECT_FALSE(engine.Plan(view, 10, &moves));
@@ -307,38 +324,20 @@ TEST(EngineTest, CopiesShortOfRoomGetTheColdestFastHomesDemoted) {
 // has: the copies displace homes at the migration's pace, not a queue's worth
 // per plan interval.
 TEST(EngineTest, CopiesShortOfRoomAskForTheNextPlanAtOnce) {
-  CapacityAccount fast(1 << 20), slow(1 << 30);
-  fast.SetCopyReserve(512 << 10);
-  fast.ForceCharge(1 << 20);
-  SegmentsView view({&fast, &slow});
-  for (uint64_t i = 0; i < 16; ++i) view.Add(i, 0, uint32_t(100 - i));
-  NoPlans policy;
-  PlacementEngine engine(&policy, MigrationOptions());
-  PageCopies::Config c;
-  c.page = 4096;
-  c.slots = 128;
-  PageCopies copies(c, &policy, &fast, [] {}, [](uint64_t) {});
-  engine.AttachCopies(&copies);
-  for (const PageCopies::Fill& f : ReadPagesTwice(&copies, 64)) {  // 256 KiB found no room
+  FullFastTier t(512 << 10);
+  for (const PageCopies::Fill& f : ReadPagesTwice(&t.copies, 64)) {  // 256 KiB found no room
     EXPECT_EQ(-1, f.slot);
   }
   std::vector<Move> moves;
-  EXPECT_TRUE(engine.Plan(view, 2, &moves)) << "five homes are wanted, two fit the queue";
+  EXPECT_TRUE(t.engine.Plan(t.view, 2, &moves)) << "five homes are wanted, two fit the queue";
   ASSERT_EQ(2u, moves.size());
   EXPECT_EQ(15u, moves[0].ref.segment);
   EXPECT_EQ(14u, moves[1].ref.segment);
   // With room for all of them, nothing is left for the next plan.
-  CapacityAccount fast2(1 << 20);
-  fast2.SetCopyReserve(512 << 10);
-  fast2.ForceCharge(1 << 20);
-  SegmentsView view2({&fast2, &slow});
-  for (uint64_t i = 0; i < 16; ++i) view2.Add(i, 0, uint32_t(100 - i));
-  PlacementEngine engine2(&policy, MigrationOptions());
-  PageCopies copies2(c, &policy, &fast2, [] {}, [](uint64_t) {});
-  engine2.AttachCopies(&copies2);
-  ReadPagesTwice(&copies2, 64);
+  FullFastTier t2(512 << 10);
+  ReadPagesTwice(&t2.copies, 64);
   moves.clear();
-  EXPECT_FALSE(engine2.Plan(view2, 10, &moves));
+  EXPECT_FALSE(t2.engine.Plan(t2.view, 10, &moves));
   EXPECT_EQ(5u, moves.size());  // 256 KiB + 51.2 KiB of headroom: five 64 KiB homes
 }
 
