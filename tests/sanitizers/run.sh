@@ -25,7 +25,8 @@
 #
 # TSan runs the tests whose point is threads: migration_stress_test (readers
 # verifying every byte while segments move; the read gate),
-# concurrent_writers_test, hot_pages_test, the learner's weight swap and
+# relocation_read_test (readers of a file being written while the writer's
+# tier-full relocation moves it), concurrent_writers_test, hot_pages_test, the learner's weight swap and
 # background training (agents_learning_test), info_log_test's many writers,
 # migration_test (the migration thread against writers and readers),
 # rocksdb_e2e_test (RocksDB's flush and compaction threads through TierFS;
@@ -51,6 +52,7 @@ STAGE="${1:?usage: tests/sanitizers/run.sh asan|tsan}"
 # TSan: the tests and, for a binary with several tests, the gtest filter.
 TSAN_TESTS=(
   "migration_stress_test"
+  "relocation_read_test"
   "concurrent_writers_test"
   "hot_pages_test"
   "agents_learning_test:AgentTest.InferenceNeverSeesTornWeightsWhileTheyAreSwapped:LearnerTest.BackgroundTrainingRunsOffTheCallersThread"
