@@ -53,7 +53,7 @@ class StatsCommand : public InspectCommand {
  public:
   const char* Name() const override { return "stats"; }
   const char* Summary() const override {
-    return "per tier: capacity, bytes and segments resident, I/O counts, latency, spills";
+    return "per tier: capacity, use, I/O counts, latency, spills, user reads, moves, copies";
   }
   std::string Details() const override {
     return "Two tables: per tier its capacity, use, I/O counts and latency; then user reads,\n"
@@ -118,7 +118,7 @@ class LsCommand : public InspectCommand {
  public:
   const char* Name() const override { return "ls"; }
   const char* Summary() const override {
-    return "per file under --db: kind, size, segments on each tier";
+    return "per file under --db: kind, size, level, segments on each tier";
   }
   std::vector<FlagUse> Flags() const override {
     return {{"db", "the logical directory to list (default: /)"}, {"json", nullptr}};
