@@ -28,7 +28,9 @@ using nlohmann::json;
 // Opens the store read-only and hands it to Inspect.
 class InspectCommand : public Command {
  public:
-  const char* Group() const override { return "inspect the store (read-only, beside a running database)"; }
+  const char* Group() const override {
+    return "inspect the store (read-only, beside a running database)";
+  }
   int Run(const Invocation& inv) const override {
     if (!inv.args.empty()) {
       fprintf(stderr, "tierfs %s takes no arguments\n", Name());

@@ -73,7 +73,8 @@ class SteeringCommand : public Command {
   }
   std::vector<FlagUse> Flags() const override {
     std::vector<FlagUse> flags = OwnFlags();
-    flags.push_back({"json", "print the answer, the migration counters and the error counters as JSON"});
+    flags.push_back(
+        {"json", "print the answer, the migration counters and the error counters as JSON"});
     flags.push_back({"timeout_ms", "how long to wait for the process that has the store open "
                                    "(default: 5000)"});
     return flags;
