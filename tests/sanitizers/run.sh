@@ -19,7 +19,7 @@
 #                     sim_equivalence_test and the agents_* tests.
 # learning_state_test and exit_order_test run apart, each with an option
 # (ASAN_APART says which and why).
-# stock_tools_test and metrics_test preload the ASan runtime ahead of the
+# stock_tools_test, metrics_test and admin_tool_test preload the ASan runtime ahead of the
 # plugin (tests/plugin_preload.sh: Debian's db_bench is not instrumented, and
 # ASan must be the first library loaded).
 #
