@@ -32,6 +32,7 @@
 #include "env/tier_fs.h"
 #include "tierfs/file_system.h"
 #include "tierfs/statistics.h"
+#include "tools/tierfs/check_command.h"
 
 DEFINE_string(fs_uri, "", "the TierFS URI (tierfs://...), as given to db_bench --fs_uri");
 DEFINE_string(db, "/", "logical directory to list (ls)");
@@ -310,6 +311,9 @@ const std::vector<Command>& Commands() {
        nullptr},
       {"queue", "the migration queue, the move running and the engine's counters", nullptr},
       {"errors", "errors no caller heard of (failed rotations, saves, moves...), by kind", nullptr},
+      {"check", "[--repair]: fsck of the store at rest (journal, segments backed, orphans, "
+                "account, copies, markers); --repair fixes what loses no data",
+       [](const rocksdb::FileSystem&) { return RunCheck(FLAGS_fs_uri, FLAGS_repair, FLAGS_json); }},
   };
   return commands;
 }
