@@ -502,7 +502,8 @@ void Examiner::ExamineMarkersAndPages() {
     CheckFinding& f = Add(CheckKind::kStalePageCopies, CheckAction::kRepair,
                           "the hot-page copy file holds " + Num(bytes) +
                               " bytes of copies, which nothing refers to at rest (copies are "
-                              "volatile) and no account charges");
+                              "volatile) and no account charges: its last process ended "
+                              "without destroying the store (killed, or kept to the end)");
     f.tier = 0;
     f.path = pages;
     f.bytes = bytes;

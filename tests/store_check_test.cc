@@ -319,7 +319,8 @@ TEST_F(StoreCheckTest, AStaleDurableCopyIsFoundAndDropped) {
 }
 
 TEST_F(StoreCheckTest, StalePageCopiesAreFoundAndEmptied) {
-  // What a process that read hot pages leaves in PAGES when it closes.
+  // What a process that made hot-page copies leaves in PAGES when it ends
+  // without destroying its store (killed, or the store kept to the end).
   const std::string pages = dir_.path() + "/tier0/meta/PAGES";
   const std::string bytes = test::RandomBytes(64 << 10, 9);
   const int fd = open(pages.c_str(), O_CREAT | O_WRONLY | O_TRUNC, 0644);
