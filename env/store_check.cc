@@ -223,6 +223,8 @@ Status Examiner::Run() {
     CheckFinding& f = Add(CheckKind::kJournal, CheckAction::kRefuse,
                           "the journal or snapshot cannot be read: " + s.ToString());
     f.path = meta;
+    f.note = "the store does not open: the segment map itself is damaged, and repair does not "
+             "rebuild it";
     return Status::OK();
   }
   r_.generation = generation;
@@ -243,6 +245,9 @@ Status Examiner::Run() {
     CheckFinding& f = Add(marker ? CheckKind::kMarker : CheckKind::kJournal, CheckAction::kRefuse,
                           "the store's open refuses it: " + s.ToString());
     f.path = marker ? root0 : meta;
+    f.note = marker ? "the store does not open: fix the tier list in the configuration (order, "
+                      "paths, segment_size) to match the markers"
+                    : "the store does not open, and repair does not rebuild its map";
     return Status::OK();
   }
   const int tiers = store_->NumTiers();
@@ -370,8 +375,9 @@ void Examiner::ExamineFile(const std::string& name, FileEntry& e) {
                           : Num(missing) + " of its bytes " + Range(start, end) + " are holes on its home, tier " + Num(home)) +
               (elsewhere.empty() ? "" : "; tier(s) " + elsewhere + " hold data in its range"));
       f.bytes = missing;
-      f.note = "data lost: the segment's bytes are gone from its home; restore " + name +
-               " from a backup (or let RocksDB drop the file) and run check again";
+      f.note = "data lost: the segment's bytes are gone from its home; restore the database "
+               "from a backup, or delete " + name + " through RocksDB (a table file: RocksDB's "
+               "RepairDB), then run check again";
     }
     if (copy != kNoTier) {
       const uint64_t holes = Uncovered(extents[copy], start, end);
@@ -390,7 +396,7 @@ void Examiner::ExamineFile(const std::string& name, FileEntry& e) {
           detail = "its durable copy on tier " + Num(copy) + " differs from its home (tier " +
                    Num(home) + ") at byte " + Num(differs);
         }
-        Progress(len);
+        r_.bytes_checked += len;  // read twice; progress counts segment bytes once
       }
       if (!detail.empty()) {
         CheckFinding& f = segment_finding(CheckKind::kStaleCopy, CheckAction::kRepair, copy, seg,
@@ -624,12 +630,11 @@ Status CheckStore(const Options& options, const CheckOptions& check, CheckReport
   for (CheckFinding& f : r.findings) {
     if (f.action == CheckAction::kRefuse) {
       f.outcome = RepairOutcome::kRefused;
-      f.note = "refused: " + f.note;
     } else if (f.action == CheckAction::kRepair && blocked) {
       f.outcome = RepairOutcome::kRefused;
-      f.note = "not repaired: the store has damage repair cannot fix without losing data, and "
-               "repair changes nothing until it is resolved (its own recovery would punch data "
-               "that may be the only trace of what is lost)";
+      f.note = "the store has damage repair cannot fix without losing data, and repair changes "
+               "nothing until that is resolved (its own recovery would punch data that may be "
+               "the only trace of what is lost)";
     } else if (f.action == CheckAction::kRepair) {
       any = true;
     }

@@ -75,11 +75,11 @@ void PrintFindings(const std::vector<CheckFinding>& findings, bool repair) {
     printf("%-17s %4s %10s  %-14s %s: %s\n", CheckKindName(f.kind),
            f.tier < 0 ? "-" : std::to_string(f.tier).c_str(), FormatSize(f.bytes).c_str(),
            ActionName(f.action), Where(f).c_str(), f.detail.c_str());
-    if (!f.file.empty() && !f.path.empty()) printf("%39s(%s)\n", "", f.path.c_str());
+    if (!f.file.empty() && !f.path.empty()) printf("%50s(%s)\n", "", f.path.c_str());
     if (repair && f.outcome != RepairOutcome::kNone) {
-      printf("%39s-> %s: %s\n", "", RepairOutcomeName(f.outcome), f.note.c_str());
+      printf("%50s-> %s: %s\n", "", RepairOutcomeName(f.outcome), f.note.c_str());
     } else if (!f.note.empty()) {
-      printf("%39s-> %s\n", "", f.note.c_str());
+      printf("%50s-> %s\n", "", f.note.c_str());
     }
   }
 }
