@@ -110,9 +110,10 @@ void PrintReport(const CheckReport& r, bool repair) {
     repairable += f.action == CheckAction::kRepair;
     refused += f.action == CheckAction::kRefuse;
   }
-  printf("%zu findings (%zu repairable, %zu not repairable without losing data, %zu left "
+  printf("%zu finding%s (%zu repairable, %zu not repairable without losing data, %zu left "
          "alone):\n",
-         r.findings.size(), repairable, refused, r.findings.size() - repairable - refused);
+         r.findings.size(), r.findings.size() == 1 ? "" : "s", repairable, refused,
+         r.findings.size() - repairable - refused);
   PrintFindings(r.findings, repair);
   if (!repair) {
     if (repairable > 0) printf("run `tierfs check --repair` to repair what can be repaired\n");
@@ -125,7 +126,8 @@ void PrintReport(const CheckReport& r, bool repair) {
   if (r.remaining.empty()) {
     printf("after repair: clean\n");
   } else {
-    printf("after repair, %zu findings remain:\n", r.remaining.size());
+    printf("after repair, %zu finding%s remain:\n", r.remaining.size(),
+           r.remaining.size() == 1 ? "" : "s");
     PrintFindings(r.remaining, false);
   }
 }
