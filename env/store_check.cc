@@ -97,11 +97,11 @@ class StoreLock {
     if (s.ok()) return Status::OK();
     lock_ = nullptr;
     const pid_t pid = LockHolder(path_);
-    return Status::Busy(
-        "the TierFS store is open " +
-        (pid > 0 ? "in process " + std::to_string(pid) : std::string("in this or another process")) +
-        " (it holds " + path_ + "); check examines a store at rest: close the database or stop "
-        "that process first (" + s.ToString() + ")");
+    const std::string who =
+        pid > 0 ? "in process " + std::to_string(pid) : "in this or another process";
+    return Status::Busy("the TierFS store is open " + who + " (it holds " + path_ +
+                        "); check examines a store at rest: close the database or stop that "
+                        "process first (" + s.ToString() + ")");
   }
   void Release() {
     if (lock_) fs_->UnlockFile(lock_, IOOptions(), nullptr).PermitUncheckedError();
@@ -368,12 +368,14 @@ void Examiner::ExamineFile(const std::string& name, FileEntry& e) {
           elsewhere += (elsewhere.empty() ? "" : ", ") + Num(t);
         }
       }
-      CheckFinding& f = segment_finding(
-          CheckKind::kMissingSegment, CheckAction::kRefuse, home, seg,
-          (missing == len ? "its home on tier " + Num(home) + " holds none of its " + Num(len) +
-                                " bytes " + Range(start, end)
-                          : Num(missing) + " of its bytes " + Range(start, end) + " are holes on its home, tier " + Num(home)) +
-              (elsewhere.empty() ? "" : "; tier(s) " + elsewhere + " hold data in its range"));
+      std::string detail =
+          missing == len ? "its home on tier " + Num(home) + " holds none of its " + Num(len) +
+                               " bytes " + Range(start, end)
+                         : Num(missing) + " of its bytes " + Range(start, end) +
+                               " are holes on its home, tier " + Num(home);
+      if (!elsewhere.empty()) detail += "; tier(s) " + elsewhere + " hold data in its range";
+      CheckFinding& f =
+          segment_finding(CheckKind::kMissingSegment, CheckAction::kRefuse, home, seg, detail);
       f.bytes = missing;
       f.note = "data lost: the segment's bytes are gone from its home; restore the database "
                "from a backup, or delete " + name + " through RocksDB (a table file: RocksDB's "
@@ -475,7 +477,7 @@ void Examiner::ExamineTotals() {
                                 " bytes, the map accounts for " + Num(expected_[t]));
       f.tier = t;
       f.path = sum.root;
-      f.bytes = sum.charged > expected_[t] ? sum.charged - expected_[t] : expected_[t] - sum.charged;
+      f.bytes = std::max(sum.charged, expected_[t]) - std::min(sum.charged, expected_[t]);
       f.note = "left alone: the account is rebuilt from the map at every open (a TierFS bug: "
                "please report it)";
     }

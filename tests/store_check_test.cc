@@ -212,6 +212,37 @@ TEST_F(StoreCheckTest, AnOrphanBackingFileIsFoundAndDeleted) {
   ExpectAllKeys();
 }
 
+TEST_F(StoreCheckTest, AForeignFileIsReportedAndLeftAlone) {
+  const std::string foreign = dir_.path() + "/tier1/data/notes.txt";
+  ASSERT_TRUE(CreateFileIfMissing(foreign).ok());
+  const std::string orphan = DataPath(1, 0xdead);
+  ASSERT_TRUE(CreateFileIfMissing(orphan).ok());
+  CheckReport r = Check(true);
+  ASSERT_EQ(2u, r.findings.size()) << Describe(r.findings);
+  const CheckFinding* f = Find(r, CheckKind::kForeignFile);
+  ASSERT_NE(nullptr, f);
+  EXPECT_EQ(foreign, f->path);
+  EXPECT_EQ(CheckAction::kLeaveAlone, f->action);
+  EXPECT_EQ(RepairOutcome::kNone, f->outcome);
+  // It does not stop the repair of the rest.
+  EXPECT_EQ(RepairOutcome::kFixed, Find(r, CheckKind::kOrphanFile)->outcome);
+  EXPECT_EQ(0, access(foreign.c_str(), F_OK));
+  EXPECT_NE(0, access(orphan.c_str(), F_OK));
+  ASSERT_EQ(1u, r.remaining.size()) << Describe(r.remaining);
+  EXPECT_EQ(CheckKind::kForeignFile, r.remaining[0].kind);
+}
+
+TEST_F(StoreCheckTest, ATierWithoutItsMarkerIsRefused) {
+  ASSERT_EQ(0, unlink((dir_.path() + "/tier1/TIERFS-TIER").c_str()));
+  const auto before = Fingerprint();
+  CheckReport r = Check(true);
+  ASSERT_EQ(1u, r.findings.size()) << Describe(r.findings);
+  EXPECT_EQ(CheckKind::kMarker, r.findings[0].kind);
+  EXPECT_EQ(RepairOutcome::kRefused, r.findings[0].outcome);
+  EXPECT_NE(std::string::npos, r.findings[0].detail.find("tier 1")) << r.findings[0].detail;
+  EXPECT_EQ(before, Fingerprint());
+}
+
 TEST_F(StoreCheckTest, StrayDataOfAHalfDoneMoveIsFoundAndPunched) {
   const Seg seg = TableSegment(0);
   ASSERT_FALSE(seg.file.empty());
@@ -220,7 +251,8 @@ TEST_F(StoreCheckTest, StrayDataOfAHalfDoneMoveIsFoundAndPunched) {
   const std::string junk = test::RandomBytes(kSegment, 8);
   const int fd = open(path.c_str(), O_CREAT | O_WRONLY, 0644);
   ASSERT_GE(fd, 0);
-  ASSERT_EQ(ssize_t(junk.size()), pwrite(fd, junk.data(), junk.size(), off_t(seg.segment * kSegment)));
+  ASSERT_EQ(ssize_t(junk.size()),
+            pwrite(fd, junk.data(), junk.size(), off_t(seg.segment * kSegment)));
   close(fd);
 
   CheckReport r = Check(false);

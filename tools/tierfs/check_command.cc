@@ -163,7 +163,9 @@ int RunCheck(const std::string& fs_uri, bool repair, bool json_out) {
     return 2;
   }
   if (json_out) {
-    printf("%s\n", ReportToJson(report, repair).dump(2).c_str());
+    // Names are bytes: invalid UTF-8 is replaced rather than thrown on.
+    printf("%s\n",
+           ReportToJson(report, repair).dump(2, ' ', false, json::error_handler_t::replace).c_str());
   } else {
     PrintReport(report, repair);
   }
