@@ -164,8 +164,8 @@ int RunCheck(const std::string& fs_uri, bool repair, bool json_out) {
   }
   if (json_out) {
     // Names are bytes: invalid UTF-8 is replaced rather than thrown on.
-    printf("%s\n",
-           ReportToJson(report, repair).dump(2, ' ', false, json::error_handler_t::replace).c_str());
+    const json out = ReportToJson(report, repair);
+    printf("%s\n", out.dump(2, ' ', false, json::error_handler_t::replace).c_str());
   } else {
     PrintReport(report, repair);
   }
