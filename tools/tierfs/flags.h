@@ -14,6 +14,7 @@ DECLARE_bool(json);
 DECLARE_string(segments);
 DECLARE_string(cf);
 DECLARE_int32(timeout_ms);
+DECLARE_bool(repair);
 
 namespace tierfs {
 namespace tool {

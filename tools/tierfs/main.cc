@@ -47,7 +47,8 @@ const std::vector<std::unique_ptr<Command>>& AllCommands() {
         NewMetricsCommand,
         NewLsCommand,
         NewSegmentsCommand,
-        // Checking and repairing the store at rest: `check` goes here.
+        // Checking and repairing the store at rest (check_command.cc).
+        NewCheckCommand,
         // Steering, through the admin channel (steer_commands.cc).
         NewMoveCommand,
         NewReplicateCommand,

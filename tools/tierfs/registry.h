@@ -17,6 +17,9 @@ std::unique_ptr<Command> NewMetricsCommand();
 std::unique_ptr<Command> NewLsCommand();
 std::unique_ptr<Command> NewSegmentsCommand();
 
+// check_command.cc: the fsck of the store at rest.
+std::unique_ptr<Command> NewCheckCommand();
+
 // steer_commands.cc: through the admin channel, or on the store itself.
 std::unique_ptr<Command> NewMoveCommand();
 std::unique_ptr<Command> NewReplicateCommand();
