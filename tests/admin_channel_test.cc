@@ -59,5 +59,38 @@ TEST(AdminChannelTest, AMalformedResponseIsCorruptionNotAnException) {
   EXPECT_EQ(2u, resp.errors[size_t(StoreError::kStatsLoad)]);
 }
 
+// `tierfs watch` takes differences of two "stats" answers: every counter,
+// gauge and histogram must come back as the store had it.
+TEST(AdminChannelTest, AStatsAnswerCarriesEveryStatisticWhole) {
+  AdminResponse resp;
+  ASSERT_TRUE(ParseAdminResponse(
+                  R"({"ok":true,"message":"done","sampled_ns":123456789,"copies_in_flight":2,)"
+                  R"("tiers":[{"tier":0,"path":"/t0","device":"optane","capacity":100,)"
+                  R"("used_bytes":40,"reads":7,"page_copy_bytes":8192,)"
+                  R"("read_latency":{"count":3,"sum_us":30,"buckets":[0,1,2]}},)"
+                  R"({"tier":1,"user_reads":5}]})",
+                  &resp)
+                  .ok());
+  ASSERT_EQ(2u, resp.tiers.size());
+  EXPECT_EQ(123456789, resp.sampled_ns);
+  EXPECT_EQ(2u, resp.copies_in_flight);
+  const TierStats& t0 = resp.tiers[0];
+  EXPECT_EQ("optane", t0.device);
+  EXPECT_EQ(100u, t0.capacity);
+  EXPECT_EQ(40u, t0.used_bytes);
+  EXPECT_EQ(7u, t0.Get(TierTicker::kReads));
+  EXPECT_EQ(8192u, t0.Get(TierTicker::kPageCopyBytes));  // a gauge, too
+  EXPECT_EQ(3u, t0.Get(TierHistogram::kReadLatency).count);
+  EXPECT_EQ(30u, t0.Get(TierHistogram::kReadLatency).sum_us);
+  EXPECT_EQ(2u, t0.Get(TierHistogram::kReadLatency).buckets[2]);
+  EXPECT_EQ(1, resp.tiers[1].index);
+  EXPECT_EQ(5u, resp.tiers[1].Get(TierTicker::kUserReads));
+  EXPECT_TRUE(ParseAdminResponse(R"({"ok":true,"tiers":{"tier":0}})", &resp).IsCorruption());
+  EXPECT_TRUE(ParseAdminResponse(R"({"ok":true,"tiers":[{"reads":-1}]})", &resp).IsCorruption());
+  // Answers to the other requests carry no statistics.
+  ASSERT_TRUE(ParseAdminResponse(R"({"ok":true,"message":"done"})", &resp).ok());
+  EXPECT_TRUE(resp.tiers.empty());
+}
+
 }  // namespace
 }  // namespace tierfs
