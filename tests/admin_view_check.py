@@ -4,6 +4,10 @@
   admin_view_check.py text SEGMENTS.json LS.json HEATMAP.txt [--colour] [--width=N]
   admin_view_check.py png SEGMENTS.json LS.json PNG
   admin_view_check.py watch WATCH.txt N TIERS
+  admin_view_check.py trace HEATMAP.txt TRACE.csv WINDOWS SEGMENT_SIZE [--colour]
+  admin_view_check.py trace-png PNG HEATMAP.txt WINDOWS
+
+TRACE.csv is `tierfs-trace to-csv --full` of the trace `tierfs heatmap --trace` drew.
 
 SEGMENTS.json and LS.json are `tierfs --json segments` and `tierfs --json ls` of
 the same directory. Prints what is wrong and exits 1, or exits 0.
@@ -48,7 +52,8 @@ def parse_rows(text, colour):
     """{name: [(glyph, sgr params or None)]} of the file lines, continuation lines joined."""
     rows, current = {}, None
     for line in text.splitlines():
-        m = re.match(r"^  (\S+)\s+[0-9/]+\s+(?:-|[0-9]+)\s+\|(.*)\|$", line)
+        # name, cells per tier, copies (not with --trace), the cells
+        m = re.match(r"^  (\S+)\s+[0-9/]+\s+(?:(?:-|[0-9]+)\s+)?\|(.*)\|$", line)
         cont = re.match(r"^ +\|(.*)\|$", line)
         if m:
             current = m.group(1)
@@ -222,6 +227,64 @@ def check_watch(path, n, tiers):
             fail("block %d has no hit share or moves line:\n%s" % (k, block))
 
 
+def check_trace(text_path, csv_path, windows, segment_size, colour):
+    """Recounts each segment's user reads per window from the CSV and compares."""
+    rows = [l.rstrip("\n").split(",") for l in open(csv_path)][1:]
+    end = max(int(r[0]) for r in rows)
+    width = end // windows + 1
+    counts, levels = {}, {}  # (file id, kind, segment) -> [window][tier or None]
+    for time_ns, _, file_id, kind, offset, size, kind_io, _, level, tier, _ in rows:
+        offset, size = int(offset), int(size)
+        if kind_io != "R" or size == 0:
+            continue
+        w = min(int(time_ns) // width, windows - 1)
+        for seg in range(offset // segment_size, (offset + size - 1) // segment_size + 1):
+            key = (int(file_id), kind, seg)
+            cells = counts.setdefault(key, [dict() for _ in range(windows)])
+            t = int(tier) if int(tier) >= 0 else None
+            cells[w][t] = cells[w].get(t, 0) + 1
+            if int(level) >= 0:
+                levels[key] = int(level)
+    hottest = max(sum(c.values()) for cells in counts.values() for c in cells)
+    text = open(text_path).read()
+    got = parse_rows(text, colour)
+    names = {"#%d.%s:%d" % k: k for k in counts}
+    if set(got) != set(names):
+        fail("rows %s, expected %s" % (sorted(set(got) ^ set(names))[:5], "the read segments"))
+    for name, key in names.items():
+        cells = got[name]
+        if len(cells) != windows:
+            fail("%s: %d glyphs for %d windows" % (name, len(cells), windows))
+        for w, (glyph, style) in enumerate(cells):
+            n = sum(counts[key][w].values())
+            if glyph not in expected_glyph(n, hottest):
+                fail("%s window %d: glyph %r for %d reads of %d" % (name, w, glyph, n, hottest))
+            if colour:
+                tiers = {t: c for t, c in counts[key][w].items() if t is not None}
+                tier = min(tiers, key=lambda t: (-tiers[t], t)) if tiers else None
+                want = "0" if tier is None else "0;%d;30" % (42 + tier)
+                if style != want:
+                    fail("%s window %d: style %r, expected %r (reads by tier %r)" %
+                         (name, w, style, want, counts[key][w]))
+    level = None
+    for line in text.splitlines():
+        t = re.match(r"^level (\d+): ", line)
+        if t:
+            level = int(t.group(1))
+        elif line.startswith("no level"):
+            level = -1
+        m = re.match(r"^  (#\S+) ", line)
+        if m and levels.get(names[m.group(1)], -1) != level:
+            fail("%s is listed under level %s" % (m.group(1), level))
+
+
+def check_trace_png(png_path, text_path, windows):
+    rows = parse_rows(open(text_path).read(), False)
+    width, height, _ = read_png(png_path)
+    if (width, height) != (windows * 8, len(rows) * 8):
+        fail("%s is %d x %d, expected %d x %d" % (png_path, width, height, windows * 8, len(rows) * 8))
+
+
 def main(argv):
     if argv[1] == "text":
         width = 0
@@ -231,6 +294,10 @@ def main(argv):
         check_text(argv[2], argv[3], argv[4], "--colour" in argv[5:], width)
     elif argv[1] == "png":
         check_png(argv[2], argv[3], argv[4])
+    elif argv[1] == "trace":
+        check_trace(argv[2], argv[3], int(argv[4]), int(argv[5]), "--colour" in argv[6:])
+    elif argv[1] == "trace-png":
+        check_trace_png(argv[2], argv[3], int(argv[4]))
     elif argv[1] == "watch":
         check_watch(argv[2], int(argv[3]), int(argv[4]))
     else:

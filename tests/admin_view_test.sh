@@ -33,7 +33,7 @@ viewcheck() { /usr/bin/python3 "$HERE/admin_view_check.py" "$@"; }
 
 # ---- a store with levels (the listener, from an OPTIONS file) on two tiers, read with skew
 mkdir -p "$TMP/t0" "$TMP/t1"
-URI="tierfs://$TMP/t0:2M:optane,$TMP/t1:1G:sata-ssd;segment_size:64K"
+URI="tierfs://$TMP/t0:4M:optane,$TMP/t1:1G:sata-ssd;segment_size:64K"
 cat >"$TMP/options.ini" <<'INI'
 [Version]
   rocksdb_version=7.8.3
@@ -52,15 +52,24 @@ INI
 LD_PRELOAD="$PRELOAD" db_bench --fs_uri="$URI" --db=/db --options_file="$TMP/options.ini" \
   --benchmarks=fillrandom --num=40000 --value_size=100 >"$TMP/bench.out" 2>&1 ||
   { tail -5 "$TMP/bench.out"; exit 1; }
-# Reads of the first tenth of the keys only: their table files and segments get hot, the rest not.
-LD_PRELOAD="$PRELOAD" db_bench --fs_uri="$URI" --db=/db --options_file="$TMP/options.ini" \
-  --use_existing_db=1 --benchmarks=readrandom --num=4000 --reads=20000 --value_size=100 \
+# Reads of the first tenth of the keys only: their table files and segments get hot, the rest
+# not. The store records a trace of them.
+LD_PRELOAD="$PRELOAD" db_bench --fs_uri="$URI;trace:$TMP/read.trace" --db=/db \
+  --options_file="$TMP/options.ini" --use_existing_db=1 --benchmarks=readrandom --num=4000 --reads=20000 --value_size=100 \
   >"$TMP/read.out" 2>&1 || { tail -5 "$TMP/read.out"; exit 1; }
-# A durable copy on tier 0 of a table file's segment on tier 1, so that one segment shows one.
-read -r sst seg < <(tierfs --fs_uri="$URI" --db=/db --json segments | /usr/bin/python3 -c '
+# Where the policy left the table files depends on the run (demotions make room for page
+# copies): the smallest moves to tier 0, and a segment of another on tier 1 gets a durable copy
+# on tier 0, so that both tiers and a copy show.
+read -r small sst seg < <(tierfs --fs_uri="$URI" --db=/db --json segments | /usr/bin/python3 -c '
 import json, sys
-print(next("%s %d" % (r["file"], r["segment"]) for r in json.load(sys.stdin)
-           if r["file"].endswith(".sst") and r["tier"] == 1))')
+segs = [r for r in json.load(sys.stdin) if r["file"].endswith(".sst")]
+count = {}
+for r in segs:
+    count[r["file"]] = count.get(r["file"], 0) + 1
+small = min(count, key=lambda f: (count[f], f))
+other = next(r for r in segs if r["file"] != small and r["tier"] == 1)
+print(small, other["file"], other["segment"])')
+tierfs --fs_uri="$URI" move "$small" 0 >"$TMP/move.out"
 tierfs --fs_uri="$URI" replicate "$sst" 0 --segments="$seg" >"$TMP/replicate.out"
 tierfs --fs_uri="$URI" --db=/db --json ls >"$TMP/ls.json"
 tierfs --fs_uri="$URI" --db=/db --json segments >"$TMP/segments.json"
@@ -110,6 +119,19 @@ tierfs --fs_uri="$URI" heatmap --color=sometimes >/dev/null 2>"$TMP/color.err" |
 check "heatmap --color=sometimes is refused, naming it" \
   bash -c "[ $rc = 2 ] && grep -q \"bad --color 'sometimes'\" '$TMP/color.err'"
 
+# ---- heatmap --trace: each segment's user reads per time window, recounted from the trace
+"$BUILD/tools/sim/tierfs-trace" to-csv "$TMP/read.trace" --full >"$TMP/read.csv"
+tierfs heatmap --trace="$TMP/read.trace" --windows=12 --color=always --png="$TMP/trace.png" \
+  >"$TMP/trace.txt"
+check "heatmap --trace: a row per segment read, a glyph per window by its reads, the serving tier's colour" \
+  viewcheck trace "$TMP/trace.txt" "$TMP/read.csv" 12 65536 --colour
+check "heatmap --trace --png: a row per segment, a column per window" \
+  viewcheck trace-png "$TMP/trace.png" "$TMP/trace.txt" 12
+rc=0
+tierfs heatmap --trace="$TMP/no-such.trace" >/dev/null 2>"$TMP/notrace.err" || rc=$?
+check "heatmap --trace of a missing file fails, naming it" \
+  bash -c "[ $rc = 1 ] && grep -q '$TMP/no-such.trace' '$TMP/notrace.err'"
+
 # ---- watch: a store no process has open
 rc=0
 tierfs --fs_uri="$URI" watch --count=1 --interval_ms=100 >"$TMP/idle.out" 2>"$TMP/idle.err" || rc=$?
@@ -122,8 +144,8 @@ check "watch --interval_ms=0 is refused, naming it" \
 
 # ---- watch: a running db_bench (reads and writes without pause until killed)
 rm -rf "$TMP/t0/meta/admin"  # made again when the store opens: the sign db_bench has it
-LD_PRELOAD="$PRELOAD" db_bench --fs_uri="$URI" --db=/db --options_file="$TMP/options.ini" \
-  --use_existing_db=1 --benchmarks=readrandomwriterandom --num=40000 --value_size=100 \
+LD_PRELOAD="$PRELOAD" db_bench --fs_uri="$URI;trace:$TMP/read.trace" --db=/db \
+  --options_file="$TMP/options.ini" --use_existing_db=1 --benchmarks=readrandomwriterandom --num=40000 --value_size=100 \
   --duration=600 >"$TMP/busy.out" 2>&1 &
 bench_pid=$!
 for _ in $(seq 600); do [ -d "$TMP/t0/meta/admin" ] && break; sleep 0.05; done

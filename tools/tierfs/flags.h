@@ -17,6 +17,8 @@ DECLARE_int32(timeout_ms);
 DECLARE_bool(repair);
 DECLARE_string(png);
 DECLARE_string(color);
+DECLARE_string(trace);
+DECLARE_int32(windows);
 DECLARE_int32(interval_ms);
 DECLARE_int32(count);
 

@@ -1,6 +1,7 @@
 // The heat map of `tierfs heatmap` (heatmap_command.cc): per file, one cell
 // per segment, holding the tier of the segment's home, its extra copy if it
-// has one, and its heat. Drawn as text for a terminal (heatmap_text.cc) or as
+// has one, and its heat; or, from a trace (heatmap_trace.cc), per segment one
+// cell per time window. Drawn as text for a terminal (heatmap_text.cc) or as
 // a PNG image (heatmap_png.cc); both take the tiers' colours from here.
 #pragma once
 
@@ -14,7 +15,8 @@ namespace tierfs {
 namespace tool {
 
 struct HeatCell {
-  int tier = -1;       // the home's tier; -1: no segment placed there (a hole)
+  int tier = -1;       // the home's tier (from a trace: the tier that served most of the
+                       // window's reads); -1: no segment placed there, or not known
   int copy_tier = -1;  // an extra copy's tier (replicate, prefetch); -1 none
   double value = 0;    // on the map's scale (HeatMap::measure), >= 0
 };
@@ -23,13 +25,15 @@ struct HeatRow {
   std::string name;             // as shown: the path relative to the listed directory
   int level = -1;               // LSM level from the event listener; -1 unknown
   std::vector<HeatCell> cells;  // by segment index
-  std::vector<uint64_t> segments_per_tier;  // placed segments' homes, by tier
+  std::vector<uint64_t> segments_per_tier;  // cells by their tier
   uint64_t copies = 0;          // segments with an extra copy
 };
 
 struct HeatMap {
-  std::string dir;                // the directory listed (--db)
-  uint64_t segment_size = 0;      // bytes
+  std::string title;              // the first line: what the rows and cells are
+  std::string cell, cells;        // what a cell is, singular and plural ("segment")
+  std::string row = "file", rows_noun = "files";  // what a row is, singular and plural
+  bool copies_column = true;      // show each row's HeatRow::copies
   std::vector<std::string> tiers;  // "optane": each tier's device, by index
   std::vector<HeatRow> rows;      // grouped by level: 0, 1, ..., then unknown
   std::string measure;            // what the values are: "heat" or "user reads"
@@ -50,6 +54,15 @@ const char* TierColourName(int tier);
 // Its ANSI background colour (SGR 42-46) and a foreground readable on it.
 int TierAnsiBackground(int tier);
 int TierAnsiForeground(int tier);
+
+// The heat of each segment users read in the trace at `path`
+// (env/trace_format.h) over time: a row per segment, named
+// "#FILE_ID.KIND:SEGMENT" and grouped by level, a cell per one of `windows`
+// equal windows of the trace's time (up to its last I/O: each window is
+// last_io_ns / windows + 1 ns long), holding the segment's user reads in it
+// and the tier that served most of them. Corruption naming the file if it
+// cannot be read. REQUIRES: windows >= 1.
+rocksdb::Status BuildTraceHeatMap(const std::string& path, int windows, HeatMap* map);
 
 // The map as text: a header and legend, then per level group one line per
 // file (name, segments on each tier, copies, then one glyph per segment

@@ -1,7 +1,8 @@
 // `tierfs heatmap`: per file under --db, grouped by LSM level, each
 // segment's heat against the tier its home is on, in the terminal and as a
 // PNG (heatmap.h draws both). It reads the store read-only, as `segments`
-// does: the statistics are those of the store's last clean close.
+// does: the statistics are those of the store's last clean close. With
+// --trace, each segment's heat over time from a trace (heatmap_trace.cc).
 //
 // Hot-page copies are counted per tier only (the store keeps no record of
 // which file's pages are copied that it exposes, and a store at rest holds
@@ -52,8 +53,6 @@ rocksdb::Status BuildHeatMap(const rocksdb::FileSystem& fs, const Options& optio
   if (s.ok()) s = ListSegments(&fs, dir, &segments);
   if (s.ok()) s = GetTierStats(&fs, &stats);
   if (!s.ok()) return s;
-  map->dir = dir;
-  map->segment_size = options.segment_size;
   for (const TierStats& t : stats) map->tiers.push_back(t.device.empty() ? "-" : t.device);
 
   double max_heat = 0, max_reads = 0;
@@ -87,6 +86,15 @@ rocksdb::Status BuildHeatMap(const rocksdb::FileSystem& fs, const Options& optio
                                                              : f.name;
     map->rows.push_back(std::move(row));
   }
+  size_t placed = 0;
+  for (const HeatRow& r : map->rows) placed += r.cells.size();
+  map->title = "heat map of " + dir + ": " + std::to_string(map->rows.size()) + " files, " +
+               std::to_string(placed) + " segments" +
+               (options.segment_size ? " of " + FormatSize(options.segment_size)
+                                     : " (whole files)") +
+               "; one character per segment";
+  map->cell = "segment";
+  map->cells = "segments";
   // Levels in order, files without one last; by name within a level.
   std::stable_sort(map->rows.begin(), map->rows.end(), [](const HeatRow& a, const HeatRow& b) {
     const unsigned la = unsigned(a.level), lb = unsigned(b.level);  // -1 sorts last
@@ -115,14 +123,21 @@ class HeatmapCommand : public InspectCommand {
            "brightness = heat; the top quarter of a cell with a copy is the copy's tier.\n"
            "Hot-page copies are counted per tier only (shown below the map), not per file.\n"
            "The store is read read-only, as `segments` reads it: the statistics are those\n"
-           "of its last clean close (a running process's are not seen).\n";
+           "of its last clean close (a running process's are not seen).\n"
+           "--trace FILE: instead of the store, a trace (the URI key trace:PATH) over time:\n"
+           "a row per segment users read (#FILE_ID.KIND:SEGMENT, by level), a character\n"
+           "per one of --windows equal windows of the trace's time, by the segment's user\n"
+           "reads in it, coloured by the tier that served most of them.\n";
   }
   std::vector<FlagUse> Flags() const override {
     return {{"db", "the logical directory whose files to map (default: /)"},
             {"png", "also write the map as a PNG image to FILE"},
             {"color", "colour by tier: auto (when stdout is a terminal), always, never "
-                      "(default: auto)"}};
+                      "(default: auto)"},
+            {"trace", "map a trace's segments over time instead of the store (no --fs_uri)"},
+            {"windows", "the time windows of --trace (default: 40)"}};
   }
+  bool NeedsStore() const override { return FLAGS_trace.empty(); }
   int Run(const Invocation& inv) const override {
     if (FLAGS_color != "auto" && FLAGS_color != "always" && FLAGS_color != "never") {
       fprintf(stderr, "tierfs heatmap: bad --color '%s' (expected auto, always or never)\n",
@@ -133,7 +148,31 @@ class HeatmapCommand : public InspectCommand {
       fprintf(stderr, "tierfs heatmap: --png needs a file name\n");
       return kExitBadUsage;
     }
-    return InspectCommand::Run(inv);
+    if (FLAGS_trace.empty()) {
+      if (FlagGiven("windows")) {
+        fprintf(stderr, "tierfs heatmap: --windows applies only with --trace\n");
+        return kExitBadUsage;
+      }
+      return InspectCommand::Run(inv);
+    }
+    if (FlagGiven("db") || FLAGS_windows < 1) {
+      fprintf(stderr, "tierfs heatmap: %s\n",
+              FLAGS_windows < 1
+                  ? ("bad --windows=" + std::to_string(FLAGS_windows) + " (at least 1)").c_str()
+                  : "--db does not apply with --trace (a trace names files by id)");
+      return kExitBadUsage;
+    }
+    if (!inv.args.empty()) {
+      fprintf(stderr, "tierfs heatmap takes no arguments\n");
+      return kExitBadUsage;
+    }
+    HeatMap map;
+    rocksdb::Status s = BuildTraceHeatMap(FLAGS_trace, FLAGS_windows, &map);
+    if (!s.ok()) {
+      fprintf(stderr, "tierfs heatmap: %s\n", s.ToString().c_str());
+      return kExitFailed;
+    }
+    return Show(map, nullptr);
   }
 
  protected:
@@ -144,12 +183,18 @@ class HeatmapCommand : public InspectCommand {
       fprintf(stderr, "tierfs heatmap: %s\n", s.ToString().c_str());
       return kExitFailed;
     }
+    return Show(map, &fs);
+  }
+
+ private:
+  // Prints the map (and, of a store `fs`, what it holds of page copies) and
+  // writes the PNG if asked.
+  static int Show(const HeatMap& map, const rocksdb::FileSystem* fs) {
     const bool colour =
         FLAGS_color == "always" || (FLAGS_color == "auto" && isatty(STDOUT_FILENO));
     printf("%s", HeatMapText(map, colour, OutputWidth()).c_str());
     std::vector<TierStats> stats;
-    s = GetTierStats(&fs, &stats);
-    if (s.ok() && !stats.empty()) {
+    if (fs && GetTierStats(fs, &stats).ok() && !stats.empty()) {
       printf("hot-page copies: counted per tier only, not per file or segment (none drawn):");
       for (const TierStats& t : stats) {
         printf(" tier %d %s resident, %llu hits;", t.index,
@@ -157,19 +202,19 @@ class HeatmapCommand : public InspectCommand {
                (unsigned long long)t.Get(TierTicker::kPageHits));
       }
       printf(" (copies are volatile: a store read at rest holds none)\n");
+      printf("(statistics as of the store's last clean close; `tierfs watch` shows a running "
+             "one)\n");
     }
-    printf("(statistics as of the store's last clean close; `tierfs watch` shows a running "
-           "one)\n");
     if (!FLAGS_png.empty()) {
       PngLayout layout;
-      s = WriteHeatMapPng(map, FLAGS_png, &layout);
+      rocksdb::Status s = WriteHeatMapPng(map, FLAGS_png, &layout);
       if (!s.ok()) {
         fprintf(stderr, "tierfs heatmap: %s\n", s.ToString().c_str());
         return kExitFailed;
       }
-      printf("wrote %s: %d x %d pixels, a row per file and a column per segment, %d-pixel "
-             "cells\n",
-             FLAGS_png.c_str(), layout.width, layout.height, layout.cell);
+      printf("wrote %s: %d x %d pixels, a row per %s and a column per %s, %d-pixel cells\n",
+             FLAGS_png.c_str(), layout.width, layout.height, fs ? "file" : "segment",
+             map.cell.c_str(), layout.cell);
     }
     return kExitOk;
   }

@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "tools/tierfs/heatmap.h"
-#include "util/size.h"
 
 namespace tierfs {
 namespace tool {
@@ -47,8 +46,8 @@ std::string CellStyle(const HeatCell& cell) {
          std::to_string(TierAnsiForeground(cell.tier)) + "m";
 }
 
-std::string LevelTitle(int level, size_t files) {
-  const std::string n = std::to_string(files) + (files == 1 ? " file" : " files");
+std::string LevelTitle(const HeatMap& map, int level, size_t rows) {
+  const std::string n = std::to_string(rows) + " " + (rows == 1 ? map.row : map.rows_noun);
   if (level < 0) return "no level (WAL, blob, table files the event listener did not name): " + n;
   return "level " + std::to_string(level) + ": " + n;
 }
@@ -68,54 +67,52 @@ int TierAnsiBackground(int tier) { return kAnsiBackground[ColourIndex(tier)]; }
 int TierAnsiForeground(int tier) { return kAnsiForeground[ColourIndex(tier)]; }
 
 std::string HeatMapText(const HeatMap& map, bool colour, int width) {
-  size_t segments = 0;
-  for (const HeatRow& r : map.rows) segments += r.cells.size();
-  std::string out = "heat map of " + map.dir + ": " + std::to_string(map.rows.size()) +
-                    " files, " + std::to_string(segments) + " segments" +
-                    (map.segment_size ? " of " + FormatSize(map.segment_size) : " (whole files)") +
-                    "; one character per segment" +
-                    (width > 0 ? ", wrapped at " + std::to_string(width) + " columns" : "") +
-                    "\n";
+  std::string out =
+      map.title + (width > 0 ? ", wrapped at " + std::to_string(width) + " columns" : "") + "\n";
   char hottest[64];
   snprintf(hottest, sizeof(hottest), "%.1f", map.max_value);
   out += "scale, by " + map.measure + ": ' ' none, then";
   for (const char* g = kHeatGlyphs + 1; *g; ++g) out += std::string(" ") + *g;
-  out += map.max_value > 0 ? " in equal steps up to the hottest segment's " + std::string(hottest)
-                           : " (no segment has any: every glyph is ' ')";
+  out += map.max_value > 0 ? " in equal steps up to the hottest " + map.cell + "'s " + hottest
+                           : " (no " + map.cell + " has any: every glyph is ' ')";
   out += "\ntiers: ";
   for (size_t t = 0; t < map.tiers.size(); ++t) {
     std::string name = std::to_string(t) + " " + map.tiers[t] + " (" + TierColourName(int(t)) + ")";
     if (colour) name = CellStyle(HeatCell{int(t), -1, 0}) + name + "\033[0m";
     out += (t ? ", " : "") + name;
   }
-  out += colour ? "; underlined: the segment has an extra copy\n"
-                : "; colours on a terminal or with --color=always, per-tier counts below\n";
+  if (!colour) {
+    out += "; colours on a terminal or with --color=always, per-tier counts below\n";
+  } else {
+    out += map.copies_column ? "; underlined: an extra copy\n" : "\n";
+  }
 
   // The columns before the glyphs: name, segments on each tier, copies.
   std::string tiers_head;
   for (size_t t = 0; t < map.tiers.size(); ++t) tiers_head += (t ? "/t" : "t") + std::to_string(t);
-  size_t name_w = 4, tiers_w = tiers_head.size();
+  size_t name_w = map.row.size(), tiers_w = tiers_head.size();
   for (const HeatRow& r : map.rows) {
     name_w = std::max(name_w, r.name.size());
     tiers_w = std::max(tiers_w, TierCounts(r.segments_per_tier).size());
   }
-  const std::string copies_head = "copies";
-  const size_t prefix = 2 + name_w + 2 + tiers_w + 2 + copies_head.size() + 2;
+  const std::string copies_head = map.copies_column ? "copies  " : "";
+  const size_t prefix = 2 + name_w + 2 + tiers_w + 2 + copies_head.size();
   size_t per_line = 0;  // glyphs per line; 0: all of a file's on one
   if (width > 0) per_line = size_t(std::max(8, width - int(prefix) - 2));
-  out += "  " + Pad("file", name_w) + "  " + Pad(tiers_head, tiers_w) + "  " + copies_head +
-         "  segments\n";
+  out += "  " + Pad(map.row, name_w) + "  " + Pad(tiers_head, tiers_w) + "  " + copies_head +
+         map.cells + "\n";
 
   for (size_t i = 0; i < map.rows.size();) {
     size_t end = i;
     while (end < map.rows.size() && map.rows[end].level == map.rows[i].level) ++end;
-    out += LevelTitle(map.rows[i].level, end - i) + "\n";
+    out += LevelTitle(map, map.rows[i].level, end - i) + "\n";
     for (; i < end; ++i) {
       const HeatRow& r = map.rows[i];
       std::string line = "  " + Pad(r.name, name_w) + "  " +
-                         Pad(TierCounts(r.segments_per_tier), tiers_w) + "  " +
-                         PadLeft(r.copies ? std::to_string(r.copies) : "-", copies_head.size()) +
-                         "  ";
+                         Pad(TierCounts(r.segments_per_tier), tiers_w) + "  ";
+      if (map.copies_column) {
+        line += PadLeft(r.copies ? std::to_string(r.copies) : "-", copies_head.size() - 2) + "  ";
+      }
       const size_t n = r.cells.size();
       const size_t step = per_line ? per_line : std::max<size_t>(n, 1);
       for (size_t from = 0; from < std::max<size_t>(n, 1); from += step) {
