@@ -11,8 +11,8 @@ namespace tierfs {
 using nlohmann::json;
 
 json HistogramToJson(const LatencyHistogram& h) {
-  return json{{"count", h.count}, {"sum_us", h.sum_us},
-              {"buckets", std::vector<uint64_t>(h.buckets, h.buckets + LatencyHistogram::kBuckets)}};
+  const std::vector<uint64_t> buckets(h.buckets, h.buckets + LatencyHistogram::kBuckets);
+  return json{{"count", h.count}, {"sum_us", h.sum_us}, {"buckets", buckets}};
 }
 
 LatencyHistogram HistogramFromJson(const json& j) {

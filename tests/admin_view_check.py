@@ -44,7 +44,8 @@ def expected_glyph(value, hottest):
     x = 9 * min(1.0, value / hottest)
     out = {GLYPHS[max(1, min(9, math.ceil(x)))]}
     if abs(x - round(x)) < 1e-6:
-        out |= {GLYPHS[max(1, min(9, math.ceil(x - 1e-3)))], GLYPHS[max(1, min(9, math.ceil(x + 1e-3)))]}
+        for nudge in (-1e-3, 1e-3):
+            out.add(GLYPHS[max(1, min(9, math.ceil(x + nudge)))])
     return out
 
 
@@ -127,7 +128,8 @@ def check_text(segments_path, ls_path, text_path, colour, width):
             level = -1
         m = re.match(r"^  (\S+\.sst) ", line)
         if m and levels.get(m.group(1)) != level:
-            fail("%s (level %s) is listed under level %s" % (m.group(1), levels.get(m.group(1)), level))
+            fail("%s (level %s) is listed under level %s" %
+                 (m.group(1), levels.get(m.group(1)), level))
     if colour != ("\x1b[" in text):
         fail("colour %s, but the text %s ANSI sequences" % (colour, "has no" if colour else "has"))
 
@@ -190,7 +192,8 @@ def check_png(segments_path, ls_path, png_path):
     cell = 8
     if (width, height) != (columns * cell, len(files) * cell):
         fail("%s is %d x %d, expected %d x %d (%d segments wide, %d files, %d-pixel cells)" %
-             (png_path, width, height, columns * cell, len(files) * cell, columns, len(files), cell))
+             (png_path, width, height, columns * cell, len(files) * cell, columns, len(files),
+              cell))
     # Each cell's lower part (below where a copy is marked) has its home tier's hue: tier 0
     # green (g > r, g > b), tier 1 yellow (r > g > b); no segment grey.
     for i, name in enumerate(order):
@@ -282,7 +285,8 @@ def check_trace_png(png_path, text_path, windows):
     rows = parse_rows(open(text_path).read(), False)
     width, height, _ = read_png(png_path)
     if (width, height) != (windows * 8, len(rows) * 8):
-        fail("%s is %d x %d, expected %d x %d" % (png_path, width, height, windows * 8, len(rows) * 8))
+        fail("%s is %d x %d, expected %d x %d" %
+             (png_path, width, height, windows * 8, len(rows) * 8))
 
 
 def main(argv):

@@ -73,7 +73,9 @@ rocksdb::Status BuildHeatMap(const rocksdb::FileSystem& fs, const Options& optio
     if (row.segments_per_tier.size() < map->tiers.size()) {
       row.segments_per_tier.assign(map->tiers.size(), 0);
     }
-    if (r.tier >= 0 && size_t(r.tier) < row.segments_per_tier.size()) ++row.segments_per_tier[r.tier];
+    if (r.tier >= 0 && size_t(r.tier) < row.segments_per_tier.size()) {
+      ++row.segments_per_tier[size_t(r.tier)];
+    }
     if (r.copy_tier >= 0) ++row.copies;
   }
   const std::string prefix = dir == "/" ? "/" : dir + "/";
