@@ -36,10 +36,10 @@ json ToJson(const AdminRequest& r) {
 json ToJson(const AdminResponse& r) {
   const MigrationInfo& m = r.migration;
   json j{{"ok", r.ok}, {"message", r.message},
-              {"migration", {{"enabled", m.enabled}, {"queue", m.queue}, {"running", m.running},
-                             {"done", m.done}, {"bytes", m.bytes}, {"skipped", m.skipped},
-                             {"given_up", m.given_up}, {"waits", m.waits}}},
-              {"errors", StoreErrorsToJson(r.errors)}};
+         {"migration", {{"enabled", m.enabled}, {"queue", m.queue}, {"running", m.running},
+                        {"done", m.done}, {"bytes", m.bytes}, {"skipped", m.skipped},
+                        {"given_up", m.given_up}, {"waits", m.waits}}},
+         {"errors", StoreErrorsToJson(r.errors)}};
   if (!r.tiers.empty()) {
     j["tiers"] = TierStatsToJsonLossless(r.tiers);
     j["sampled_ns"] = r.sampled_ns;
