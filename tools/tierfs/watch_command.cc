@@ -34,13 +34,13 @@ struct Rates {
 
   uint64_t Delta(size_t tier, TierTicker t) const {
     const uint64_t a = before->tiers[tier].Get(t), b = now->tiers[tier].Get(t);
-    return b > a ? b - a : 0;  // a counter never goes back; a restarted store would
+    return b > a ? b - a : 0;  // counters only grow while the process lives
   }
   double PerSecond(size_t tier, TierTicker t) const { return Delta(tier, t) / seconds; }
   // The mean latency of the samples added in the interval; -1 if none.
   double MeanMicros(size_t tier, TierHistogram h) const {
     const LatencyHistogram &a = before->tiers[tier].Get(h), &b = now->tiers[tier].Get(h);
-    if (b.count <= a.count) return -1;
+    if (b.count <= a.count || b.sum_us < a.sum_us) return -1;
     return double(b.sum_us - a.sum_us) / double(b.count - a.count);
   }
 };
@@ -149,7 +149,9 @@ class WatchCommand : public Command {
            "against its capacity. Then tier 0's share of the interval's user reads (and\n"
            "the part hot-page copies served), and the migration engine's moves: running,\n"
            "queued, the copies (replicate, prefetch) among them, and the bytes moved.\n"
-           "On a terminal the view is redrawn in place; otherwise one block per sample.\n"
+           "Writers merge their counts every 256 writes and at sync and close, so a short\n"
+           "interval's writes come in bursts. On a terminal the view is redrawn in place;\n"
+           "otherwise one block per sample.\n"
            "If no process has the store open, watch says so and exits 1.\n";
   }
   std::vector<FlagUse> Flags() const override {
