@@ -14,7 +14,9 @@
 #include "env/admin_access.h"
 #include "env/admin_ops.h"
 #include "env/json_number.h"
+#include "env/migrator.h"
 #include "env/store.h"
+#include "env/tier_stats_json.h"
 
 namespace tierfs {
 
@@ -33,11 +35,17 @@ json ToJson(const AdminRequest& r) {
 
 json ToJson(const AdminResponse& r) {
   const MigrationInfo& m = r.migration;
-  return json{{"ok", r.ok}, {"message", r.message},
-              {"migration", {{"enabled", m.enabled}, {"queue", m.queue}, {"running", m.running},
-                             {"done", m.done}, {"bytes", m.bytes}, {"skipped", m.skipped},
-                             {"given_up", m.given_up}, {"waits", m.waits}}},
-              {"errors", StoreErrorsToJson(r.errors)}};
+  json j{{"ok", r.ok}, {"message", r.message},
+         {"migration", {{"enabled", m.enabled}, {"queue", m.queue}, {"running", m.running},
+                        {"done", m.done}, {"bytes", m.bytes}, {"skipped", m.skipped},
+                        {"given_up", m.given_up}, {"waits", m.waits}}},
+         {"errors", StoreErrorsToJson(r.errors)}};
+  if (!r.tiers.empty()) {
+    j["tiers"] = TierStatsToJsonLossless(r.tiers);
+    j["sampled_ns"] = r.sampled_ns;
+    j["copies_in_flight"] = r.copies_in_flight;
+  }
+  return j;
 }
 
 // Writes `text` to `path` atomically (a reader never sees half of it).
@@ -45,6 +53,22 @@ Status WriteAtomically(rocksdb::FileSystem* fs, const std::string& path, const s
   Status s = rocksdb::WriteStringToFile(fs, text, path + ".tmp", false);
   if (s.ok()) s = fs->RenameFile(path + ".tmp", path, rocksdb::IOOptions(), nullptr);
   return s;
+}
+
+// How many of the moves queued or running make an extra copy (REPLICATE,
+// PREFETCH); 0 without a migration thread.
+uint64_t CopiesInFlight(Store* store) {
+  Migrator* m = store->migrator();
+  if (!m) return 0;
+  Migrator::Info info = m->GetInfo();
+  auto is_copy = [](const Move& mv) {
+    return mv.op == Move::kReplicate || mv.op == Move::kPrefetch;
+  };
+  uint64_t n = info.running && is_copy(info.current) ? 1 : 0;
+  for (const auto* q : {&info.manual, &info.planned}) {
+    for (const Move& mv : *q) n += is_copy(mv) ? 1 : 0;
+  }
+  return n;
 }
 
 }  // namespace
@@ -87,6 +111,9 @@ Status ParseAdminResponse(const std::string& text, AdminResponse* response) {
       r.migration.given_up = JsonNumber<uint64_t>(m, "given_up", 0);
       r.migration.waits = JsonNumber<uint64_t>(m, "waits", 0);
     }
+    if (j.contains("tiers")) r.tiers = TierStatsFromJsonLossless(j["tiers"]);
+    r.sampled_ns = JsonNumber<int64_t>(j, "sampled_ns", 0);
+    r.copies_in_flight = JsonNumber<uint64_t>(j, "copies_in_flight", 0);
   } catch (const std::exception& e) {  // a value of the wrong type
     return Status::Corruption(e.what());
   }
@@ -109,16 +136,24 @@ AdminResponse RunAdminRequest(Store* store, const AdminRequest& r, bool wait) {
                                 "archival, none)");
   } else if (c == "hint") {
     s = AccessHintOn(store, r.path, r.column_family, hint);
-  } else if (c != "queue" && c != "errors") {
+  } else if (c != "queue" && c != "errors" && c != "stats") {
     s = Status::InvalidArgument("unknown admin command '" + c + "'");
   }
   AdminResponse resp;
   resp.ok = s.ok();
   resp.message =
-      s.ok() ? (wait || c == "queue" || c == "errors" || c == "hint" ? "done" : "queued")
+      s.ok() ? (wait || c == "queue" || c == "errors" || c == "hint" || c == "stats" ? "done"
+                                                                                   : "queued")
              : s.ToString();
   MigrationInfoOf(store, &resp.migration);
   resp.errors = store->errors();
+  if (c == "stats") {
+    store->GetStats(&resp.tiers);
+    resp.sampled_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                          std::chrono::steady_clock::now().time_since_epoch())
+                          .count();
+    resp.copies_in_flight = CopiesInFlight(store);
+  }
   return resp;
 }
 

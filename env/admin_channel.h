@@ -15,6 +15,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include <rocksdb/status.h>
 
@@ -27,7 +28,7 @@ class Store;
 
 struct AdminRequest {
   // A data operation by its DataOpName (migrate, replicate, prefetch,
-  // drop-copy), or pin, unpin, hint, queue, errors.
+  // drop-copy), or pin, unpin, hint, queue, errors, stats.
   std::string command;
   std::string path;           // logical file path
   std::string column_family;  // pin, unpin, hint: instead of a path
@@ -41,6 +42,14 @@ struct AdminResponse {
   std::string message;
   MigrationInfo migration;
   StoreErrorCounts errors{};  // the store's error counters (Store::errors()), every answer
+  // "stats" only (`tierfs watch`): every tier's statistics as the store has
+  // them now (GetTierStats: counters over the store's life, gauges now);
+  // when they were read, on the steady clock (CLOCK_MONOTONIC, in ns: two
+  // answers' difference is the time between them); and how many of the moves
+  // queued or running (`migration`) make extra copies (REPLICATE, PREFETCH).
+  std::vector<TierStats> tiers;
+  int64_t sampled_ns = 0;
+  uint64_t copies_in_flight = 0;
 };
 
 // Decodes a request file's text (JSON: command, path, column_family, hint,
