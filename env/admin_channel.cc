@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include <atomic>
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -37,7 +38,7 @@ json ToJson(const AdminResponse& r) {
   const MigrationInfo& m = r.migration;
   json j{{"ok", r.ok}, {"message", r.message},
          {"migration", {{"enabled", m.enabled}, {"queue", m.queue}, {"running", m.running},
-                        {"done", m.done}, {"bytes", m.bytes}, {"skipped", m.skipped},
+                        {"running_manual", m.running_manual}, {"done", m.done}, {"bytes", m.bytes}, {"skipped", m.skipped},
                         {"given_up", m.given_up}, {"waits", m.waits}}},
          {"errors", StoreErrorsToJson(r.errors)}};
   if (!r.tiers.empty()) {
@@ -105,6 +106,7 @@ Status ParseAdminResponse(const std::string& text, AdminResponse* response) {
       r.migration.enabled = m.value("enabled", false);
       r.migration.queue = m.value("queue", std::vector<std::string>());
       r.migration.running = m.value("running", "");
+      r.migration.running_manual = m.value("running_manual", false);
       r.migration.done = JsonNumber<uint64_t>(m, "done", 0);
       r.migration.bytes = JsonNumber<uint64_t>(m, "bytes", 0);
       r.migration.skipped = JsonNumber<uint64_t>(m, "skipped", 0);
@@ -273,6 +275,37 @@ Status SendAdminRequest(const std::string& meta_dir, const AdminRequest& request
       .PermitUncheckedError();
   return Status::TimedOut("no answer from the process that has the TierFS store open (" +
                           meta_dir + "; is its migration on?)");
+}
+
+rocksdb::Status WaitForQueuedManualMoves(
+    const std::string& meta_dir, int poll_ms, int timeout_ms,
+    const std::function<void(const ManualMovesProgress&)>& progress) {
+  AdminRequest req;
+  req.command = "queue";
+  const auto start = std::chrono::steady_clock::now();
+  ManualMovesProgress p;
+  uint64_t bytes_at_start = 0;
+  for (bool first = true;; first = false) {
+    AdminResponse resp;
+    Status s = SendAdminRequest(meta_dir, req, &resp, timeout_ms);
+    if (!s.ok()) return s;
+    const MigrationInfo& m = resp.migration;
+    p.left = m.running_manual ? 1 : 0;
+    for (const std::string& q : m.queue) p.left += q.rfind("manual ", 0) == 0;
+    if (first) {
+      p.first = p.left;
+      bytes_at_start = m.bytes;
+    }
+    p.bytes_moved = m.bytes - std::min(m.bytes, bytes_at_start);
+    p.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (progress) progress(p);
+    if (p.left == 0) return Status::OK();
+    if (!m.enabled) {
+      return Status::Incomplete("manual moves are queued but the store's migration is off (" +
+                                meta_dir + ")");
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(poll_ms));
+  }
 }
 
 }  // namespace tierfs

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <condition_variable>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -99,5 +100,23 @@ class AdminServer {
 // directory `meta_dir` open, and waits up to `timeout_ms` for the answer.
 rocksdb::Status SendAdminRequest(const std::string& meta_dir, const AdminRequest& request,
                                  AdminResponse* response, int timeout_ms);
+
+// How far the manual moves queued in a running process are (`tierfs move
+// --wait`): how many are left (queued, and the one running if it is
+// manual), how many there were at the first look, and the bytes the
+// migration thread has carried since (manual and planned moves alike).
+struct ManualMovesProgress {
+  uint64_t left = 0, first = 0;
+  uint64_t bytes_moved = 0;
+  double seconds = 0;  // since the first look
+};
+
+// Client: asks the process that has the store open for its queue every
+// `poll_ms` until no manual move is queued or running, calling `progress`
+// after each answer. Each answer must come within `timeout_ms`; an error
+// (the process went away, a malformed answer) ends the wait with it.
+rocksdb::Status WaitForQueuedManualMoves(
+    const std::string& meta_dir, int poll_ms, int timeout_ms,
+    const std::function<void(const ManualMovesProgress&)>& progress);
 
 }  // namespace tierfs

@@ -10,6 +10,8 @@ DEFINE_bool(json, false, "print JSON instead of tables");
 DEFINE_string(segments, "", "segment range: N or A-B (default: all)");
 DEFINE_string(cf, "", "column family, instead of a file");
 DEFINE_int32(timeout_ms, 5000, "how long to wait for the process that has the store open");
+DEFINE_bool(wait, false,
+            "wait until the queued manual moves are done (move, replicate, prefetch, pin)");
 DEFINE_bool(repair, false, "repair what can be repaired without losing data (check)");
 DEFINE_string(png, "", "also write the heat map as a PNG image to this file (heatmap)");
 DEFINE_string(color, "auto",

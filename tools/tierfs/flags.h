@@ -15,6 +15,7 @@ DECLARE_string(segments);
 DECLARE_string(cf);
 DECLARE_int32(timeout_ms);
 DECLARE_bool(repair);
+DECLARE_bool(wait);
 DECLARE_string(png);
 DECLARE_string(color);
 DECLARE_string(trace);
