@@ -359,6 +359,15 @@ IOStatus Store::Recover() {
     }
   }
   if (read_only()) return IOStatus::OK();
+  // From here on the backing files found are taken as there for good: moves
+  // commit segments to them and writes sync through them without creating
+  // them, so nothing would sync their directories. But the process that made
+  // one may have ended (closed, or killed) before a data-directory sync: a
+  // power cut could still take its entry away, and with it data whose commit
+  // is durable (found by power_loss_test). One sync of each data directory.
+  dirty_data_dirs_ = uint8_t((1u << NumTiers()) - 1);
+  s = SyncDataDirs();
+  if (!s.ok()) return s;
   s = Journal::Create(base_.get(), meta_dir_, generation + 1, ns_.SnapshotRecords(), &journal_);
   if (!s.ok()) return s;
   if (torn) {
