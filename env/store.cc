@@ -315,6 +315,14 @@ void Store::FreeData(const std::shared_ptr<FileEntry>& entry) {
   // After Close another store may own the tiers: the data stays, an orphan
   // that the next open removes.
   if (closed()) return;
+  // The backing files go only once the record that unbound the file (Unbind,
+  // or the Rename over it, journaled before we are called) is durable. A
+  // deletion can reach the device before it (a data-directory sync for
+  // another file, or the file system's own commit), and a power cut would
+  // then bring the file back with homes that hold no data (found by
+  // power_loss_test). If the sync fails, the data stays: an orphan the next
+  // open removes, or the whole file again if its unbinding was lost.
+  const bool unbound_for_good = journal_ && journal_->SyncAll().ok();
   // No handle is left, so no reader: the copies' slots are free at once.
   if (hot_pages_) hot_pages_->copies().Invalidate(entry->id, /*readers_possible=*/false);
   std::unique_lock<std::shared_mutex> lock(entry->mu);
@@ -334,7 +342,7 @@ void Store::FreeData(const std::shared_ptr<FileEntry>& entry) {
   entry->copies = 0;
   for (int t = 0; t < NumTiers(); ++t) {
     if (entry->allowance_mask & (1u << t)) tier(t).Release(kBlockSize);
-    if (entry->data_file_mask & (1u << t)) {
+    if (unbound_for_good && (entry->data_file_mask & (1u << t))) {
       // An orphan left by a failure here is removed at the next open.
       base_->DeleteFile(tier(t).DataPath(entry->id), IOOptions(), nullptr)
           .PermitUncheckedError();
