@@ -2,7 +2,8 @@
 // keeps unsynced writes apart (tests/power_fs.h) and drops them at a
 // simulated power cut, hundreds of times, during writes (some synced),
 // flushes, compactions, HintStor moves (manual and the migration thread's),
-// tier-full relocations, hot-page copies and recovery itself. After each cut:
+// tier-full relocations, hot-page copies, the close of a store and database
+// and their recovery. After each cut:
 // the unsynced state is dropped, the store must open, its account must match
 // the segment map and the backing files (tests/crash_audit.h), and every key
 // acknowledged as synced must read back with its value (or a newer one that
@@ -146,6 +147,8 @@ class PowerLossTest : public ::testing::Test {
       if (run > 0) {
         ASSERT_NO_FATAL_FAILURE(Check(run));
       }
+      // One run in eight is cut within about an open's calls: in the close of
+      // the checked store and database or in their reopening (recovery).
       const bool recovery_cut = run > 0 && rng_() % 8 == 0;
       if (run > 0) power_->CutAfter(1 + rng_() % (recovery_cut ? open_calls_ : calls_per_run));
       const uint64_t before = power_->calls();
