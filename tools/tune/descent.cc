@@ -19,7 +19,9 @@
 // moves two parameters together under a capacity constraint, which this
 // space does not have); the exploit factor (kExploit, normalized Manhattan
 // units, Space::Manhattan) keeps candidates at least that far from every
-// configuration learned; the model's "best predicted" is its mean.
+// configuration learned; the model's "best predicted" is its mean, and a
+// candidate counts as possibly better than the root while its mean less one
+// standard deviation is below the root's grade.
 #include <algorithm>
 #include <numeric>
 #include <set>
@@ -58,17 +60,21 @@ class GprDescent : public Optimizer {
           if (Exploitable(space, *budget, p)) candidates.push_back(p);
         }
         if (candidates.empty() || !FitSurrogate(space, budget->trials(), &gp)) break;
-        size_t pick = 0;
+        // The best predicted, among those the model does not rule out: a
+        // candidate whose mean less one standard deviation is no better than
+        // the root cannot be expected to beat it.
+        size_t pick = candidates.size();
         double pick_mean = 0;
         for (size_t i = 0; i < candidates.size(); ++i) {
           double mean, sd;
           gp.Predict(space.Encode(candidates[i]), &mean, &sd);
-          if (i == 0 || mean < pick_mean) {
+          if (mean - sd >= root.value) continue;
+          if (pick == candidates.size() || mean < pick_mean) {
             pick = i;
             pick_mean = mean;
           }
         }
-        if (pick_mean >= root.value) break;  // no configuration predicted better than the root
+        if (pick == candidates.size()) break;  // no configuration predicted better than the root
         if (!budget->Evaluate(candidates[pick], &value)) break;
         if (value < root.value) root = budget->trials().back();
       }

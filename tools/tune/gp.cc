@@ -57,7 +57,8 @@ bool GaussianProcess::Fit(const std::vector<std::vector<double>>& x, const std::
       if (llt.info() != Eigen::Success) continue;
       const Eigen::VectorXd a = llt.solve(v);
       // log p(y | X) = -y'a/2 - sum log L_ii - n/2 log 2 pi
-      const double ll = -0.5 * v.dot(a) - llt.matrixL().toDenseMatrix().diagonal().array().log().sum();
+      const Eigen::MatrixXd l = llt.matrixL();
+      const double ll = -0.5 * v.dot(a) - l.diagonal().array().log().sum();
       if (ll > best) {
         best = ll;
         length_ = length;
