@@ -182,6 +182,10 @@ TEST(TuneSpace, BadFilesAreRefusedNamingLineAndKey) {
       {"copy_page discrete 8K 16K\nconstraint copy_page < 8K\n",
        "line 3 (constraint): the default configuration breaks 'copy_page < 8K'"},
       {"constraint a ~ b\n", "line 2 (constraint): expected 'constraint A OP B'"},
+      {"hintstor.interval numeric 1024..4096 default=2048\n",
+       "line 2 (hintstor.interval): the policy hintstor is never chosen in this space"},
+      {"policy categorical fast-first lru\nmutant.interval numeric 1..9 default=2\n",
+       "line 3 (mutant.interval): the policy mutant is never chosen"},
       {"fixed hintstor.interval 5\n", "line 2 (hintstor.interval): a POLICY.PARAM cannot be fixed"},
   };
   for (const BadFile& c : cases) {

@@ -262,6 +262,18 @@ bool Space::Parse(const std::string& text, const std::string& name, Space* space
       p.default_value = double(best);
     }
   }
+  // A policy's parameter whose policy can never be chosen would never bind.
+  for (const Param& p : s.params_) {
+    if (p.policy.empty()) continue;
+    const std::vector<std::string> chosen =
+        s.policy_index_ >= 0 ? s.params_[size_t(s.policy_index_)].values
+                             : std::vector<std::string>{s.fixed_policy_};
+    if (std::find(chosen.begin(), chosen.end(), p.policy) == chosen.end()) {
+      lineno = p.line;
+      return fail(p.key, "the policy " + p.policy + " is never chosen in this space, so " +
+                             p.key + " would never bind");
+    }
+  }
   for (const Constraint& c : s.constraints_) {
     for (const std::string& operand : {c.left, c.right}) {
       uint64_t n;
