@@ -6,7 +6,8 @@
 # alpha 0.9, beta 0.9), in the simulator, REQUESTS records each.
 #
 # Usage: benchmarks/tune.sh [--requests N] [--evaluations N] [--seeds 1,2,3]
-#                           [--reference N] [--workloads A,B,C]
+#                           [--reference N] [--workloads A,B,C] [--quick]
+# --quick: 5,000 requests, 20 evaluations, seeds 1,2, a reference of 200.
 # Writes benchmarks/results/tune.md and tune-WORKLOAD.png.
 set -euo pipefail
 
@@ -15,11 +16,14 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$ROOT/benchmarks/lib.sh"
 usage() {
   echo "usage: $0 [--requests N] [--evaluations N] [--seeds LIST] [--reference N]" \
-       "[--workloads LIST]"
+       "[--workloads LIST] [--quick]"
 }
 REQUESTS=20000 EVALUATIONS=50 SEEDS=1,2,3 REFERENCE=1000 WORKLOADS=YCSB-B,ssd-00,mix1
 tfs_args usage --requests=REQUESTS --evaluations=EVALUATIONS --seeds=SEEDS \
-  --reference=REFERENCE --workloads=WORKLOADS -- "$@"
+  --reference=REFERENCE --workloads=WORKLOADS --quick -- "$@"
+if [ -n "${QUICK:-}" ]; then
+  REQUESTS=5000 EVALUATIONS=20 SEEDS=1,2 REFERENCE=200
+fi
 BUILD="$("$ROOT/tools/dev/build.sh" --target tierfs_tune_tool | tail -n 1)"
 TUNE="$BUILD/tools/tune/tierfs-tune"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/tierfs-tune.XXXXXX")"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """tune_report.py: convergence of tierfs-tune's optimizers against a reference best.
 
-  tune_report.py OUT.md WORKLOAD=RUNS.csv,REFERENCE.csv [WORKLOAD=...]
+  tune_report.py OUT.md WORKLOAD=RUNS.csv[,REFERENCE.csv] [WORKLOAD=...]
 
 RUNS.csv is `tierfs-tune --optimizer=all --seeds=...`'s CSV (every evaluation
 of every optimizer and seed); REFERENCE.csv a large random search of the same
@@ -10,7 +10,9 @@ are LearnedSSD's (lower is better, the default configuration 0), so reaching
 95% of the reference best means a best grade <= 0.95 x the reference's (a
 negative number). Writes OUT.md (tables) and, per workload,
 OUT-WORKLOAD.png (best grade against evaluations, mean over seeds and its
-range, the reference best dashed). Standard library and matplotlib only.
+range, the reference best dashed). Without a reference (one tierfs-tune run's
+CSV), the tables hold the best grades themselves. Standard library and
+matplotlib only.
 """
 import csv
 import os
@@ -51,16 +53,19 @@ def main():
              "(mean over the seeds that got there, and how many did).", ""]
     for arg in sys.argv[2:]:
         workload, files = arg.split("=", 1)
-        runs_path, ref_path = files.split(",")
-        runs, ref = load(runs_path), load(ref_path)
-        ref_best = min(min(c) for c in ref.values())
-        ref_evals = max(len(c) for c in ref.values())
-        lines += [f"## {workload}", "",
-                  f"Reference best grade {ref_best:.4f} (random search, {ref_evals} evaluations).",
-                  ""]
-        if ref_best >= 0:
-            lines += ["No configuration beat the default here: percentages are not defined.", ""]
-            continue
+        runs_path, _, ref_path = files.partition(",")
+        runs = load(runs_path)
+        lines += [f"## {workload}", ""]
+        ref_best = None
+        if ref_path:
+            ref = load(ref_path)
+            ref_best = min(min(c) for c in ref.values())
+            ref_evals = max(len(c) for c in ref.values())
+            lines += [f"Reference best grade {ref_best:.4f} (random search, {ref_evals} "
+                      "evaluations).", ""]
+            if ref_best >= 0:
+                lines += ["No configuration beat the default: percentages are not defined.", ""]
+                ref_best = None
         optimizers = []
         for (opt, _seed) in runs:
             if opt not in optimizers:
@@ -74,8 +79,10 @@ def main():
             cells = []
             for n in CHECKPOINTS:
                 vals = [c[min(n, len(c)) - 1] for c in curves]
-                cells.append(f"{100 * sum(vals) / len(vals) / ref_best:.1f}%")
-            reached = [r for r in (reach(c, 0.95 * ref_best) for c in curves) if r]
+                mean = sum(vals) / len(vals)
+                cells.append(f"{100 * mean / ref_best:.1f}%" if ref_best else f"{mean:.4f}")
+            reached = ([r for r in (reach(c, 0.95 * ref_best) for c in curves) if r]
+                       if ref_best else [])
             reach_cell = (f"{sum(reached) / len(reached):.1f} ({len(reached)}/{len(curves)})"
                           if reached else f"- (0/{len(curves)})")
             lines.append(f"| {opt} | {len(curves)} | " + " | ".join(cells) + f" | {reach_cell} |")
@@ -85,8 +92,10 @@ def main():
             ax.plot(xs, mean, label=opt)
             ax.fill_between(xs, [min(c[i] for c in curves) for i in range(length)],
                             [max(c[i] for c in curves) for i in range(length)], alpha=0.12)
-        ax.axhline(ref_best, color="black", linestyle="--", linewidth=1, label="reference best")
-        ax.axhline(0.95 * ref_best, color="grey", linestyle=":", linewidth=1, label="95%")
+        if ref_best:
+            ax.axhline(ref_best, color="black", linestyle="--", linewidth=1,
+                       label="reference best")
+            ax.axhline(0.95 * ref_best, color="grey", linestyle=":", linewidth=1, label="95%")
         ax.set_xlabel("evaluations")
         ax.set_ylabel("best grade (lower is better)")
         ax.set_title(f"tierfs-tune on {workload}")

@@ -10,7 +10,7 @@
 // gets the best configuration as a TierFS URI with its grade and
 // measurements. The CSV holds every evaluation of every (optimizer, seed) run:
 // optimizer,seed,evaluation,grade,best_grade,mean_us,p99_us,throughput,uri
-// (the target's measurements); benchmarks/tune_plot.py draws its
+// (the target's measurements; the URI quoted); benchmarks/tune_report.py draws its
 // convergence curves. Runs of several optimizers or seeds share one cache of
 // measurements, so a configuration is simulated once per workload.
 #include <gflags/gflags.h>
@@ -51,6 +51,13 @@ std::vector<std::string> SplitList(const std::string& s) {
     if (!item.empty()) out.push_back(item);
   }
   return out;
+}
+
+// A CSV field: quoted, as a URI holds commas (between tiers).
+std::string CsvQuoted(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
 }
 
 int Main() {
@@ -117,7 +124,8 @@ int Main() {
         const bool improved = n == 1 || t.value < best;
         if (improved) best = t.value;
         csv << name << "," << seed << "," << n << "," << t.value << "," << best << ","
-            << m.mean_us << "," << m.p99_us << "," << m.throughput << "," << t.uri << "\n";
+            << m.mean_us << "," << m.p99_us << "," << m.throughput << "," << CsvQuoted(t.uri)
+            << "\n";
         if (improved && !FLAGS_quiet) {
           fprintf(stderr, "%s seed %llu: evaluation %zu grade %.4f  %s\n", name.c_str(),
                   (unsigned long long)seed, n, t.value, t.uri.c_str());
