@@ -187,6 +187,7 @@ bool Space::Parse(const std::string& text, const std::string& name, Space* space
       for (std::string& v : to_check) v += p.unit == "%" ? "%" : "";
     } else if (w[1] == "discrete" || w[1] == "categorical") {
       if (items.empty()) return fail(key, "no values");
+      if (p.log || !p.unit.empty()) return fail(key, "log and unit= are for numeric ranges");
       p.kind = w[1] == "discrete" ? ParamKind::kDiscrete : ParamKind::kCategorical;
       std::vector<std::pair<double, std::string>> sorted;
       for (const std::string& v : items) {
