@@ -175,6 +175,7 @@ TEST(TuneSpace, BadFilesAreRefusedNamingLineAndKey) {
       {"hintstor.interval numeric 1..4\n", "line 2 (hintstor.interval): no TierFS default known"},
       {"segment_size discrete 1M 2M\nsegment_size discrete 1M\n",
        "line 3 (segment_size): declared twice"},
+      {"copy_page discrete 4K 8K log\n", "line 2 (copy_page): log and unit= are for numeric"},
       {"segment_size oddkind 1M\n", "line 2 (segment_size): unknown kind 'oddkind'"},
       {"segment_size discrete 1M fast\n", "discrete value 'fast' is not a number"},
       {"copy_page discrete 4K 8K\nconstraint copy_page <= segmnt\n",
