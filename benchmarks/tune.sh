@@ -3,12 +3,13 @@
 # configuration of the default space (tools/tune/space.txt), against a large
 # random search of the same space as the reference best. Each workload is
 # the target once, graded against the other workloads (LearnedSSD's Grade,
-# alpha 0.9, beta 0.9), in the simulator, REQUESTS records each.
+# alpha 0.9, beta 0.9), in the simulator, REQUESTS records each; with
+# --alone, graded on itself only (its Goal).
 #
 # Usage: benchmarks/tune.sh [--requests N] [--evaluations N] [--seeds 1,2,3]
-#                           [--reference N] [--workloads A,B,C] [--quick]
+#                           [--reference N] [--workloads A,B,C] [--alone] [--quick]
 # --quick: 5,000 requests, 20 evaluations, seeds 1,2, a reference of 200.
-# Writes benchmarks/results/tune.md and tune-WORKLOAD.png.
+# Writes benchmarks/results/tune.md and tune-WORKLOAD.png (tune-alone* with --alone).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -16,11 +17,11 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$ROOT/benchmarks/lib.sh"
 usage() {
   echo "usage: $0 [--requests N] [--evaluations N] [--seeds LIST] [--reference N]" \
-       "[--workloads LIST] [--quick]"
+       "[--workloads LIST] [--alone] [--quick]"
 }
 REQUESTS=20000 EVALUATIONS=50 SEEDS=1,2,3 REFERENCE=1000 WORKLOADS=YCSB-B,ssd-00,mix1
 tfs_args usage --requests=REQUESTS --evaluations=EVALUATIONS --seeds=SEEDS \
-  --reference=REFERENCE --workloads=WORKLOADS --quick -- "$@"
+  --reference=REFERENCE --workloads=WORKLOADS --alone --quick -- "$@"
 if [ -n "${QUICK:-}" ]; then
   REQUESTS=5000 EVALUATIONS=20 SEEDS=1,2 REFERENCE=200
 fi
@@ -28,12 +29,13 @@ BUILD="$("$ROOT/tools/dev/build.sh" --target tierfs_tune_tool | tail -n 1)"
 TUNE="$BUILD/tools/tune/tierfs-tune"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/tierfs-tune.XXXXXX")"
 trap 'rm -rf "$WORK"' EXIT
-OUT="$ROOT/benchmarks/results/tune.md"
+OUT="$ROOT/benchmarks/results/tune${ALONE:+-alone}.md"
 IFS=, read -r -a LIST <<<"$WORKLOADS"
 
 args=()
 for w in "${LIST[@]}"; do
   others=$(printf '%s\n' "${LIST[@]}" | grep -vx "$w" | paste -sd, -)
+  [ -z "${ALONE:-}" ] || others=""
   common=(--space="$ROOT/tools/tune/space.txt" --workload="$w" --others="$others"
           --requests="$REQUESTS" --quiet)
   echo "tune.sh: $w (others $others): optimizers, seeds $SEEDS, $EVALUATIONS evaluations" >&2
@@ -50,7 +52,8 @@ done
   echo "## How it was made"
   echo
   echo "\`benchmarks/tune.sh --requests $REQUESTS --evaluations $EVALUATIONS --seeds $SEEDS" \
-       "--reference $REFERENCE --workloads $WORKLOADS\` ($(date -u +%Y-%m-%d), $(nproc) cores)."
+       "--reference $REFERENCE --workloads $WORKLOADS${ALONE:+ --alone}\`" \
+       "($(date -u +%Y-%m-%d), $(nproc) cores, revision $(git -C "$ROOT" rev-parse --short HEAD))."
   echo "The reference best configuration of each workload:"
   echo
   for w in "${LIST[@]}"; do
