@@ -20,7 +20,7 @@ import sys
 
 from tfs_report import pyplot
 
-CHECKPOINTS = (5, 10, 20, 30, 50)
+CHECKPOINTS = (5, 10, 20, 30, 50)  # and the runs' last evaluation
 
 
 def load(path):
@@ -71,14 +71,16 @@ def main():
         for (opt, _seed) in runs:
             if opt not in optimizers:
                 optimizers.append(opt)
-        head = "| optimizer | seeds | " + " | ".join(f"{n} evals" for n in CHECKPOINTS) + \
+        longest = max(len(c) for c in runs.values())
+        checkpoints = [n for n in CHECKPOINTS if n < longest] + [longest]
+        head = "| optimizer | seeds | " + " | ".join(f"{n} evals" for n in checkpoints) + \
                " | reach 95% |"
-        lines += [head, "|" + "---|" * (len(CHECKPOINTS) + 3)]
+        lines += [head, "|" + "---|" * (len(checkpoints) + 3)]
         fig, ax = plt.subplots(figsize=(7, 4.2))
         for opt in optimizers:
             curves = [c for (o, _s), c in sorted(runs.items()) if o == opt]
             cells = []
-            for n in CHECKPOINTS:
+            for n in checkpoints:
                 vals = [c[min(n, len(c)) - 1] for c in curves]
                 mean = sum(vals) / len(vals)
                 # round(...) + 0.0: no "-0.0%" for a run that never left the default.
