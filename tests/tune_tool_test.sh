@@ -12,7 +12,11 @@ TMP="$(mktemp -d "${TMPDIR:-/tmp}/tierfs-tune-test-XXXXXX")"
 trap 'rm -rf "$TMP"' EXIT
 passed=0 failed=0
 check() {  # check NAME ok|REASON
-  if [ "$2" = ok ]; then passed=$((passed + 1)); echo "ok   $1"; else failed=$((failed + 1)); echo "FAIL $1: $2"; fi
+  if [ "$2" = ok ]; then
+    passed=$((passed + 1)); echo "ok   $1"
+  else
+    failed=$((failed + 1)); echo "FAIL $1: $2"
+  fi
 }
 expect_error() {  # expect_error NAME TEXT ARGS...
   local name="$1" text="$2" out
