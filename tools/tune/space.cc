@@ -15,13 +15,12 @@ namespace tierfs {
 namespace tune {
 namespace {
 
-// The keys a space may tune, and what the default configuration holds for
-// each (read from `d`, the tiers alone parsed).
+// The keys a space may tune (besides POLICY.PARAM), in the URI's spelling.
 const std::vector<std::string>& TunableKeys() {
   static const std::vector<std::string> keys = {
-      "segment_size",         "policy",            "migration",     "migration_queue",
-      "migration_rate",       "migration_busy_share", "migration_plan_ms", "fast_headroom",
-      "copies",               "copy_page",         "copy_share",    "copy_inherit"};
+      "segment_size", "policy", "migration", "migration_queue", "migration_rate",
+      "migration_busy_share", "migration_plan_ms", "fast_headroom", "copies", "copy_page",
+      "copy_share", "copy_inherit"};
   return keys;
 }
 
