@@ -210,8 +210,8 @@ void AuditAfterLastKill(const std::string& uri, long max_acked, long keys) {
     live_bytes += size;
     const bool options_file = name.compare(0, 12, "/db/OPTIONS-") == 0;
     const bool tmp = name.size() > 6 && name.compare(name.size() - 6, 6, ".dbtmp") == 0;
+    const bool wal = name.size() > 4 && name.compare(name.size() - 4, 4, ".log") == 0;
     unsigned long long number = 0;
-    char suffix[8] = "";
     if (needed.count(name)) {
       options_files += options_file;
     } else if (name.compare(0, 12, "/db/LOG.old.") == 0) {
@@ -223,11 +223,11 @@ void AuditAfterLastKill(const std::string& uri, long max_acked, long keys) {
       // (PurgeObsoleteFiles keeps every OPTIONS temp file, a TODO in its
       // source). RocksDB's leftover, not the store's.
       options_tmp++;
-    } else if (sscanf(name.c_str(), "/db/%llu.%3s", &number, suffix) == 2 &&
-               std::string(suffix) == "log" && number >= min_wal) {
-      // An empty WAL RocksDB keeps.
+    } else if (wal && sscanf(name.c_str(), "/db/%llu.log", &number) == 1 && number >= min_wal) {
+      // A WAL RocksDB keeps, empty (GetSortedWalFiles leaves those out).
     } else {
-      ADD_FAILURE() << "audit: " << name << " (" << size << " bytes) is left, and RocksDB needs it not";
+      ADD_FAILURE() << "audit: " << name << " (" << size
+                    << " bytes) is left, and RocksDB needs it not";
     }
   }
   for (const std::string& name : needed) {
@@ -248,7 +248,7 @@ void AuditAfterLastKill(const std::string& uri, long max_acked, long keys) {
   test::Audit recovered = test::AuditEveryFile(fs.get());
   EXPECT_EQ("", recovered.problems) << "audit of the recovered store";
   // Hot-page copies are forgotten at a restart (volatile by design).
-  running.used[0] -= running.page_copies;
+  if (!running.used.empty()) running.used[0] -= running.page_copies;
   EXPECT_EQ(running.used, recovered.used) << "audit: recovery changed the account";
   std::vector<FileInfo> after;
   ASSERT_TRUE(ListFiles(fs.get(), "/", &after).ok());
