@@ -17,6 +17,8 @@
 #   slow-only, fast-first, lru, cde, hintstor, mutant, rocksdb-levels
 #                     TierFS's policies (with hot-page copies, on by default)
 #   POLICY+nocopies   the policy with copies:off (default: lru+nocopies)
+#   POLICY+KEY=VALUE  the policy with URI keys of its own (+KEY=VALUE repeats), e.g.
+#                     fast-first+migration_queue=16
 #   db_paths          RocksDB's db_paths <tier0>/db:FAST,<tier1>/db:BIG, TierFS following
 #                     it (placement:rocksdb). tierfs-ycsb only: db_bench has no flag for
 #                     db_paths and its OPTIONS files cannot hold them
@@ -207,7 +209,7 @@ progress() {
 # run_ycsb CONFIG SYSTEM TIER0: the YCSB family on a fresh store.
 run_ycsb() {
   local config="$1" system="$2" tier0="$3" dir w p props=()
-  dir="$WORK/$config/$system/ycsb"
+  dir="$WORK/$config/${system//=/-}/ycsb"  # a URI holds no "="
   tfs_store "$dir" "$system" "$tier0:$FAST_DEVICE" "${BIG_MIB}M:$(tfs_device "$config")" \
     "$LEVEL_BASE" ";segment_size:$SEGMENT;copy_page:$COPY_PAGE"
   for p in "${STORE_PROPS[@]}"; do props+=(-p "$p"); done
@@ -236,7 +238,7 @@ run_ycsb() {
 # run_dbbench CONFIG SYSTEM TIER0: the db_bench family on a fresh store.
 run_dbbench() {
   local config="$1" system="$2" tier0="$3" dir w opts=()
-  dir="$WORK/$config/$system/dbbench"
+  dir="$WORK/$config/${system//=/-}/dbbench"
   tfs_store "$dir" "$system" "$tier0:$FAST_DEVICE" "${BIG_MIB}M:$(tfs_device "$config")" \
     "$LEVEL_BASE" ";segment_size:$SEGMENT;copy_page:$COPY_PAGE"
   case "$system" in

@@ -211,6 +211,17 @@ def ceiling_specs(capacity, page, copy_page):
             ("belady_copies_hit_ratio", "belady-copies:%d:%d" % (copy_page, capacity))]
 
 
+def learned_specs(capacity, copy_page):
+    """The references that learn from the warm-up instead of knowing the
+    window (tools/sim/ceiling.h): (summary key, spec)."""
+    return [("past_static_hit_ratio", "past-static:%d:%d" % (copy_page, capacity)),
+            ("lfu_copies_hit_ratio", "lfu-copies:%d:%d" % (copy_page, capacity))]
+
+
+def io_records(info):
+    return info["user_reads"] + info["background_reads"] + info["writes"]
+
+
 def summarize(run_dir, workload, capacity, tools, page, copy_page, segment):
     """DIR/W.trace.json from DIR/W.trace and DIR/W.stats.jsonl: the trace cut
     to the measured window (`tierfs-trace cut`), its WAL bytes (`tierfs-trace
@@ -233,10 +244,28 @@ def summarize(run_dir, workload, capacity, tools, page, copy_page, segment):
     ceilings = run_json([sim_tool, "ceiling", "--config=" + config, "--workload=" + cut, "--json",
                          "--ceilings=" + ",".join(spec for _, spec in specs)])
     os.remove(cut)
+    # The learning references: the trace up to the window's end, the part
+    # before the window their warm-up.
+    upto = trace + ".upto"
+    cutting = subprocess.run(
+        [trace_tool, "cut", trace, "--to_ns=%d" % max(0, window[1] - start), "--out=" + upto],
+        capture_output=True, text=True)
+    if cutting.returncode != 0:
+        raise RuntimeError("tierfs-trace cut %s: %s" % (trace, cutting.stderr.strip()))
+    whole = io_records(run_json([trace_tool, "info", "--json", upto]))
+    warmup = 1 - io_records(info) / whole if whole else 0
+    learned = learned_specs(capacity, copy_page)
+    if warmup > 0:
+        learned_ceilings = run_json(
+            [sim_tool, "ceiling", "--config=" + config, "--workload=" + upto, "--json",
+             "--warmup=%.6f" % warmup, "--ceilings=" + ",".join(spec for _, spec in learned)])
+    else:
+        learned_ceilings = [{"pieces": 0}] * len(learned)
+    os.remove(upto)
     out = {"window_unix_ns": list(window), "capacity": capacity, "page": page,
            "copy_page": copy_page, "trace_user_reads": info["user_reads"],
            "wal_bytes": info["written_by_kind"].get("wal", 0)}
-    for (key, _), c in zip(specs, ceilings):
+    for (key, _), c in zip(specs + learned, ceilings + learned_ceilings):
         out[key] = c["share"] if c["pieces"] else None
     with open(os.path.join(run_dir, workload + ".trace.json"), "w") as f:
         json.dump(out, f)
@@ -263,17 +292,20 @@ def measure(config, device, system, fam, run_dir, fast_bytes, copy_page):
             row.update({k: t.get(k) for k in ("trace_user_reads", "best_static_hit_ratio",
                                               "best_static_copy_page_hit_ratio",
                                               "best_static_freed_hit_ratio",
-                                              "belady_copies_hit_ratio", "wal_bytes")})
+                                              "belady_copies_hit_ratio", "past_static_hit_ratio",
+                                              "lfu_copies_hit_ratio", "wal_bytes")})
             if t["wal_bytes"]:
                 row["fast_writes_per_user_write"] = row["fast_device_write_bytes"] / t["wal_bytes"]
         if system == "read_cache":
             # Its cache's blocks are not SST pages, and the cache serves the
             # blocks of its file being written from memory: TierFS sees
             # neither as a tier-0 read of the data.
-            for key, _ in ceiling_specs(0, 0, 0):
+            for key, _ in ceiling_specs(0, 0, 0) + learned_specs(0, 0):
                 row[key] = None
         if row.get("hit_ratio") is not None and row.get("best_static_hit_ratio"):
             row["hit_vs_best_static"] = row["hit_ratio"] / row["best_static_hit_ratio"]
+        if row.get("hit_ratio") is not None and row.get("lfu_copies_hit_ratio"):
+            row["hit_vs_lfu_copies"] = row["hit_ratio"] / row["lfu_copies_hit_ratio"]
         row["reads_per_op"] = row["user_reads"] / operations if operations else None
         rows.append(row)
         timelines[w] = series(lines, window)
@@ -355,6 +387,15 @@ def print_tables(rows, configs, systems, workloads, equal_cache, page, copy_page
               lambda r: " / ".join(fmt(r.get(k), "pct0") for k in (
                   "best_static_copy_page_hit_ratio", "best_static_freed_hit_ratio",
                   "belady_copies_hit_ratio")))
+        print("\nReferences that do not know the window (tierfs-sim, %d KiB pages, learning "
+              "from the run before it; tools/sim/ceiling.h): tier 0's share / the best static "
+              "placement chosen on the reads before the window / an exact-count LFU copy cache "
+              "(share / LFU (ratio)):\n" % (copy_page >> 10))
+        table(rows, config, [s for s in sys_here if s != "read_cache"], reads,
+              lambda r: "%s / %s / %s (%s)" % (
+                  fmt(r.get("hit_ratio"), "pct0"), fmt(r.get("past_static_hit_ratio"), "pct0"),
+                  fmt(r.get("lfu_copies_hit_ratio"), "pct0"), fmt(r.get("hit_vs_lfu_copies"),
+                                                                  "ratio")))
         print("\nTier 0 in the measured window: mean use of its capacity (of it, hot-page "
               "copies):\n")
         table(rows, config, [s for s in sys_here if s != REFERENCE], workloads,

@@ -39,6 +39,8 @@
 #                           read_cache, STORE_CACHE_DIR and STORE_CACHE_BYTES.
 #                           SYSTEM: a TierFS policy (rocksdb-levels gets
 #                           LEVEL_BASE), POLICY+nocopies (the policy, copies:off),
+#                           POLICY+KEY=VALUE[+KEY=VALUE] (the policy with URI keys,
+#                           e.g. fast-first+migration_queue=16),
 #                           or RocksDB's own tiering, which TierFS follows
 #                           (placement:rocksdb): db_paths, last_level_temp,
 #                           read_cache (a persistent read cache of tier 0's size
@@ -362,6 +364,10 @@ tfs_store() {
                    "rocksdb.persistent_cache_size=$STORE_CACHE_BYTES") ;;
     rocksdb-levels) STORE_URI="$base;policy:$system;rocksdb-levels.level_base:$level_base" ;;
     *+nocopies) STORE_URI="$base;policy:${system%+nocopies};copies:off" ;;
+    *+*=*)  # POLICY+KEY=VALUE[+KEY=VALUE...]: the policy with URI keys of its own
+      local extra="${system#*+}"
+      extra="${extra//+/;}"
+      STORE_URI="$base;policy:${system%%+*};${extra//=/:}" ;;
     *) STORE_URI="$base;policy:$system" ;;
   esac
 }

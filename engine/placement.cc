@@ -14,6 +14,14 @@ int PlacementEngine::Choose(const PlacementRequest& request, bool bulk, uint64_t
   if (!bulk) return 0;
   int want = policy_->Place(request, view);
   if (want < 0 || want >= tiers) want = 0;
+  if (want == 0 && tiers > 1 && request.hints.level >= 1 &&
+      view.Free(0) < bytes + copy_claim_.load(std::memory_order_relaxed)) {
+    // Compaction output below L0 does not take the room the copies asked
+    // for: their pages were read, it was not (yet), and its hot pages get
+    // copies of their own (heat through compaction). The WAL, flushes and
+    // L0 still take any free space.
+    want = 1;
+  }
   if (!policy_->EvictsOnPlacement() || view.Free(want) >= bytes) return want;
   std::lock_guard<std::mutex> lock(decide_mu_);
   // Another writer may have made the room while this one waited.
@@ -39,6 +47,7 @@ bool PlacementEngine::Plan(const StorageView& view, size_t max, std::vector<Move
   if (copies_) {
     wanted = copies_->TakeWantedBytes();
     copy_demand_ = copy_demand_ / 2 + wanted + copies_->TakeAdmittedBytes();
+    copy_claim_.store(std::min(copies_->reserve_left(), copy_demand_), std::memory_order_relaxed);
   }
   bool more = Fill(view, made < max ? max - made : 0, moves);
   made = moves->size() - before;

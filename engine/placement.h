@@ -5,13 +5,16 @@
 // A new segment's tier:
 //   1. a pin (REDIRECT) wins;
 //   2. a bulk file's segment (SST, WAL, blob) goes where the policy says
-//      (clamped to the tiers there are); metadata goes to tier 0;
+//      (clamped to the tiers there are), except that compaction output
+//      (a table file of level 1 or below) does not take tier 0's free space
+//      the hot-page copies claim; metadata goes to tier 0;
 //   3. if the policy evicts and that tier lacks room, its victims are moved
 //      now, on the critical path, until there is room;
 //   4. the tier is charged; if it has no room the segment spills: the next
 //      slower tier with room, then faster ones (SpillOrder).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <mutex>
@@ -147,6 +150,9 @@ class PlacementEngine {
   // free, and nothing while they are idle (a tier 0 kept empty for copies
   // no one reads is idle capacity).
   uint64_t copy_demand_ = 0;
+  // The part of tier 0 the copies claim now: their demand, within the
+  // reserve they do not hold yet (written at each plan, read by Choose).
+  std::atomic<uint64_t> copy_claim_{0};
 };
 
 // What a move asks of a segment whose home is tier `home` and whose extra

@@ -2,9 +2,10 @@
 // the file on tier 0 that holds the copies, one page per slot, and the reads
 // and writes of it. The engine's decisions are the simulator's too.
 //
-// The copy file is <tier 0>/meta/PAGES, created empty at every open: copies
-// are volatile, so after a crash or a restart none can be stale (none is
-// left). A freed slot is punched, so the device gets its space back.
+// The copy file is <tier 0>/meta/PAGES, created empty at every open and
+// emptied when the store is destroyed: copies are volatile, so after a crash
+// or a restart none can be stale (none is left). A freed slot is punched, so
+// the device gets its space back.
 //
 // Threads: ReadSlot runs on every read a copy serves, without locks; the
 // caller holds a ReadGuard across Find() and ReadSlot(). WriteSlot runs on a

@@ -46,19 +46,6 @@ std::string MarkerField(const std::string& text, const std::string& key) {
   return text.substr(p, text.find('\n', p) - p);
 }
 
-// Parses "<16 hex digits>" into *id.
-bool ParseDataName(const std::string& name, uint64_t* id) {
-  if (name.size() != 16) return false;
-  uint64_t v = 0;
-  for (char c : name) {
-    int d = (c >= '0' && c <= '9') ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10 : -1;
-    if (d < 0) return false;
-    v = v << 4 | uint64_t(d);
-  }
-  *id = v;
-  return true;
-}
-
 }  // namespace
 
 IOStatus Store::Open(const Options& options, std::shared_ptr<Store>* result) {
@@ -266,7 +253,7 @@ IOStatus Store::Recover() {
     if (!s.ok()) return s;
     for (const std::string& c : children) {
       uint64_t id;
-      if (!ParseDataName(c, &id)) continue;  // not ours
+      if (!Tier::ParseDataName(c, &id)) continue;  // not ours
       std::shared_ptr<FileEntry> e = ns_.FindId(id);
       if (e) {
         e->data_file_mask.fetch_or(uint8_t(1u << t));

@@ -20,6 +20,18 @@ std::string Tier::DataPath(uint64_t id) const {
   return data_dir + buf;
 }
 
+bool Tier::ParseDataName(const std::string& name, uint64_t* id) {
+  if (name.size() != 16) return false;
+  uint64_t v = 0;
+  for (char c : name) {
+    int d = (c >= '0' && c <= '9') ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10 : -1;
+    if (d < 0) return false;
+    v = v << 4 | uint64_t(d);
+  }
+  *id = v;
+  return true;
+}
+
 int64_t Tier::AccountRead(uint64_t stream, uint64_t offset, uint64_t bytes, int64_t start_ns,
                           bool user) {
   int64_t done = DeviceModel::NowNanos();

@@ -26,7 +26,11 @@ class Tier : public CapacityAccount {
   DeviceModel device;
   const bool emulated;  // device.params().emulated(), kept off the I/O path's string compare
 
+  // <data_dir>/<id as 16 hex digits>: the backing file of file `id`.
   std::string DataPath(uint64_t id) const;
+  // Parses a name in data/ ("<16 lower-case hex digits>") into *id; false for
+  // a name TierFS does not write there.
+  static bool ParseDataName(const std::string& name, uint64_t* id);
 
   // Statistics, one per row of kTierTickers and kTierHistograms (tierfs/statistics.h):
   // relaxed atomics. Reads count in per-thread shards instead (AccountRead):

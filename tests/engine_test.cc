@@ -341,6 +341,36 @@ TEST(EngineTest, CopiesShortOfRoomAskForTheNextPlanAtOnce) {
   EXPECT_EQ(5u, moves.size());  // 256 KiB + 51.2 KiB of headroom: five 64 KiB homes
 }
 
+// Compaction output (level 1 and below) does not take tier 0's free space
+// that copies short of room asked for; the WAL, flushes and L0 do, and the
+// claim fades when the copies stop asking.
+TEST(EngineTest, CompactionOutputLeavesTheCopiesTheRoomTheyAskedFor) {
+  FullFastTier t(256 << 10);
+  auto place = [&](FileKind kind, int level) {
+    PlacementRequest r;
+    r.kind = kind;
+    r.hints.level = level;
+    r.bytes = 64 << 10;
+    return t.engine.Choose(r, /*bulk=*/true, r.bytes + kFileBlock, t.view, [](const Move&) {});
+  };
+  std::vector<Move> moves;
+  t.engine.Plan(t.view, 10, &moves);
+  t.fast.Release(160 << 10);  // room for two segments
+  EXPECT_EQ(0, place(FileKind::kSst, 1)) << "the copies asked for nothing";
+  t.fast.ForceCharge(160 << 10);
+  for (const PageCopies::Fill& f : ReadPagesTwice(&t.copies, 32)) EXPECT_EQ(-1, f.slot);
+  t.engine.Plan(t.view, 10, &moves);  // they claim the 128 KiB they asked for
+  t.fast.Release(160 << 10);          // 160 KiB free < 68 KiB + 128 KiB
+  EXPECT_EQ(1, place(FileKind::kSst, 1));
+  EXPECT_EQ(1, place(FileKind::kSst, 3));
+  EXPECT_EQ(0, place(FileKind::kSst, 0)) << "a flush or L0 output";
+  EXPECT_EQ(0, place(FileKind::kSst, -1)) << "level unknown";
+  EXPECT_EQ(0, place(FileKind::kWal, -1));
+  // Not asked again: the claim halves (64 KiB), and 160 KiB hold both.
+  t.engine.Plan(t.view, 10, &moves);
+  EXPECT_EQ(0, place(FileKind::kSst, 1));
+}
+
 TEST(EngineTest, TheFillLeavesGrowingCopiesTheirReserve) {
   CapacityAccount fast(1 << 20), slow(1 << 30);
   fast.SetCopyReserve(512 << 10);

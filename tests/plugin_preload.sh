@@ -1,5 +1,5 @@
 # Sourced by the tests that run Debian's stock tools with the plugin under
-# LD_PRELOAD (stock_tools_test.sh, metrics_test.sh): sets PRELOAD, the list
+# LD_PRELOAD (stock_tools_test.sh, metrics_test.sh, admin_tool_test.sh): sets PRELOAD, the list
 # for LD_PRELOAD, from PLUGIN (the path of libtierfs.so).
 #
 # A plugin built with ASan (tests/sanitizers/run.sh asan) needs ASan's runtime

@@ -377,6 +377,84 @@ TEST(CeilingTest, FinerPagesNeverDoWorseAndFreedNeverWorseThanStatic) {
   }
 }
 
+// Warm-up: page 0 read 3 times, page 1 once; then measured: page 1 five
+// times, page 0 once. One page of tier 0.
+std::vector<TraceRecord> HeatThatShifts(size_t* measured_from) {
+  std::vector<TraceRecord> t;
+  ReadPage(&t, 0, 3);
+  ReadPage(&t, 1, 1);
+  *measured_from = t.size();
+  ReadPage(&t, 1, 5);
+  ReadPage(&t, 0, 1);
+  return t;
+}
+
+CeilingResult Learned(const std::vector<TraceRecord>& trace, size_t measured_from,
+                      const std::string& spec, uint64_t capacity, std::string* error) {
+  std::vector<CeilingSpec> specs;
+  std::vector<CeilingResult> results;
+  EXPECT_TRUE(ParseCeilingSpecs(spec, &specs, error)) << *error;
+  if (!ComputeCeilings(trace, kSeg, capacity, specs, &results, error, measured_from)) return {};
+  return results[0];
+}
+
+TEST(CeilingTest, TheReferencesThatLearnSeeOnlyTheWarmup) {
+  size_t from;
+  const std::vector<TraceRecord> t = HeatThatShifts(&from);
+  std::string error;
+  // With hindsight: page 1, 5 of the 6 measured reads.
+  const CeilingResult best = Learned(t, from, "best-static", kPage, &error);
+  EXPECT_EQ(6u, best.reads);
+  EXPECT_DOUBLE_EQ(5.0 / 6, best.share);
+  // Chosen on the warm-up: page 0, 1 of 6.
+  const CeilingResult past = Learned(t, from, "past-static", kPage, &error);
+  EXPECT_EQ("past-static-4K", past.name);
+  EXPECT_EQ(6u, past.reads);
+  EXPECT_EQ(1u, past.held);
+  EXPECT_DOUBLE_EQ(1.0 / 6, past.share);
+  // LFU: page 0 (3 reads) is copied at its second read; page 1 replaces it
+  // only when read more often than 3 times, at its fourth read (the third
+  // measured), then hits twice; page 0 (4 reads) does not get back in.
+  const CeilingResult lfu = Learned(t, from, "lfu-copies", kPage, &error);
+  EXPECT_EQ("lfu-copies-4K", lfu.name);
+  EXPECT_EQ(6u, lfu.reads);
+  EXPECT_EQ(2u, lfu.held);  // copies made: page 0, then page 1
+  EXPECT_DOUBLE_EQ(2.0 / 6, lfu.share);
+  // Without a warm-up LFU counts from the start of what it is given.
+  const CeilingResult cold = Ceiling(t, "lfu-copies", kPage);
+  EXPECT_EQ(10u, cold.reads);
+  EXPECT_DOUBLE_EQ((1.0 + 2.0) / 10, cold.share);  // page 0's third read, page 1's last two
+}
+
+TEST(CeilingTest, LfuCopiesNeverBeatBeladyAndAWriteDropsACopy) {
+  std::vector<TraceRecord> t;
+  ReadPage(&t, 0, 3);
+  t.push_back(Write(0, 0));
+  ReadPage(&t, 0, 2);
+  // Copied at the second read, hit at the third; the write drops it, and it
+  // is copied again at the next read (its count is 4), hit at the last.
+  const CeilingResult lfu = Ceiling(t, "lfu-copies", kPage);
+  EXPECT_EQ(2u, lfu.held);
+  EXPECT_DOUBLE_EQ(2.0 / 5, lfu.share);
+  std::mt19937_64 rng(7);
+  for (int trial = 0; trial < 50; ++trial) {
+    std::vector<TraceRecord> r;
+    for (int i = 0; i < 200; ++i) {
+      const uint64_t page = rng() % 12;
+      r.push_back(rng() % 10 == 0 ? Write(page % 2, page * kPage) : Read(page % 2, page * kPage));
+    }
+    const uint64_t cap = (1 + rng() % 4) * kPage;
+    EXPECT_LE(Ceiling(r, "lfu-copies", cap).share, Ceiling(r, "belady-copies", cap).share + 1e-12)
+        << "trial " << trial;
+  }
+}
+
+TEST(CeilingTest, PastStaticNeedsAWarmupWithReads) {
+  std::string error;
+  Learned(FourPages(), 0, "past-static", kPage, &error);
+  EXPECT_NE(std::string::npos, error.find("needs a warm-up")) << error;
+}
+
 TEST(CeilingTest, SpecsParseAndName) {
   std::vector<CeilingSpec> specs;
   std::string error;

@@ -84,6 +84,27 @@ TEST(SimulatorTest, AFullTierSpillsToTheNextOne) {
   EXPECT_EQ(kSeg + kFileBlock, r.tiers[0].peak_used);
 }
 
+TEST(SimulatorTest, AWarmupIsReplayedButNotMeasured) {
+  // fast-first with room for one segment: the first read places segment 0
+  // fast; segment 1 spills. Measured after two of the five reads.
+  std::vector<TraceRecord> t = {Read(0, 0), Read(1000000, kSeg), Read(2000000, 0),
+                                Read(3000000, kSeg), Read(4000000, kSeg)};
+  SimConfig c = Config("fast-first", kSeg + kFileBlock);
+  c.measure_after = 2;
+  const SimResult r = Replay(t, c);
+  EXPECT_EQ(3u, r.requests);
+  EXPECT_EQ(3u, r.pieces);
+  EXPECT_EQ(1u, r.tiers[0].user_reads);  // the third read
+  EXPECT_EQ(2u, r.tiers[1].user_reads);
+  EXPECT_NEAR(1.0 / 3, r.tiers[0].user_read_share, 1e-9);
+  // The placement made in the warm-up stands: tier 0 holds segment 0 all along.
+  EXPECT_EQ(double(kSeg + kFileBlock), r.tiers[0].mean_used);
+  const double slow = ServiceUs("hdd", false, 4096), fast = ServiceUs("optane", false, 4096);
+  EXPECT_GT(r.avg_latency_us, (fast + slow) / 2);  // two of three measured reads were slow
+  c.measure_after = 0;
+  EXPECT_EQ(5u, Replay(t, c).requests);
+}
+
 TEST(SimulatorTest, ClosedReplayWaitsForEachRequestAndKeepsTheThinkTime) {
   // Two reads 1 ms apart on an HDD (12.2 ms each): the second is issued
   // when the first completes plus the 1 ms of think time.

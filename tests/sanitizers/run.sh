@@ -19,13 +19,14 @@
 #                     sim_equivalence_test and the agents_* tests.
 # learning_state_test and exit_order_test run apart, each with an option
 # (ASAN_APART says which and why).
-# stock_tools_test and metrics_test preload the ASan runtime ahead of the
+# stock_tools_test, metrics_test and admin_tool_test preload the ASan runtime ahead of the
 # plugin (tests/plugin_preload.sh: Debian's db_bench is not instrumented, and
 # ASan must be the first library loaded).
 #
 # TSan runs the tests whose point is threads: migration_stress_test (readers
 # verifying every byte while segments move; the read gate),
-# concurrent_writers_test, hot_pages_test, the learner's weight swap and
+# relocation_read_test (readers of a file being written while the writer's
+# tier-full relocation moves it), concurrent_writers_test, hot_pages_test, the learner's weight swap and
 # background training (agents_learning_test), info_log_test's many writers,
 # migration_test (the migration thread against writers and readers),
 # rocksdb_e2e_test (RocksDB's flush and compaction threads through TierFS;
@@ -51,6 +52,7 @@ STAGE="${1:?usage: tests/sanitizers/run.sh asan|tsan}"
 # TSan: the tests and, for a binary with several tests, the gtest filter.
 TSAN_TESTS=(
   "migration_stress_test"
+  "relocation_read_test"
   "concurrent_writers_test"
   "hot_pages_test"
   "agents_learning_test:AgentTest.InferenceNeverSeesTornWeightsWhileTheyAreSwapped:LearnerTest.BackgroundTrainingRunsOffTheCallersThread"

@@ -4,6 +4,8 @@
 #include "tools/sim/ceiling.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <sstream>
@@ -26,6 +28,8 @@ constexpr KindName kKinds[] = {
     {CeilingKind::kBestStatic, "best-static"},
     {CeilingKind::kBestStaticFreed, "best-static-freed"},
     {CeilingKind::kBeladyCopies, "belady-copies"},
+    {CeilingKind::kPastStatic, "past-static"},
+    {CeilingKind::kLfuCopies, "lfu-copies"},
 };
 
 // How many held pages exist at each clock at which a candidate page comes to
@@ -79,11 +83,12 @@ class Occupancy {
 };
 
 // The shares of *r, given which parts tier 0 served (hit(part)).
+// Counts the user reads from `from_read` on.
 template <typename Hit>
-void Tally(const PageTrace& t, const Hit& hit, CeilingResult* r) {
+void Tally(const PageTrace& t, const Hit& hit, CeilingResult* r, size_t from_read = 0) {
   double fractions = 0;
-  uint64_t strict = 0, whole_reads = 0, hit_bytes = 0, bytes = 0;
-  for (size_t read = 0; read < t.reads(); ++read) {
+  uint64_t strict = 0, whole_reads = 0, pieces = 0, hit_bytes = 0, bytes = 0;
+  for (size_t read = from_read; read < t.reads(); ++read) {
     bool all = true;
     for (uint64_t piece = t.read_start[read]; piece < t.read_start[read + 1]; ++piece) {
       uint64_t piece_bytes = 0, piece_hit = 0;
@@ -92,6 +97,7 @@ void Tally(const PageTrace& t, const Hit& hit, CeilingResult* r) {
         if (hit(part)) piece_hit += t.part_bytes[part];
       }
       fractions += double(piece_hit) / double(piece_bytes);
+      pieces++;
       strict += piece_hit == piece_bytes;
       all &= piece_hit == piece_bytes;
       hit_bytes += piece_hit;
@@ -99,8 +105,8 @@ void Tally(const PageTrace& t, const Hit& hit, CeilingResult* r) {
     }
     whole_reads += all;
   }
-  r->reads = t.reads();
-  r->pieces = t.pieces();
+  r->reads = t.reads() - std::min(from_read, t.reads());
+  r->pieces = pieces;
   r->bytes = bytes;
   if (r->pieces == 0) return;
   r->share = fractions / double(r->pieces);
@@ -199,9 +205,10 @@ class Placement {
 };
 
 // Each page's value: the fractions of pieces its parts bring.
-std::vector<double> PageValues(const PageTrace& t) {
+std::vector<double> PageValues(const PageTrace& t, size_t to_read = SIZE_MAX) {
   std::vector<double> value(t.pages(), 0);
-  for (size_t piece = 0; piece < t.pieces(); ++piece) {
+  const size_t to_piece = t.read_start[std::min(to_read, t.reads())];
+  for (size_t piece = 0; piece < to_piece; ++piece) {
     uint64_t piece_bytes = 0;
     for (uint64_t part = t.piece_start[piece]; part < t.piece_start[piece + 1]; ++part) {
       piece_bytes += t.part_bytes[part];
@@ -343,7 +350,81 @@ std::vector<uint8_t> Belady(const PageTrace& t, uint64_t limit, uint64_t* copies
   return hit;
 }
 
+// lfu-copies: exact counts of every page read, a fully associative cache of
+// `limit` pages, over the reads in order; which parts it served.
+std::vector<uint8_t> Lfu(const PageTrace& t, uint64_t limit, uint64_t* copies) {
+  std::vector<uint32_t> count(t.pages(), 0);
+  std::vector<uint8_t> cached(t.pages(), 0), hit(t.parts(), 0);
+  // The copies by count: a min-heap of (count, page), an entry stale unless
+  // the page is cached with that count; compacted when mostly stale.
+  using Entry = std::pair<uint32_t, uint32_t>;
+  const std::greater<Entry> later;
+  std::vector<Entry> heap;
+  uint64_t used = 0;
+  auto valid = [&](const Entry& e) { return cached[e.second] && count[e.second] == e.first; };
+  auto push = [&](uint32_t page) {
+    heap.emplace_back(count[page], page);
+    std::push_heap(heap.begin(), heap.end(), later);
+    if (heap.size() > 2 * used + 1024) {
+      heap.erase(std::remove_if(heap.begin(), heap.end(), [&](const Entry& e) { return !valid(e); }),
+                 heap.end());
+      std::make_heap(heap.begin(), heap.end(), later);
+    }
+  };
+  // A missed page read at least twice is copied into a free slot, or in
+  // place of the least read copy if it was read more often.
+  auto admit = [&](uint32_t page) {
+    if (count[page] < 2 || limit == 0) return;
+    if (used == limit) {
+      while (!valid(heap.front())) {
+        std::pop_heap(heap.begin(), heap.end(), later);
+        heap.pop_back();
+      }
+      if (heap.front().first >= count[page]) return;
+      cached[heap.front().second] = 0;
+      std::pop_heap(heap.begin(), heap.end(), later);
+      heap.pop_back();
+      --used;
+    }
+    cached[page] = 1;
+    ++used;
+    ++*copies;
+    push(page);
+  };
+  *copies = 0;
+  size_t w = 0;
+  for (size_t read = 0, i = 0; read < t.reads(); ++read) {
+    // Parts of one page in one read (a page larger than a segment is cut
+    // at its boundary) are one access.
+    uint32_t last = UINT32_MAX;
+    for (const size_t end = t.piece_start[t.read_start[read + 1]]; i < end; ++i) {
+      for (; w < t.writes.size() && t.writes[w].clock <= i; ++w) {
+        const uint32_t page = t.writes[w].page;
+        if (cached[page]) {
+          cached[page] = 0;
+          --used;
+        }
+      }
+      const uint32_t page = t.part_page[i];
+      const bool again = page == last;
+      last = page;
+      if (!again) count[page]++;
+      if (cached[page]) {
+        hit[i] = 1;
+        if (!again) push(page);
+      } else {
+        admit(page);
+      }
+    }
+  }
+  return hit;
+}
+
 }  // namespace
+
+bool LearnsFromWarmup(CeilingKind kind) {
+  return kind == CeilingKind::kPastStatic || kind == CeilingKind::kLfuCopies;
+}
 
 std::string CeilingName(const CeilingSpec& spec) {
   std::string name;
@@ -383,7 +464,7 @@ bool ParseCeilingSpecs(const std::string& list, std::vector<CeilingSpec>* specs,
     if (!ok) {
       *error = "bad ceiling '" + item +
                "' (expected KIND[:PAGE[:CAPACITY]], KIND one of best-static, best-static-freed, "
-               "belady-copies, PAGE a multiple of 4K up to 1G, e.g. best-static:16K)";
+               "belady-copies, past-static, lfu-copies, PAGE a multiple of 4K up to 1G, e.g. best-static:16K)";
       return false;
     }
     specs->push_back(spec);
@@ -391,14 +472,29 @@ bool ParseCeilingSpecs(const std::string& list, std::vector<CeilingSpec>* specs,
   return true;
 }
 
-CeilingResult ComputeCeiling(const PageTrace& pages, const CeilingSpec& spec) {
+CeilingResult ComputeCeiling(const PageTrace& pages, const CeilingSpec& spec,
+                             size_t measured_from) {
   CeilingResult r;
   r.name = CeilingName(spec);
   r.spec = spec;
   r.pages = spec.capacity / pages.page_size;
-  if (spec.kind == CeilingKind::kBeladyCopies) {
-    const std::vector<uint8_t> hit = Belady(pages, r.pages, &r.held);
-    Tally(pages, [&](uint64_t part) { return hit[part] != 0; }, &r);
+  if (spec.kind == CeilingKind::kBeladyCopies || spec.kind == CeilingKind::kLfuCopies) {
+    const std::vector<uint8_t> hit = spec.kind == CeilingKind::kBeladyCopies
+                                         ? Belady(pages, r.pages, &r.held)
+                                         : Lfu(pages, r.pages, &r.held);
+    Tally(pages, [&](uint64_t part) { return hit[part] != 0; }, &r, measured_from);
+    return r;
+  }
+  if (spec.kind == CeilingKind::kPastStatic) {
+    // best-static's choice by page, made on the warm-up's reads.
+    const std::vector<double> value = PageValues(pages, measured_from);
+    const std::vector<uint32_t> read_pages = ReadPagesInFileOrder(pages, value);
+    Placement placement(pages, /*freed=*/false, r.pages);
+    placement.Fill(GroupCandidates(pages, value, read_pages, 1));
+    const std::vector<uint8_t>& on_fast = placement.on_fast();
+    Tally(pages, [&](uint64_t part) { return on_fast[pages.part_page[part]] != 0; }, &r,
+          measured_from);
+    r.held = placement.held();
     return r;
   }
   // By page: `share`, the optimum. Then whichever placement holds the most
@@ -431,18 +527,36 @@ CeilingResult ComputeCeiling(const PageTrace& pages, const CeilingSpec& spec) {
 
 bool ComputeCeilings(const std::vector<TraceRecord>& trace, uint64_t segment_size,
                      uint64_t tier0_capacity, const std::vector<CeilingSpec>& specs,
-                     std::vector<CeilingResult>* results, std::string* error) {
+                     std::vector<CeilingResult>* results, std::string* error,
+                     size_t measured_from) {
+  measured_from = std::min(measured_from, trace.size());
+  size_t warmup_reads = 0;  // as BuildPageTrace counts user reads
+  for (size_t i = 0; i < measured_from; ++i) {
+    warmup_reads += trace[i].is_io() && trace[i].type == IoType::kUserRead;
+  }
   results->assign(specs.size(), CeilingResult());
-  std::map<uint64_t, std::vector<size_t>> by_page;  // page size -> specs
-  for (size_t i = 0; i < specs.size(); ++i) by_page[specs[i].page_size].push_back(i);
-  for (const auto& [page_size, which] : by_page) {
+  // (learns from the warm-up, page size) -> specs
+  std::map<std::pair<bool, uint64_t>, std::vector<size_t>> groups;
+  for (size_t i = 0; i < specs.size(); ++i) {
+    const bool learns = LearnsFromWarmup(specs[i].kind);
+    if (specs[i].kind == CeilingKind::kPastStatic && warmup_reads == 0) {
+      *error = "ceiling " + CeilingName(specs[i]) + " needs a warm-up with user reads (--warmup)";
+      return false;
+    }
+    groups[{learns, specs[i].page_size}].push_back(i);
+  }
+  const std::vector<TraceRecord> measured(trace.begin() + long(measured_from), trace.end());
+  for (const auto& [group, which] : groups) {
+    const auto [learns, page_size] = group;
     PageTrace pages;
-    if (!BuildPageTrace(trace, page_size, segment_size, &pages, error)) return false;
+    if (!BuildPageTrace(learns ? trace : measured, page_size, segment_size, &pages, error)) {
+      return false;
+    }
     for (size_t i : which) {
       CeilingSpec spec = specs[i];
       const std::string name = CeilingName(spec);  // named as asked: "of tier 0" stays implicit
       if (spec.capacity == 0) spec.capacity = tier0_capacity;
-      (*results)[i] = ComputeCeiling(pages, spec);
+      (*results)[i] = ComputeCeiling(pages, spec, learns ? warmup_reads : 0);
       (*results)[i].name = name;
     }
   }

@@ -152,6 +152,12 @@ std::string FormatResult(const SimResult& r, const SimConfig& config) {
                   "copied, at most %s held\n",
                   user_reads ? 100.0 * double(t.page_hits) / double(user_reads) : 0.0,
                   (unsigned long long)t.pages_copied, FormatSize(t.peak_copy_bytes).c_str());
+    const PageCopies::Counters& c = r.copies;
+    out += Printf("  copy decisions: %llu misses offered, %llu admitted, %llu rejected by the "
+                  "policy, %llu wanted but no room, %llu evicted, %llu invalidated\n",
+                  (unsigned long long)c.misses, (unsigned long long)c.admitted,
+                  (unsigned long long)c.rejected, (unsigned long long)c.no_room,
+                  (unsigned long long)c.evicted, (unsigned long long)c.invalidated);
   }
   return out;
 }

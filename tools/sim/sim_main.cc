@@ -22,6 +22,7 @@
 // DIR/sim.md (tables normalized to fast-only, then tier 0's share of user
 // reads beside the ceilings'), DIR/sim.csv (every metric) and
 // DIR/ceilings.csv (every ceiling).
+#include <algorithm>
 #include <gflags/gflags.h>
 
 #include <chrono>
@@ -58,10 +59,14 @@ DEFINE_string(replay, "closed", "closed (each stream waits for its I/O) or open 
 DEFINE_int32(jobs, 1, "compare: simulations run at once");
 DEFINE_string(out, "", "compare: directory for sim.md and sim.csv");
 DEFINE_bool(json, false, "run: print JSON");
+DEFINE_double(warmup, 0,
+              "run, ceiling: the share of the trace's I/O records (0 to 1) replayed before "
+              "measuring; the results and ceilings cover the rest");
 DEFINE_string(ceilings, tierfs::sim::kDefaultCeilings,
               "run, compare, ceiling: the ceilings computed on tier 0, KIND[:PAGE[:CAPACITY]],... "
-              "with KIND best-static, best-static-freed or belady-copies (CAPACITY: instead of "
-              "tier 0's), or none");
+              "with KIND best-static, best-static-freed, belady-copies (knowing the future), "
+              "past-static or lfu-copies (learning from the --warmup; tools/sim/ceiling.h) "
+              "(CAPACITY: instead of tier 0's), or none");
 DEFINE_string(losses, "", "run: write a learning policy's training loss to this CSV (agent,transitions,loss)");
 
 namespace tierfs {
@@ -137,12 +142,26 @@ struct Loaded {
 // replay). False (the reason printed) on an error.
 bool LoadRun(const char* command, Loaded* run) {
   if (!LoadTrace(command, &run->trace, &run->config)) return false;
+  if (!(FLAGS_warmup >= 0 && FLAGS_warmup < 1)) {
+    fprintf(stderr, "tierfs-sim: bad --warmup %g (a share of the trace, from 0 to below 1)\n",
+            FLAGS_warmup);
+    return false;
+  }
+  // The measured part: from the first I/O record after the warm-up's.
+  const std::vector<TraceRecord>& all = run->trace;
+  const uint64_t ios = uint64_t(std::count_if(all.begin(), all.end(),
+                                              [](const TraceRecord& r) { return r.is_io(); }));
+  run->config.measure_after = uint64_t(FLAGS_warmup * double(ios));
+  size_t from = 0;
+  for (uint64_t seen = 0; from < all.size(); ++from) {
+    if (all[from].is_io() && seen++ == run->config.measure_after) break;
+  }
   const auto start = std::chrono::steady_clock::now();
   std::vector<CeilingSpec> specs;
   std::string error;
   if (!ParseCeilingSpecs(FLAGS_ceilings, &specs, &error) ||
-      !ComputeCeilings(run->trace, run->config.segment_size, run->config.tiers[0].capacity, specs,
-                       &run->ceilings, &error)) {
+      !ComputeCeilings(all, run->config.segment_size, run->config.tiers[0].capacity, specs,
+                       &run->ceilings, &error, FLAGS_warmup > 0 ? from : 0)) {
     fprintf(stderr, "tierfs-sim: %s\n", error.c_str());
     return false;
   }

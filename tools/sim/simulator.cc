@@ -781,6 +781,29 @@ void Simulation::SetUpCopies(const std::vector<TraceRecord>& trace) {
   placement_.AttachCopies(copies_.get());
 }
 
+// The counts of a warm-up taken out of the run's (SimConfig::measure_after).
+void SubtractCounts(const TierResult& w, TierResult* r) {
+  r->served -= w.served;
+  r->read_bytes -= w.read_bytes;
+  r->write_bytes -= w.write_bytes;
+  r->migrated_in -= w.migrated_in;
+  r->migrated_out -= w.migrated_out;
+  r->user_reads -= w.user_reads;
+  r->page_hits -= w.page_hits;
+  r->pages_copied -= w.pages_copied;
+}
+
+void SubtractCounts(const PageCopies::Counters& w, PageCopies::Counters* c) {
+  c->hits -= w.hits;
+  c->misses -= w.misses;
+  c->admitted -= w.admitted;
+  c->rejected -= w.rejected;
+  c->evicted -= w.evicted;
+  c->invalidated -= w.invalidated;
+  c->no_room -= w.no_room;
+  c->inherited -= w.inherited;
+}
+
 bool Simulation::Run(const std::vector<TraceRecord>& trace, SimResult* result,
                      std::string* error) {
   const auto wall_start = std::chrono::steady_clock::now();
@@ -795,11 +818,24 @@ bool Simulation::Run(const std::vector<TraceRecord>& trace, SimResult* result,
   tracks_writers_ = std::any_of(trace.begin(), trace.end(),
                                 [](const TraceRecord& r) { return r.event == TraceEvent::kSettle; });
   SetUpCopies(trace);
+  // The warm-up's counts, subtracted at the end.
+  uint64_t ios = 0;
+  SimResult warm;
+  std::vector<TierResult> warm_tiers(tiers_.size());
   auto serve = [&](size_t i, int64_t t, int64_t* done) {
     if (future_) future_->set_now(i);
     if (!trace[i].is_io()) {
       *done = t;
       return ApplyEvent(trace[i], t, error);
+    }
+    if (ios++ == config_.measure_after && config_.measure_after > 0) {
+      warm = stats_;
+      warm.plans = schedule_.plans();
+      if (copies_) warm.copies = copies_->counters();
+      for (size_t k = 0; k < tiers_.size(); ++k) warm_tiers[k] = tiers_[k]->result;
+      used_sum_.assign(tiers_.size(), 0);
+      latencies.clear();
+      first_issue = INT64_MAX;
     }
     if (config_.migration.enabled && !follow) Migrate(t);
     if (!Serve(trace[i], t, done, error)) return false;
@@ -845,7 +881,15 @@ bool Simulation::Run(const std::vector<TraceRecord>& trace, SimResult* result,
   }
 
   stats_.requests = latencies.size();
-  stats_.plans = schedule_.plans();
+  stats_.plans = schedule_.plans() - warm.plans;
+  stats_.pieces -= warm.pieces;
+  stats_.user_write_bytes -= warm.user_write_bytes;
+  stats_.migrated_bytes -= warm.migrated_bytes;
+  stats_.evicted_bytes -= warm.evicted_bytes;
+  stats_.moves -= warm.moves;
+  stats_.moves_skipped -= warm.moves_skipped;
+  stats_.forced_chunks -= warm.forced_chunks;
+  for (size_t k = 0; k < tiers_.size(); ++k) SubtractCounts(warm_tiers[k], &tiers_[k]->result);
   if (!latencies.empty()) {
     long double sum = 0;
     for (int64_t l : latencies) sum += l;
@@ -875,6 +919,10 @@ bool Simulation::Run(const std::vector<TraceRecord>& trace, SimResult* result,
     tr.user_read_share = user_reads ? double(tr.user_reads) / double(user_reads) : 0;
     tr.mean_used = stats_.requests ? used_sum_[i] / double(stats_.requests) : 0;
     stats_.tiers.push_back(tr);
+  }
+  if (copies_) {
+    stats_.copies = copies_->counters();
+    SubtractCounts(warm.copies, &stats_.copies);
   }
   stats_.device_write_bytes = device_writes;
   stats_.write_amplification =

@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "agents/policy.h"
+#include "engine/page_copies.h"
 #include "env/device_model.h"
 #include "env/trace_format.h"
 #include "tierfs/migration.h"
@@ -68,6 +69,10 @@ struct SimConfig {
   bool follow_trace_timing = false;
   // Keep the decisions made (SimResult::decisions).
   bool record_decisions = false;
+  // Measure only after this many I/O records (a warm-up): the results count
+  // what happens from there on (the peaks, peak_used and peak_copy_bytes,
+  // cover the whole replay); every decision runs from the start.
+  uint64_t measure_after = 0;
 };
 
 // Reads a tierfs:// URI or `tierfs://config:FILE` (the live grammar; tier
@@ -110,6 +115,8 @@ struct SimResult {
   uint64_t evicted_bytes = 0;       // by critical-path eviction
   uint64_t moves = 0, moves_skipped = 0, plans = 0, forced_chunks = 0;
   std::vector<TierResult> tiers;
+  // The hot-page copies' decisions (PageCopies::counters), if copies are on.
+  PageCopies::Counters copies;
   double wall_seconds = 0;          // what the simulation itself took
   // A learning policy's training loss (Policy::LossCurves); x is the number
   // of transitions its agent had seen.

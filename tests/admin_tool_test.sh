@@ -1,0 +1,175 @@
+#!/usr/bin/env bash
+# The tierfs admin tool's shape and its RocksDB commands (issue 15): Debian's
+# db_bench writes a database on TierFS (plugin under LD_PRELOAD), then
+# `tierfs ldb` and `tierfs sst_dump` read it back in the tool's own process,
+# without LD_PRELOAD, and `tierfs help` and the usage errors behave.
+#   tests/admin_tool_test.sh BUILD_DIR
+set -euo pipefail
+BUILD="$1"
+TOOL="$BUILD/tierfs"
+PLUGIN="$BUILD/libtierfs.so"
+. "$(dirname "${BASH_SOURCE[0]}")/plugin_preload.sh"  # sets PRELOAD (ASan runtime first)
+TMP="$(mktemp -d "${TMPDIR:-/tmp}/tierfs-admin-XXXXXX")"
+bench_pid=""
+cleanup() {
+  if [ -n "$bench_pid" ]; then kill "$bench_pid" 2>/dev/null || true; wait "$bench_pid" 2>/dev/null || true; fi
+  rm -rf "$TMP"
+}
+trap cleanup EXIT
+mkdir -p "$TMP/t0" "$TMP/t1"
+URI="tierfs://$TMP/t0:2M,$TMP/t1:1G;segment_size:256K"
+DB=/tierfs_admin_test_db  # a logical path: it exists only inside TierFS
+NUM=20000
+passed=0
+failed=0
+check() {  # check NAME CONDITION-RESULT
+  if [ "$2" = ok ]; then passed=$((passed + 1)); echo "ok   $1"; else failed=$((failed + 1)); echo "FAIL $1: $2"; fi
+}
+tierfs() { env -u LD_PRELOAD "$TOOL" "$@"; }
+stock_ldb() { LD_PRELOAD="$PRELOAD" ldb --fs_uri="$URI" --db="$DB" "$@"; }
+saved_at() { sed -n 's/.*"saved_at": "\([a-z ]*\)".*/\1/p' "$TMP/t0/meta/STATS" 2>/dev/null; }
+
+# ---- a database written by db_bench: NUM keys, 100-byte values, several table files
+LD_PRELOAD="$PRELOAD" db_bench --fs_uri="$URI" --db="$DB" --benchmarks=fillseq --num=$NUM \
+  --value_size=100 --write_buffer_size=262144 --compression_type=none >"$TMP/bench.out" 2>&1
+check "db_bench fillseq on tierfs:// (the database lives only inside TierFS)" \
+  "$(grep -q 'fillseq *:' "$TMP/bench.out" && [ ! -e "$DB" ] && echo ok || tail -5 "$TMP/bench.out")"
+
+# ---- tierfs ldb scan reads back exactly the keys db_bench wrote
+rc=0
+tierfs --fs_uri="$URI" ldb --db="$DB" scan --key_hex >"$TMP/scan.out" 2>"$TMP/scan.err" || rc=$?
+# db_bench's fillseq key i: 8 bytes big-endian, padded with '0' to 16 bytes.
+seq 0 $((NUM - 1)) | awk '{printf "0x%016X3030303030303030\n", $1}' >"$TMP/keys.expected"
+cut -d' ' -f1 "$TMP/scan.out" >"$TMP/keys.got"
+check "tierfs ldb scan reads back the $NUM keys db_bench wrote, in order, and exits 0" \
+  "$([ "$rc" = 0 ] && cmp -s "$TMP/keys.expected" "$TMP/keys.got" && echo ok ||
+     echo "status $rc, $(wc -l <"$TMP/keys.got") keys, first diff: $(diff "$TMP/keys.expected" "$TMP/keys.got" | sed -n 2p); $(head -3 "$TMP/scan.err")")"
+check "the tool closed its store cleanly" \
+  "$([ "$(saved_at)" = close ] && echo ok || echo "STATS saved at '$(saved_at)'")"
+
+# ---- tierfs ldb get: the values db_bench wrote, as the stock ldb with the plugin reads them
+for i in 0 $((NUM / 2)) $((NUM - 1)); do
+  key=$(printf '0x%016X3030303030303030' "$i")
+  ours=$(tierfs --fs_uri="$URI" --db="$DB" ldb get --key_hex --value_hex "$key" 2>&1) || true
+  stock=$(stock_ldb get --key_hex --value_hex "$key" 2>&1) || true
+  in_scan=$(tierfs --fs_uri="$URI" ldb --db="$DB" scan --key_hex --value_hex --from="$key" --max_keys=1 |
+            cut -d' ' -f3)
+  check "tierfs ldb get of key $i: db_bench's 100-byte value, as stock ldb and scan read it" \
+    "$([ "${#ours}" = 202 ] && [ "$ours" = "$stock" ] && [ "$ours" = "$in_scan" ] && echo ok ||
+       echo "ours '$ours', stock '$stock', scan '$in_scan'")"
+done
+rc=0
+tierfs --fs_uri="$URI" --db="$DB" ldb get no-such-key >"$TMP/get.out" 2>&1 || rc=$?
+check "tierfs ldb get of a missing key fails" \
+  "$([ "$rc" != 0 ] && grep -q NotFound "$TMP/get.out" && echo ok || echo "status $rc: $(cat "$TMP/get.out")")"
+
+# ---- writes through tierfs ldb, read by the stock tool, and the other way
+tierfs --fs_uri="$URI" ldb --db="$DB" put tierfs-key tierfs-value >/dev/null
+stock_ldb put stock-key stock-value >/dev/null
+check "tierfs ldb put is read by stock ldb, stock ldb put by tierfs ldb" \
+  "$(v1=$(stock_ldb get tierfs-key); v2=$(tierfs --fs_uri="$URI" ldb --db="$DB" get stock-key)
+     [ "$v1" = tierfs-value ] && [ "$v2" = stock-value ] && echo ok || echo "got '$v1', '$v2'")"
+
+# ---- compaction and the MANIFEST through tierfs ldb
+rc=0
+tierfs --fs_uri="$URI" ldb --db="$DB" compact >"$TMP/compact.out" 2>&1 || rc=$?
+count=$(tierfs --fs_uri="$URI" ldb --db="$DB" scan --key_hex | wc -l)
+check "tierfs ldb compact, then scan: every key still there" \
+  "$([ "$rc" = 0 ] && [ "$count" = $((NUM + 2)) ] && echo ok || echo "status $rc, $count keys: $(head -3 "$TMP/compact.out")")"
+tierfs --fs_uri="$URI" --db="$DB" ls | awk '$1 == "sst" {print $NF}' | sed 's|.*/0*||' | sort >"$TMP/ls.sst"
+tierfs --fs_uri="$URI" ldb --db="$DB" manifest_dump --hex >"$TMP/manifest.out"
+sed -n 's/^ *\([0-9]*\):[0-9]*\[.*/\1.sst/p' "$TMP/manifest.out" | sort >"$TMP/manifest.sst"
+check "tierfs ldb manifest_dump names the table files tierfs ls shows" \
+  "$([ -s "$TMP/ls.sst" ] && cmp -s "$TMP/ls.sst" "$TMP/manifest.sst" && echo ok ||
+     echo "ls: $(tr '\n' ' ' <"$TMP/ls.sst"); manifest: $(tr '\n' ' ' <"$TMP/manifest.sst")")"
+
+# ---- tierfs sst_dump checks every table file, and finds a damaged one
+rc=0
+tierfs --fs_uri="$URI" sst_dump --file="$DB" --command=check --verify_checksum \
+  >"$TMP/sst.out" 2>"$TMP/sst.err" || rc=$?
+processed=$(sed -n "s|^Process $DB/0*\([0-9]*\.sst\)$|\1|p" "$TMP/sst.out" | sort)
+check "tierfs sst_dump --command=check passes on every table file" \
+  "$([ "$rc" = 0 ] && [ ! -s "$TMP/sst.err" ] && [ "$processed" = "$(cat "$TMP/ls.sst")" ] && echo ok ||
+     echo "status $rc, processed '$processed': $(head -3 "$TMP/sst.err")")"
+
+# ---- help and usage errors
+tierfs help >"$TMP/help.out"
+missing=""
+for c in stats metrics ls segments move replicate prefetch drop-copy pin unpin hint queue errors ldb sst_dump help; do
+  [ "$(grep -c "^  $c  " "$TMP/help.out")" = 1 ] || missing="$missing $c"
+done
+check "tierfs help lists every command on one line" \
+  "$([ -z "$missing" ] && echo ok || echo "missing:$missing")"
+tierfs help stats >"$TMP/help-stats.out"
+check "tierfs help stats prints its usage and options" \
+  "$(grep -q '^usage: tierfs --fs_uri=URI \[--json\] stats$' "$TMP/help-stats.out" &&
+     grep -q '^  --json ' "$TMP/help-stats.out" && echo ok || cat "$TMP/help-stats.out")"
+tierfs help ldb >"$TMP/help-ldb.out"
+check "tierfs help ldb ends with RocksDB's ldb help" \
+  "$(grep -q '^usage: tierfs --fs_uri=URI \[--db=DIR\] ldb ARGS...$' "$TMP/help-ldb.out" &&
+     grep -q 'manifest_dump' "$TMP/help-ldb.out" && echo ok || head -5 "$TMP/help-ldb.out")"
+rc=0
+tierfs --fs_uri="$URI" frobnicate >"$TMP/unknown.out" 2>&1 || rc=$?
+check "an unknown command fails, naming it" \
+  "$([ "$rc" = 2 ] && grep -q "unknown command 'frobnicate'" "$TMP/unknown.out" && echo ok || echo "status $rc: $(cat "$TMP/unknown.out")")"
+rc=0
+tierfs help frobnicate >"$TMP/unknown-help.out" 2>&1 || rc=$?
+check "help on an unknown command fails, naming it" \
+  "$([ "$rc" = 2 ] && grep -q "unknown command 'frobnicate'" "$TMP/unknown-help.out" && echo ok || echo "status $rc: $(cat "$TMP/unknown-help.out")")"
+rc=0
+tierfs --fs_uri="$URI" --frobnicate stats >"$TMP/flag.out" 2>&1 || rc=$?
+check "an unknown option fails, naming it" \
+  "$([ "$rc" != 0 ] && grep -q "frobnicate" "$TMP/flag.out" && echo ok || echo "status $rc: $(cat "$TMP/flag.out")")"
+rc=0
+tierfs --fs_uri="$URI" --segments=1 stats >"$TMP/nottaken.out" 2>&1 || rc=$?
+check "an option the command does not take fails, naming both" \
+  "$([ "$rc" = 2 ] && grep -q "tierfs stats: option --segments does not apply" "$TMP/nottaken.out" && echo ok || echo "status $rc: $(cat "$TMP/nottaken.out")")"
+rc=0
+tierfs --fs_uri="$URI" ldb --env_uri=posix:// --db="$DB" scan >"$TMP/envuri.out" 2>&1 || rc=$?
+check "tierfs ldb refuses --env_uri" \
+  "$([ "$rc" = 2 ] && grep -q -- "--env_uri is not taken" "$TMP/envuri.out" && echo ok || echo "status $rc: $(cat "$TMP/envuri.out")")"
+check "--fs_uri after \`ldb\` is the tool's too" \
+  "$([ "$(tierfs ldb --fs_uri="$URI" --db="$DB" get tierfs-key)" = tierfs-value ] && echo ok || echo no)"
+
+# ---- damage: a byte of a table file's data changed on its tier; sst_dump reports it
+# On a second store of small table files: one that is a single segment and its backing file
+# (data/<file id> on the segment's tier, the one whose size is the file's).
+mkdir -p "$TMP/d0" "$TMP/d1"
+URI2="tierfs://$TMP/d0:2M,$TMP/d1:1G;segment_size:256K"
+LD_PRELOAD="$PRELOAD" db_bench --fs_uri="$URI2" --db="$DB" --benchmarks=fillseq --num=4000 \
+  --value_size=100 --write_buffer_size=131072 --compression_type=none >"$TMP/bench2.out" 2>&1
+read -r name size tier < <(tierfs --fs_uri="$URI2" --json --db="$DB" ls | /usr/bin/python3 -c '
+import json, sys
+for f in json.load(sys.stdin):
+    s = f["segments_per_tier"]
+    if f["kind"] == "sst" and sum(s) == 1:
+        print(f["name"], f["size"], s.index(1)); break') || true
+damaged=0
+for backing in "$TMP/d${tier:-x}"/data/*; do
+  if [ -f "$backing" ] && [ "$(stat -c %s "$backing")" = "$size" ]; then
+    printf 'XXXX' | dd of="$backing" bs=1 seek=100 conv=notrunc 2>/dev/null
+    damaged=$((damaged + 1))
+  fi
+done
+rc=0
+tierfs --fs_uri="$URI2" sst_dump --file="${name:-none}" --command=check --verify_checksum \
+  >"$TMP/bad.out" 2>&1 || rc=$?
+# sst_dump exits 0 after reporting a damaged file (RocksDB's behaviour): the report is the check.
+check "tierfs sst_dump --verify_checksum reports a damaged table file, naming it" \
+  "$([ "$damaged" -ge 1 ] && grep -q "^$name: Corruption: block checksum mismatch" "$TMP/bad.out" && echo ok ||
+     echo "damaged $damaged backing files of '$name' ($size bytes, tier $tier), status $rc: $(cat "$TMP/bad.out")")"
+
+# ---- a store open in another process is refused, not opened twice
+rm -rf "$TMP/t0/meta/admin"  # made again when the store opens: the sign db_bench has it
+LD_PRELOAD="$PRELOAD" db_bench --fs_uri="$URI" --db="$DB" --use_existing_db=1 --num=$NUM \
+  --benchmarks=readrandom --duration=600 >"$TMP/busy.out" 2>&1 &
+bench_pid=$!
+# The store is open once its admin channel's directory exists (created at open).
+for _ in $(seq 600); do [ -d "$TMP/t0/meta/admin" ] && break; sleep 0.05; done
+rc=0
+tierfs --fs_uri="$URI" ldb --db="$DB" scan >"$TMP/busy-ldb.out" 2>&1 || rc=$?
+check "tierfs ldb refuses a store another process has open" \
+  "$([ "$rc" = 1 ] && grep -q "in use by another process" "$TMP/busy-ldb.out" && echo ok || echo "status $rc: $(head -3 "$TMP/busy-ldb.out")")"
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

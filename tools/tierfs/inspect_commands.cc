@@ -1,0 +1,216 @@
+// The inspection commands: stats, metrics, ls, segments. Each opens the
+// store read-only: it changes nothing and works while a database is open in
+// another process, but sees the I/O counters only up to the store's last
+// clean close (what its STATS file holds).
+//
+// `tierfs --json stats` stays one object per tier: scripts read it so.
+#include <cstdio>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "env/prometheus_text.h"
+#include "env/stats_report.h"
+#include "env/store.h"
+#include "env/store_errors.h"
+#include "env/tier_fs.h"
+#include "tierfs/statistics.h"
+#include "tools/tierfs/flags.h"
+#include "tools/tierfs/registry.h"
+
+namespace tierfs {
+namespace tool {
+namespace {
+
+using nlohmann::json;
+
+// Opens the store read-only and hands it to Inspect.
+class InspectCommand : public Command {
+ public:
+  const char* Group() const override {
+    return "inspect the store (read-only, beside a running database)";
+  }
+  int Run(const Invocation& inv) const override {
+    if (!inv.args.empty()) {
+      fprintf(stderr, "tierfs %s takes no arguments\n", Name());
+      return kExitBadUsage;
+    }
+    Options options = inv.options;
+    options.read_only = true;
+    std::shared_ptr<rocksdb::FileSystem> fs;
+    rocksdb::Status s = NewTierFileSystem(options, &fs);
+    if (!s.ok()) {
+      fprintf(stderr, "tierfs: %s\n", s.ToString().c_str());
+      return kExitFailed;
+    }
+    return Inspect(*fs);
+  }
+
+ protected:
+  virtual int Inspect(const rocksdb::FileSystem& fs) const = 0;
+};
+
+class StatsCommand : public InspectCommand {
+ public:
+  const char* Name() const override { return "stats"; }
+  const char* Summary() const override {
+    return "per tier: capacity, use, I/O counts, latency, spills, user reads, moves, copies";
+  }
+  std::string Details() const override {
+    return "Two tables: per tier its capacity, use, I/O counts and latency; then user reads,\n"
+           "moves and copies. The last line counts the errors no caller heard of.\n"
+           "--json: an array of one object per tier.\n";
+  }
+  std::vector<FlagUse> Flags() const override { return {{"json", nullptr}}; }
+
+ protected:
+  int Inspect(const rocksdb::FileSystem& fs) const override {
+    std::vector<TierStats> stats;
+    rocksdb::Status s = GetTierStats(&fs, &stats);
+    if (!s.ok()) {
+      fprintf(stderr, "tierfs stats: %s\n", s.ToString().c_str());
+      return kExitFailed;
+    }
+    if (FLAGS_json) {
+      printf("%s\n", TierStatsToJson(stats).dump(2).c_str());
+      return kExitOk;
+    }
+    printf("%s", TierStatsTables(stats).c_str());
+    printf("(I/O counters cover the store's life up to its last clean close; latency p99 is a "
+           "power-of-two bucket bound)\n");
+    const Store* store = StoreOf(&fs);
+    printf("errors: %s (to the last clean close and in this read; `tierfs errors` asks the "
+           "process that has the store open; details in %s)\n",
+           StoreErrorsLine(store->errors()).c_str(), store->info_log_path().c_str());
+    return kExitOk;
+  }
+};
+
+// The same statistics as `stats`, in Prometheus's text exposition format
+// (env/prometheus_text.h): what the URI key metrics_file writes from a
+// running store.
+class MetricsCommand : public InspectCommand {
+ public:
+  const char* Name() const override { return "metrics"; }
+  const char* Summary() const override {
+    return "the statistics of `stats` as Prometheus text";
+  }
+  std::string Details() const override {
+    return "Counters end in _total, gauges are bare, latencies are histograms in seconds;\n"
+           "every sample is labelled with its tier, device and path. The same text the URI\n"
+           "key metrics_file makes a running store write for node_exporter's textfile\n"
+           "collector.\n";
+  }
+
+ protected:
+  int Inspect(const rocksdb::FileSystem& fs) const override {
+    std::vector<TierStats> stats;
+    rocksdb::Status s = GetTierStats(&fs, &stats);
+    if (!s.ok()) {
+      fprintf(stderr, "tierfs metrics: %s\n", s.ToString().c_str());
+      return kExitFailed;
+    }
+    printf("%s", TierStatsToPrometheus(stats).c_str());
+    return kExitOk;
+  }
+};
+
+class LsCommand : public InspectCommand {
+ public:
+  const char* Name() const override { return "ls"; }
+  const char* Summary() const override {
+    return "per file under --db: kind, size, level, segments on each tier";
+  }
+  std::vector<FlagUse> Flags() const override {
+    return {{"db", "the logical directory to list (default: /)"}, {"json", nullptr}};
+  }
+
+ protected:
+  int Inspect(const rocksdb::FileSystem& fs) const override {
+    std::vector<FileInfo> files;
+    rocksdb::Status s = ListFiles(&fs, FLAGS_db, &files);
+    if (!s.ok()) {
+      fprintf(stderr, "tierfs ls: %s\n", s.ToString().c_str());
+      return kExitFailed;
+    }
+    if (FLAGS_json) {
+      json out = json::array();
+      for (const FileInfo& f : files) {
+        out.push_back(json{{"name", f.name}, {"kind", f.kind}, {"size", f.size},
+                           {"level", f.level}, {"hint", AccessHintName(f.hint)},
+                           {"pinned_tier", f.pinned_tier},
+                           {"segments_per_tier", f.segments_per_tier}});
+      }
+      printf("%s\n", out.dump(2).c_str());
+      return kExitOk;
+    }
+    size_t tiers = files.empty() ? 0 : files[0].segments_per_tier.size();
+    printf("%-9s %12s %5s ", "kind", "size", "level");
+    for (size_t t = 0; t < tiers; ++t) printf(" tier%zu", t);
+    printf("  name\n");
+    for (const FileInfo& f : files) {
+      printf("%-9s %12llu %5s ", f.kind.c_str(), (unsigned long long)f.size,
+             f.level < 0 ? "-" : std::to_string(f.level).c_str());
+      for (uint64_t n : f.segments_per_tier) printf(" %5llu", (unsigned long long)n);
+      printf("  %s\n", f.name.c_str());
+    }
+    printf("%zu files (columns tierN: segments on tier N)\n", files.size());
+    return kExitOk;
+  }
+};
+
+class SegmentsCommand : public InspectCommand {
+ public:
+  const char* Name() const override { return "segments"; }
+  const char* Summary() const override {
+    return "per segment under --db: home and copy tier, reads, writes, moves, heat";
+  }
+  std::vector<FlagUse> Flags() const override {
+    return {{"db", "the logical directory whose files to list (default: /)"}, {"json", nullptr}};
+  }
+
+ protected:
+  int Inspect(const rocksdb::FileSystem& fs) const override {
+    std::vector<SegmentReport> segs;
+    rocksdb::Status s = ListSegments(&fs, FLAGS_db, &segs);
+    if (!s.ok()) {
+      fprintf(stderr, "tierfs segments: %s\n", s.ToString().c_str());
+      return kExitFailed;
+    }
+    if (FLAGS_json) {
+      json out = json::array();
+      for (const SegmentReport& r : segs) {
+        out.push_back(json{{"file", r.file}, {"segment", r.segment}, {"tier", r.tier},
+                           {"copy_tier", r.copy_tier}, {"bytes", r.bytes},
+                           {"user_reads", r.user_reads}, {"background_reads", r.background_reads},
+                           {"writes", r.writes}, {"migrations", r.migrations}, {"heat", r.heat}});
+      }
+      printf("%s\n", out.dump(1).c_str());
+      return kExitOk;
+    }
+    printf("%-5s %5s %10s %10s %10s %8s %6s %9s  %s\n", "tier", "copy", "bytes", "user rds",
+           "bg reads", "writes", "moves", "heat", "file:segment");
+    for (const SegmentReport& r : segs) {
+      printf("%-5d %5s %10llu %10llu %10llu %8llu %6llu %9.1f  %s:%llu\n", r.tier,
+             r.copy_tier < 0 ? "-" : std::to_string(r.copy_tier).c_str(),
+             (unsigned long long)r.bytes, (unsigned long long)r.user_reads,
+             (unsigned long long)r.background_reads, (unsigned long long)r.writes,
+             (unsigned long long)r.migrations, r.heat, r.file.c_str(),
+             (unsigned long long)r.segment);
+    }
+    printf("%zu segments (heat: user reads decayed to half every %llu requests)\n", segs.size(),
+           (unsigned long long)(1 << 16));
+    return kExitOk;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Command> NewStatsCommand() { return std::make_unique<StatsCommand>(); }
+std::unique_ptr<Command> NewMetricsCommand() { return std::make_unique<MetricsCommand>(); }
+std::unique_ptr<Command> NewLsCommand() { return std::make_unique<LsCommand>(); }
+std::unique_ptr<Command> NewSegmentsCommand() { return std::make_unique<SegmentsCommand>(); }
+
+}  // namespace tool
+}  // namespace tierfs

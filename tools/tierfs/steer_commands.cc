@@ -1,0 +1,367 @@
+// The steering commands: move, replicate, prefetch, drop-copy, pin, unpin,
+// hint, queue, errors. Each fills an AdminRequest (env/admin_channel.h) from
+// its arguments and sends it to the process that has the store open, through
+// the admin channel; if no process has the store open, the tool opens it
+// itself and runs the request at once (data operations in this thread).
+//
+// Every --json answer carries the migration engine's counters and the
+// store's error counters (env/store_errors.h).
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "env/admin_channel.h"
+#include "env/store_errors.h"
+#include "env/tier_fs.h"
+#include "tools/tierfs/flags.h"
+#include "tools/tierfs/registry.h"
+#include "util/size.h"
+
+namespace tierfs {
+namespace tool {
+namespace {
+
+using nlohmann::json;
+
+// Parses a tier number into req->tier; false with a message naming it.
+bool ParseTier(const std::string& name, const std::string& arg, AdminRequest* req,
+               std::string* error) {
+  char* end = nullptr;
+  long t = strtol(arg.c_str(), &end, 10);
+  if (arg.empty() || *end != '\0' || t < 0) {
+    *error = name + ": bad tier '" + arg + "'";
+    return false;
+  }
+  req->tier = int(t);
+  return true;
+}
+
+// Parses --segments (N or A-B) into req->first and req->last; nothing given
+// means every segment.
+bool ParseSegments(AdminRequest* req, std::string* error) {
+  if (FLAGS_segments.empty()) return true;
+  unsigned long long a, b;
+  char extra;
+  if (sscanf(FLAGS_segments.c_str(), "%llu-%llu%c", &a, &b, &extra) == 2) {
+    req->first = a;
+    req->last = b;
+  } else if (sscanf(FLAGS_segments.c_str(), "%llu%c", &a, &extra) == 1) {
+    req->first = req->last = a;
+  } else {
+    *error = "bad --segments '" + FLAGS_segments + "' (expected N or A-B)";
+    return false;
+  }
+  return true;
+}
+
+bool CheckCount(const std::string& name, const std::vector<std::string>& args, size_t want,
+                std::string* error) {
+  if (args.size() == want) return true;
+  *error = name + ": expected " + std::to_string(want) + " argument(s), got " +
+           std::to_string(args.size());
+  return false;
+}
+
+// The request, sent or run here, and its answer printed.
+class SteeringCommand : public Command {
+ public:
+  const char* Group() const override {
+    return "steer the store (sent to the process that has it open, or run here)";
+  }
+  std::vector<FlagUse> Flags() const override {
+    std::vector<FlagUse> flags = OwnFlags();
+    flags.push_back(
+        {"json", "print the answer, the migration counters and the error counters as JSON"});
+    flags.push_back({"timeout_ms", "how long to wait for the process that has the store open "
+                                   "(default: 5000)"});
+    return flags;
+  }
+
+  int Run(const Invocation& inv) const override {
+    AdminRequest req;
+    req.command = Name();
+    std::string error;
+    if (!Parse(inv.args, &req, &error)) {
+      fprintf(stderr, "tierfs: %s\n", error.c_str());
+      return kExitBadUsage;
+    }
+    Options options = inv.options;
+    options.read_only = false;
+    options.migration.enabled = false;  // data operations run in this thread
+    const std::string log = options.tiers[0].path + "/meta/LOG";
+    std::shared_ptr<rocksdb::FileSystem> fs;
+    rocksdb::Status s = NewTierFileSystem(options, &fs);
+    if (s.ok()) {
+      const int rc = Print(RunAdminRequest(StoreOf(fs.get()), req, true), true, log);
+      // The moves are durable already; a failed final save (statistics,
+      // journal sync) is still worth an error.
+      s = Close(fs.get());
+      if (!s.ok()) fprintf(stderr, "tierfs %s: %s\n", Name(), s.ToString().c_str());
+      return rc != kExitOk ? rc : s.ok() ? kExitOk : kExitFailed;
+    }
+    if (s.ToString().find("in use by another process") == std::string::npos) {
+      fprintf(stderr, "tierfs: %s\n", s.ToString().c_str());
+      return kExitFailed;
+    }
+    AdminResponse resp;
+    s = SendAdminRequest(options.tiers[0].path + "/meta", req, &resp, FLAGS_timeout_ms);
+    if (!s.ok()) {
+      fprintf(stderr, "tierfs %s: %s\n", Name(), s.ToString().c_str());
+      return kExitFailed;
+    }
+    return Print(resp, false, log);
+  }
+
+ protected:
+  // The flags of this command beyond --json and --timeout_ms.
+  virtual std::vector<FlagUse> OwnFlags() const { return {}; }
+  // Fills the request from the arguments (req->command is Name()); false,
+  // with a message naming the command, on a bad argument.
+  virtual bool Parse(const std::vector<std::string>& args, AdminRequest* req,
+                     std::string* error) const = 0;
+  // Prints a successful answer as text. `offline`: no process had the store
+  // open and the tool ran the request itself.
+  virtual void PrintAnswer(const AdminResponse& r, bool offline, const std::string& log) const {
+    printf("%s: %s\n", Name(), r.message.c_str());
+    if (offline) printf("(no process has the store open: %s)\n", OfflineNote());
+  }
+  // What running the request in the tool's own process meant.
+  virtual const char* OfflineNote() const { return "ran here"; }
+
+ private:
+  int Print(const AdminResponse& r, bool offline, const std::string& log) const {
+    const MigrationInfo& m = r.migration;
+    if (FLAGS_json) {
+      json q = m.queue;
+      printf("%s\n",
+             json{{"ok", r.ok}, {"message", r.message}, {"offline", offline},
+                  {"migration", {{"enabled", m.enabled}, {"queue", q}, {"running", m.running},
+                                 {"done", m.done}, {"bytes", m.bytes}, {"skipped", m.skipped},
+                                 {"given_up", m.given_up}, {"waits", m.waits}}},
+                  {"errors", StoreErrorsToJson(r.errors)}, {"log", log}}
+                 .dump(2)
+                 .c_str());
+      return r.ok ? kExitOk : kExitFailed;
+    }
+    if (!r.ok) {
+      fprintf(stderr, "tierfs %s: %s\n", Name(), r.message.c_str());
+      return kExitFailed;
+    }
+    PrintAnswer(r, offline, log);
+    return kExitOk;
+  }
+};
+
+// FILE TIER [--segments=A-B]: move, replicate, prefetch.
+class SegmentsToTierCommand : public SteeringCommand {
+ public:
+  const char* Synopsis() const override { return "FILE TIER"; }
+
+ protected:
+  std::vector<FlagUse> OwnFlags() const override {
+    return {{"segments", "the segments of FILE: N or A-B (default: all)"}};
+  }
+  bool Parse(const std::vector<std::string>& args, AdminRequest* req,
+             std::string* error) const override {
+    if (!CheckCount(Name(), args, 2, error)) return false;
+    req->command = RequestName();
+    req->path = args[0];
+    return ParseTier(Name(), args[1], req, error) && ParseSegments(req, error);
+  }
+  // The data operation's name in the request (DataOpName).
+  virtual const char* RequestName() const { return Name(); }
+};
+
+class MoveCommand : public SegmentsToTierCommand {
+ public:
+  const char* Name() const override { return "move"; }
+  const char* Summary() const override { return "MIGRATE the segments of FILE to TIER"; }
+  std::string Details() const override {
+    return "The segments' home becomes TIER; their old blocks are freed once no read uses them.\n"
+           "A running store queues the move and runs it while the devices are idle (`queue`).\n";
+  }
+
+ protected:
+  const char* RequestName() const override { return "migrate"; }
+};
+
+class ReplicateCommand : public SegmentsToTierCommand {
+ public:
+  const char* Name() const override { return "replicate"; }
+  const char* Summary() const override {
+    return "a durable extra copy of FILE's segments on TIER, serving reads";
+  }
+};
+
+class PrefetchCommand : public SegmentsToTierCommand {
+ public:
+  const char* Name() const override { return "prefetch"; }
+  const char* Summary() const override {
+    return "the same copy as replicate, forgotten at restart";
+  }
+};
+
+class DropCopyCommand : public SteeringCommand {
+ public:
+  const char* Name() const override { return "drop-copy"; }
+  const char* Synopsis() const override { return "FILE"; }
+  const char* Summary() const override { return "drop the extra copies of FILE's segments"; }
+
+ protected:
+  std::vector<FlagUse> OwnFlags() const override {
+    return {{"segments", "the segments of FILE: N or A-B (default: all)"}};
+  }
+  bool Parse(const std::vector<std::string>& args, AdminRequest* req,
+             std::string* error) const override {
+    if (!CheckCount(Name(), args, 1, error)) return false;
+    req->path = args[0];
+    return ParseSegments(req, error);
+  }
+};
+
+// FILE ... | --cf=NAME ...: pin, unpin, hint. Pins and hints live in the
+// process that has the store open.
+class FileOrColumnFamilyCommand : public SteeringCommand {
+ protected:
+  std::vector<FlagUse> OwnFlags() const override {
+    return {{"cf", "the column family: every table file the event listener attributes to it, "
+                   "now and later (instead of FILE)"}};
+  }
+  const char* OfflineNote() const override {
+    return "data moved here; pins and hints last only while a process has the store open";
+  }
+  // Takes FILE (unless --cf) and `more` arguments after it; returns the
+  // index of the first of those.
+  bool TakeTarget(const std::vector<std::string>& args, size_t more, AdminRequest* req,
+                  size_t* next, std::string* error) const {
+    const size_t file = FLAGS_cf.empty() ? 1 : 0;
+    if (!CheckCount(Name(), args, file + more, error)) return false;
+    if (file) req->path = args[0];
+    req->column_family = FLAGS_cf;
+    *next = file;
+    return true;
+  }
+};
+
+class PinCommand : public FileOrColumnFamilyCommand {
+ public:
+  const char* Name() const override { return "pin"; }
+  const char* Synopsis() const override { return "FILE TIER | --cf=NAME TIER"; }
+  const char* Summary() const override {
+    return "new data goes to TIER, existing data moves there";
+  }
+
+ protected:
+  bool Parse(const std::vector<std::string>& args, AdminRequest* req,
+             std::string* error) const override {
+    size_t i;
+    return TakeTarget(args, 1, req, &i, error) && ParseTier(Name(), args[i], req, error);
+  }
+};
+
+class UnpinCommand : public FileOrColumnFamilyCommand {
+ public:
+  const char* Name() const override { return "unpin"; }
+  const char* Synopsis() const override { return "FILE | --cf=NAME"; }
+  const char* Summary() const override { return "the policy places FILE's data again"; }
+
+ protected:
+  bool Parse(const std::vector<std::string>& args, AdminRequest* req,
+             std::string* error) const override {
+    size_t i;
+    return TakeTarget(args, 0, req, &i, error);
+  }
+};
+
+class HintCommand : public FileOrColumnFamilyCommand {
+ public:
+  const char* Name() const override { return "hint"; }
+  const char* Synopsis() const override { return "FILE HINT | --cf=NAME HINT"; }
+  const char* Summary() const override {
+    return "an access hint: hot, cold, write-intensive, read-intensive, archival, none";
+  }
+
+ protected:
+  bool Parse(const std::vector<std::string>& args, AdminRequest* req,
+             std::string* error) const override {
+    size_t i;
+    if (!TakeTarget(args, 1, req, &i, error)) return false;
+    req->hint = args[i];
+    return true;
+  }
+};
+
+// Whole-store questions: no file, no tier.
+class WholeStoreCommand : public SteeringCommand {
+ protected:
+  bool Parse(const std::vector<std::string>& args, AdminRequest*,
+             std::string* error) const override {
+    return CheckCount(Name(), args, 0, error);
+  }
+};
+
+class QueueCommand : public WholeStoreCommand {
+ public:
+  const char* Name() const override { return "queue"; }
+  const char* Summary() const override {
+    return "the migration queue, the move running and the engine's counters";
+  }
+
+ protected:
+  void PrintAnswer(const AdminResponse& r, bool offline, const std::string&) const override {
+    const MigrationInfo& m = r.migration;
+    if (offline) printf("(no process has the store open: no migration is running)\n");
+    if (!m.enabled && !offline) printf("migration is off in the process that has the store open\n");
+    printf("running: %s\n", m.running.empty() ? "-" : m.running.c_str());
+    printf("queued (%zu):\n", m.queue.size());
+    for (const std::string& q : m.queue) printf("  %s\n", q.c_str());
+    printf("moves done %llu (%s), skipped %llu, given up %llu, chunks that waited for idle "
+           "devices %llu\n",
+           (unsigned long long)m.done, FormatSize(m.bytes).c_str(),
+           (unsigned long long)m.skipped, (unsigned long long)m.given_up,
+           (unsigned long long)m.waits);
+  }
+};
+
+class ErrorsCommand : public WholeStoreCommand {
+ public:
+  const char* Name() const override { return "errors"; }
+  const char* Summary() const override {
+    return "errors no caller heard of (failed rotations, saves, moves...), by kind";
+  }
+  std::string Details() const override {
+    return "Every counter of the process that has the store open, its value and what it\n"
+           "counts; each error is also a line in <tier 0>/meta/LOG.\n";
+  }
+
+ protected:
+  void PrintAnswer(const AdminResponse& r, bool offline, const std::string& log) const override {
+    printf("errors over the store's life (details in %s):\n", log.c_str());
+    for (const StoreErrorInfo& info : kStoreErrors) {
+      printf("  %-20s %8llu  %s\n", info.name, (unsigned long long)r.errors[size_t(info.id)],
+             info.help);
+    }
+    if (offline) {
+      printf("(no process has the store open: counted to its last clean close and by this "
+             "open)\n");
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Command> NewMoveCommand() { return std::make_unique<MoveCommand>(); }
+std::unique_ptr<Command> NewReplicateCommand() { return std::make_unique<ReplicateCommand>(); }
+std::unique_ptr<Command> NewPrefetchCommand() { return std::make_unique<PrefetchCommand>(); }
+std::unique_ptr<Command> NewDropCopyCommand() { return std::make_unique<DropCopyCommand>(); }
+std::unique_ptr<Command> NewPinCommand() { return std::make_unique<PinCommand>(); }
+std::unique_ptr<Command> NewUnpinCommand() { return std::make_unique<UnpinCommand>(); }
+std::unique_ptr<Command> NewHintCommand() { return std::make_unique<HintCommand>(); }
+std::unique_ptr<Command> NewQueueCommand() { return std::make_unique<QueueCommand>(); }
+std::unique_ptr<Command> NewErrorsCommand() { return std::make_unique<ErrorsCommand>(); }
+
+}  // namespace tool
+}  // namespace tierfs
