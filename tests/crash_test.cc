@@ -9,7 +9,7 @@
 //     read back, and recovery must leave the account, the segment map and the
 //     backing files in agreement (tests/crash_audit.h).
 // After the last kill, a leak audit: the bytes in use must be the live files'
-// (AuditAfterLastKill, and AuditEveryFile in tests/crash_audit.h).
+// (AuditAfterLastKill, AuditEveryFile in tests/crash_audit.h, tierfs check).
 // TIERFS_CRASH_ITERATIONS sets the number of kills of each test (default 30,
 // 15 and 30; tests/crash_long.sh runs a thousand). Each test prints its seed;
 // TIERFS_CRASH_SEED=N makes the same random choices again (kill points and
@@ -31,6 +31,7 @@
 #include <random>
 #include <set>
 
+#include "env/store_check.h"
 #include "env/tier_fs.h"
 #include "tests/crash_audit.h"
 #include "tests/crash_files.h"
@@ -167,6 +168,22 @@ std::string CheckKeys(rocksdb::DB* db, long max_acked, long keys) {
   return "";
 }
 
+// `tierfs check` of the store at `uri`, closed: a second opinion, from the
+// fsck's own code, on what AuditEveryFile checks. "" if it finds nothing,
+// else its findings, one a line.
+std::string CheckAtRest(const std::string& uri) {
+  Options options;
+  rocksdb::Status s = ParseUri(uri, &options);
+  CheckReport report;
+  if (s.ok()) s = CheckStore(options, CheckOptions(), &report);
+  if (!s.ok()) return "tierfs check could not run: " + s.ToString();
+  std::string findings;
+  for (const CheckFinding& f : report.findings) {
+    findings += std::string(CheckKindName(f.kind)) + " " + f.path + ": " + f.detail + "\n";
+  }
+  return findings;
+}
+
 // After the last kill: the bytes in use must be the live files'. Opens the
 // database (without compactions: one cut short by the close would leave its
 // outputs behind for the next open to delete), checks the keys once more,
@@ -174,7 +191,7 @@ std::string CheckKeys(rocksdb::DB* db, long max_acked, long keys) {
 // obsolete ones. Every file left in the store must then be one of those (or
 // a LOG.old or the previous OPTIONS, which RocksDB keeps on purpose), and the
 // store must pass AuditEveryFile while still running and again after a
-// recovery, with the same account.
+// recovery, with the same account, and `tierfs check` once it is closed.
 void AuditAfterLastKill(const std::string& uri, long max_acked, long keys) {
   rocksdb::Options options = test::CrashDBOptions();
   options.disable_auto_compactions = true;
@@ -253,6 +270,8 @@ void AuditAfterLastKill(const std::string& uri, long max_acked, long keys) {
   std::vector<FileInfo> after;
   ASSERT_TRUE(ListFiles(fs.get(), "/", &after).ok());
   EXPECT_EQ(files.size(), after.size()) << "audit: recovery changed the files";
+  fs.reset();
+  EXPECT_EQ("", CheckAtRest(uri)) << "audit";
   std::string used;
   for (size_t t = 0; t < running.used.size(); ++t) {
     used += (t ? ", tier " : "tier ") + std::to_string(t) + " " + std::to_string(running.used[t]);
@@ -445,6 +464,7 @@ TEST(CrashTest, MovesSurviveSigkillAtAnyMoment) {
     }
     before = after;
   }
+  EXPECT_EQ("", CheckAtRest(check_uri)) << "after the last kill";
   EXPECT_GT(ops, iterations) << "the mover made too little progress to test anything";
   EXPECT_GT(changed, 0u) << "no kill left a segment anywhere but where it was";
   printf("move crash test (seed %u): %d kills, %ld operations, %llu segment placements changed\n",
