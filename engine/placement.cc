@@ -43,26 +43,26 @@ bool PlacementEngine::Plan(const StorageView& view, size_t max, std::vector<Move
   const size_t before = moves->size();
   if (policy_due && policy_->PlanIntervalRequests() > 0) policy_->Plan(view, max, moves);
   size_t made = moves->size() - before;
-  uint64_t wanted = 0;
   if (copies_) {
-    wanted = copies_->TakeWantedBytes();
+    const uint64_t wanted = copies_->TakeWantedBytes();
     copy_demand_ = copy_demand_ / 2 + wanted + copies_->TakeAdmittedBytes();
     copy_claim_.store(std::min(copies_->reserve_left(), copy_demand_), std::memory_order_relaxed);
+    copy_owed_ = std::min((wanted ? copy_owed_ : copy_owed_ / 2) + wanted, copies_->reserve_left());
   }
   bool more = Fill(view, made < max ? max - made : 0, moves);
   made = moves->size() - before;
-  if (copies_ && MakeRoomForCopies(view, wanted, made < max ? max - made : 0, moves)) more = true;
+  if (copies_ && MakeRoomForCopies(view, made < max ? max - made : 0, moves)) more = true;
   return more;
 }
 
-bool PlacementEngine::MakeRoomForCopies(const StorageView& view, uint64_t wanted, size_t max,
+bool PlacementEngine::MakeRoomForCopies(const StorageView& view, size_t max,
                                         std::vector<Move>* moves) {
-  if (wanted == 0 || view.NumTiers() < 2) return false;
+  if (copy_owed_ == 0 || view.NumTiers() < 2) return false;
   if (max == 0) return true;  // the queue is full: the next plan as soon as it has room
-  // What the copies may still grow by, less what is free already (above
-  // the headroom kept for new writes) and what moves in flight free.
-  int64_t need = int64_t(std::min(wanted, copies_->reserve_left())) -
-                 (int64_t(view.Free(0)) - int64_t(Headroom(view.Capacity(0))));
+  // What the copies are owed, less what is free already (above the headroom
+  // kept for new writes) and what moves in flight free.
+  int64_t need =
+      int64_t(copy_owed_) - (int64_t(view.Free(0)) - int64_t(Headroom(view.Capacity(0))));
   for (const Move& m : *moves) {
     if (m.to == 0 && m.op != Move::kDropCopy) need += int64_t(view.SegmentSize());
   }
@@ -81,6 +81,7 @@ bool PlacementEngine::MakeRoomForCopies(const StorageView& view, uint64_t wanted
     if (Planned(*moves, c.ref)) continue;
     moves->push_back(Migration(c.ref, 1));
     need -= int64_t(c.bytes);
+    copy_owed_ -= std::min(copy_owed_, c.bytes);
     added++;
   }
   return false;

@@ -119,14 +119,13 @@ class PlacementEngine {
   // Homes and copies share tier 0 (engine/page_copies.h): new writes take
   // free space first, and the copies get theirs back in the background.
   // Appends demotions to tier 1 of the coldest homes of tier 0 (lowest
-  // Policy::FillRank first) for the bytes the copies asked for, within their
-  // reserve, beyond tier 0's free space above the headroom. REQUIRES: decide_mu_.
+  // Policy::FillRank first) for the bytes the copies are owed (copy_owed_),
+  // beyond tier 0's free space above the headroom. REQUIRES: decide_mu_.
   // True if demotions were left for want of `max`: as the fill's, the next
   // plan then comes as soon as the queue has room, not a plan interval later
   // (a queue of 10 64 KiB segments a second let copies displace 0.6 MiB/s of
   // homes: 135 MiB of homes written at load took minutes to give way).
-  bool MakeRoomForCopies(const StorageView& view, uint64_t wanted, size_t max,
-                         std::vector<Move>* moves);
+  bool MakeRoomForCopies(const StorageView& view, size_t max, std::vector<Move>* moves);
 
   struct Candidate {
     double rank;
@@ -153,6 +152,11 @@ class PlacementEngine {
   // The part of tier 0 the copies claim now: their demand, within the
   // reserve they do not hold yet (written at each plan, read by Choose).
   std::atomic<uint64_t> copy_claim_{0};
+  // The room the copies asked for that no demotion has been planned for yet
+  // (guarded by decide_mu_): a plan whose queue had room for fewer
+  // demotions leaves the rest to the next plans instead of forgetting it.
+  // Within their reserve; halved at each plan they ask nothing in.
+  uint64_t copy_owed_ = 0;
 };
 
 // What a move asks of a segment whose home is tier `home` and whose extra

@@ -139,6 +139,7 @@ void MigrationInfoOf(Store* store, MigrationInfo* info) {
   for (const Move& mv : i.manual) info->queue.push_back("manual " + Store::DescribeMove(mv));
   for (const Move& mv : i.planned) info->queue.push_back("planned " + Store::DescribeMove(mv));
   if (i.running) info->running = Store::DescribeMove(i.current);
+  info->running_manual = i.running_manual;
   info->done = i.done;
   info->bytes = i.bytes;
   info->skipped = i.skipped;

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include <atomic>
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -14,7 +15,9 @@
 #include "env/admin_access.h"
 #include "env/admin_ops.h"
 #include "env/json_number.h"
+#include "env/migrator.h"
 #include "env/store.h"
+#include "env/tier_stats_json.h"
 
 namespace tierfs {
 
@@ -33,11 +36,17 @@ json ToJson(const AdminRequest& r) {
 
 json ToJson(const AdminResponse& r) {
   const MigrationInfo& m = r.migration;
-  return json{{"ok", r.ok}, {"message", r.message},
-              {"migration", {{"enabled", m.enabled}, {"queue", m.queue}, {"running", m.running},
-                             {"done", m.done}, {"bytes", m.bytes}, {"skipped", m.skipped},
-                             {"given_up", m.given_up}, {"waits", m.waits}}},
-              {"errors", StoreErrorsToJson(r.errors)}};
+  json j{{"ok", r.ok}, {"message", r.message},
+         {"migration", {{"enabled", m.enabled}, {"queue", m.queue}, {"running", m.running},
+                        {"running_manual", m.running_manual}, {"done", m.done}, {"bytes", m.bytes}, {"skipped", m.skipped},
+                        {"given_up", m.given_up}, {"waits", m.waits}}},
+         {"errors", StoreErrorsToJson(r.errors)}};
+  if (!r.tiers.empty()) {
+    j["tiers"] = TierStatsToJsonLossless(r.tiers);
+    j["sampled_ns"] = r.sampled_ns;
+    j["copies_in_flight"] = r.copies_in_flight;
+  }
+  return j;
 }
 
 // Writes `text` to `path` atomically (a reader never sees half of it).
@@ -45,6 +54,22 @@ Status WriteAtomically(rocksdb::FileSystem* fs, const std::string& path, const s
   Status s = rocksdb::WriteStringToFile(fs, text, path + ".tmp", false);
   if (s.ok()) s = fs->RenameFile(path + ".tmp", path, rocksdb::IOOptions(), nullptr);
   return s;
+}
+
+// How many of the moves queued or running make an extra copy (REPLICATE,
+// PREFETCH); 0 without a migration thread.
+uint64_t CopiesInFlight(Store* store) {
+  Migrator* m = store->migrator();
+  if (!m) return 0;
+  Migrator::Info info = m->GetInfo();
+  auto is_copy = [](const Move& mv) {
+    return mv.op == Move::kReplicate || mv.op == Move::kPrefetch;
+  };
+  uint64_t n = info.running && is_copy(info.current) ? 1 : 0;
+  for (const auto* q : {&info.manual, &info.planned}) {
+    for (const Move& mv : *q) n += is_copy(mv) ? 1 : 0;
+  }
+  return n;
 }
 
 }  // namespace
@@ -81,12 +106,16 @@ Status ParseAdminResponse(const std::string& text, AdminResponse* response) {
       r.migration.enabled = m.value("enabled", false);
       r.migration.queue = m.value("queue", std::vector<std::string>());
       r.migration.running = m.value("running", "");
+      r.migration.running_manual = m.value("running_manual", false);
       r.migration.done = JsonNumber<uint64_t>(m, "done", 0);
       r.migration.bytes = JsonNumber<uint64_t>(m, "bytes", 0);
       r.migration.skipped = JsonNumber<uint64_t>(m, "skipped", 0);
       r.migration.given_up = JsonNumber<uint64_t>(m, "given_up", 0);
       r.migration.waits = JsonNumber<uint64_t>(m, "waits", 0);
     }
+    if (j.contains("tiers")) r.tiers = TierStatsFromJsonLossless(j["tiers"]);
+    r.sampled_ns = JsonNumber<int64_t>(j, "sampled_ns", 0);
+    r.copies_in_flight = JsonNumber<uint64_t>(j, "copies_in_flight", 0);
   } catch (const std::exception& e) {  // a value of the wrong type
     return Status::Corruption(e.what());
   }
@@ -109,16 +138,24 @@ AdminResponse RunAdminRequest(Store* store, const AdminRequest& r, bool wait) {
                                 "archival, none)");
   } else if (c == "hint") {
     s = AccessHintOn(store, r.path, r.column_family, hint);
-  } else if (c != "queue" && c != "errors") {
+  } else if (c != "queue" && c != "errors" && c != "stats") {
     s = Status::InvalidArgument("unknown admin command '" + c + "'");
   }
   AdminResponse resp;
   resp.ok = s.ok();
   resp.message =
-      s.ok() ? (wait || c == "queue" || c == "errors" || c == "hint" ? "done" : "queued")
+      s.ok() ? (wait || c == "queue" || c == "errors" || c == "hint" || c == "stats" ? "done"
+                                                                                   : "queued")
              : s.ToString();
   MigrationInfoOf(store, &resp.migration);
   resp.errors = store->errors();
+  if (c == "stats") {
+    store->GetStats(&resp.tiers);
+    resp.sampled_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                          std::chrono::steady_clock::now().time_since_epoch())
+                          .count();
+    resp.copies_in_flight = CopiesInFlight(store);
+  }
   return resp;
 }
 
@@ -238,6 +275,37 @@ Status SendAdminRequest(const std::string& meta_dir, const AdminRequest& request
       .PermitUncheckedError();
   return Status::TimedOut("no answer from the process that has the TierFS store open (" +
                           meta_dir + "; is its migration on?)");
+}
+
+rocksdb::Status WaitForQueuedManualMoves(
+    const std::string& meta_dir, int poll_ms, int timeout_ms,
+    const std::function<void(const ManualMovesProgress&)>& progress) {
+  AdminRequest req;
+  req.command = "queue";
+  const auto start = std::chrono::steady_clock::now();
+  ManualMovesProgress p;
+  uint64_t bytes_at_start = 0;
+  for (bool first = true;; first = false) {
+    AdminResponse resp;
+    Status s = SendAdminRequest(meta_dir, req, &resp, timeout_ms);
+    if (!s.ok()) return s;
+    const MigrationInfo& m = resp.migration;
+    p.left = m.running_manual ? 1 : 0;
+    for (const std::string& q : m.queue) p.left += q.rfind("manual ", 0) == 0;
+    if (first) {
+      p.first = p.left;
+      bytes_at_start = m.bytes;
+    }
+    p.bytes_moved = m.bytes - std::min(m.bytes, bytes_at_start);
+    p.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (progress) progress(p);
+    if (p.left == 0) return Status::OK();
+    if (!m.enabled) {
+      return Status::Incomplete("manual moves are queued but the store's migration is off (" +
+                                meta_dir + ")");
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(poll_ms));
+  }
 }
 
 }  // namespace tierfs

@@ -12,9 +12,11 @@
 #pragma once
 
 #include <condition_variable>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include <rocksdb/status.h>
 
@@ -27,7 +29,7 @@ class Store;
 
 struct AdminRequest {
   // A data operation by its DataOpName (migrate, replicate, prefetch,
-  // drop-copy), or pin, unpin, hint, queue, errors.
+  // drop-copy), or pin, unpin, hint, queue, errors, stats.
   std::string command;
   std::string path;           // logical file path
   std::string column_family;  // pin, unpin, hint: instead of a path
@@ -41,6 +43,14 @@ struct AdminResponse {
   std::string message;
   MigrationInfo migration;
   StoreErrorCounts errors{};  // the store's error counters (Store::errors()), every answer
+  // "stats" only (`tierfs watch`): every tier's statistics as the store has
+  // them now (GetTierStats: counters over the store's life, gauges now);
+  // when they were read, on the steady clock (CLOCK_MONOTONIC, in ns: two
+  // answers' difference is the time between them); and how many of the moves
+  // queued or running (`migration`) make extra copies (REPLICATE, PREFETCH).
+  std::vector<TierStats> tiers;
+  int64_t sampled_ns = 0;
+  uint64_t copies_in_flight = 0;
 };
 
 // Decodes a request file's text (JSON: command, path, column_family, hint,
@@ -90,5 +100,23 @@ class AdminServer {
 // directory `meta_dir` open, and waits up to `timeout_ms` for the answer.
 rocksdb::Status SendAdminRequest(const std::string& meta_dir, const AdminRequest& request,
                                  AdminResponse* response, int timeout_ms);
+
+// How far the manual moves queued in a running process are (`tierfs move
+// --wait`): how many are left (queued, and the one running if it is
+// manual), how many there were at the first look, and the bytes the
+// migration thread has carried since (manual and planned moves alike).
+struct ManualMovesProgress {
+  uint64_t left = 0, first = 0;
+  uint64_t bytes_moved = 0;
+  double seconds = 0;  // since the first look
+};
+
+// Client: asks the process that has the store open for its queue every
+// `poll_ms` until no manual move is queued or running, calling `progress`
+// after each answer. Each answer must come within `timeout_ms`; an error
+// (the process went away, a malformed answer) ends the wait with it.
+rocksdb::Status WaitForQueuedManualMoves(
+    const std::string& meta_dir, int poll_ms, int timeout_ms,
+    const std::function<void(const ManualMovesProgress&)>& progress);
 
 }  // namespace tierfs

@@ -56,6 +56,7 @@ Migrator::Info Migrator::GetInfo() {
   info.manual.assign(schedule_.manual().begin(), schedule_.manual().end());
   info.planned.assign(schedule_.planned().begin(), schedule_.planned().end());
   info.running = running_;
+  info.running_manual = running_ && running_manual_;
   info.current = current_;
   info.done = done_;
   info.bytes = bytes_;

@@ -49,6 +49,7 @@ class Migrator : public Store::Governor {
   struct Info {
     std::vector<Move> manual, planned;  // waiting, in order
     bool running = false;
+    bool running_manual = false;
     Move current;
     uint64_t done = 0, bytes = 0;  // moves completed and bytes they carried
     uint64_t skipped = 0;          // nothing to do, busy file, or no room

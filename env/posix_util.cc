@@ -130,4 +130,17 @@ IOStatus SyncPath(const std::string& path) {
   return r == 0 ? IOStatus::OK() : PosixError("fdatasync " + path, err);
 }
 
+pid_t LockHolder(const std::string& path) {
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  struct flock fl;
+  memset(&fl, 0, sizeof(fl));
+  fl.l_type = F_WRLCK;
+  fl.l_whence = SEEK_SET;
+  pid_t pid = 0;
+  if (fcntl(fd, F_GETLK, &fl) == 0 && fl.l_type != F_UNLCK) pid = fl.l_pid;
+  close(fd);
+  return pid;
+}
+
 }  // namespace tierfs

@@ -5,6 +5,8 @@
 // beyond building an IOStatus, so it works during static destruction.
 #pragma once
 
+#include <sys/types.h>
+
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -49,5 +51,11 @@ rocksdb::IOStatus WriteFileDurably(const std::string& path, const std::string& b
 // fdatasync(2) of `path` through a descriptor of its own (Linux syncs the
 // file's pages whichever descriptor wrote them).
 rocksdb::IOStatus SyncPath(const std::string& path);
+
+// The process holding a lock on `path` (fcntl, as RocksDB's LockFile takes
+// it: the store's <tier 0>/meta/LOCK while a process has it open); 0 if
+// none, if `path` cannot be opened, or if it is this process (whose own
+// locks F_GETLK ignores).
+pid_t LockHolder(const std::string& path);
 
 }  // namespace tierfs

@@ -7,33 +7,12 @@
 
 #include "env/json_number.h"
 #include "env/store.h"
+#include "env/tier_stats_json.h"
 
 namespace tierfs {
 
 using nlohmann::json;
 using rocksdb::IOStatus;
-
-namespace {
-
-json HistogramToJson(const LatencyHistogram& h) {
-  return json{{"count", h.count}, {"sum_us", h.sum_us},
-              {"buckets", std::vector<uint64_t>(h.buckets, h.buckets + LatencyHistogram::kBuckets)}};
-}
-
-// Throws (std::exception) on a value of the wrong type.
-LatencyHistogram HistogramFromJson(const json& j) {
-  if (!j.is_object()) throw std::out_of_range("a histogram is not an object: " + j.dump());
-  LatencyHistogram h;
-  h.count = JsonNumber<uint64_t>(j, "count", 0);
-  h.sum_us = JsonNumber<uint64_t>(j, "sum_us", 0);
-  const json b = j.value("buckets", json::array());
-  for (size_t i = 0; i < b.size() && i < size_t(LatencyHistogram::kBuckets); ++i) {
-    h.buckets[i] = JsonNumber<uint64_t>(b.at(i));
-  }
-  return h;
-}
-
-}  // namespace
 
 const char* SavePointName(SavePoint point) {
   switch (point) {

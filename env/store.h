@@ -414,6 +414,7 @@ class Store : public StorageView {
   std::unique_ptr<Journal> journal_;
   std::atomic<uint8_t> dirty_data_dirs_{0};  // tiers with unsynced new backing files
   std::mutex dir_sync_mu_;                   // serializes SyncDataDirs
+  std::atomic<int> dir_syncs_running_{0};    // SyncDataDirs calls past the lock-free check
   std::vector<std::unique_ptr<rocksdb::FSDirectory>> data_dirs_;
 };
 

@@ -60,21 +60,6 @@ std::string Num(uint64_t n) { return std::to_string(n); }
 
 std::string Range(uint64_t from, uint64_t to) { return "[" + Num(from) + ", " + Num(to) + ")"; }
 
-// The process holding a lock on `path` (fcntl, as RocksDB's LockFile takes
-// it); 0 if none or if it is this process (whose own locks F_GETLK ignores).
-pid_t LockHolder(const std::string& path) {
-  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return 0;
-  struct flock fl;
-  memset(&fl, 0, sizeof(fl));
-  fl.l_type = F_WRLCK;
-  fl.l_whence = SEEK_SET;
-  pid_t pid = 0;
-  if (fcntl(fd, F_GETLK, &fl) == 0 && fl.l_type != F_UNLCK) pid = fl.l_pid;
-  close(fd);
-  return pid;
-}
-
 bool Exists(const std::string& path) {
   struct stat st;
   return stat(path.c_str(), &st) == 0;

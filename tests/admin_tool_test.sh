@@ -95,7 +95,7 @@ check "tierfs sst_dump --command=check passes on every table file" \
 # ---- help and usage errors
 tierfs help >"$TMP/help.out"
 missing=""
-for c in stats metrics ls segments move replicate prefetch drop-copy pin unpin hint queue errors ldb sst_dump help; do
+for c in stats metrics ls segments heatmap watch move replicate prefetch drop-copy pin unpin hint queue errors ldb sst_dump help; do
   [ "$(grep -c "^  $c  " "$TMP/help.out")" = 1 ] || missing="$missing $c"
 done
 check "tierfs help lists every command on one line" \

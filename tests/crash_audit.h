@@ -70,7 +70,39 @@ inline PlacementMap Placements(rocksdb::FileSystem* fs, const std::string& dir) 
   return map;
 }
 
-inline Audit AuditStore(rocksdb::FileSystem* fs, const std::string& dir) {
+// ListSegments' report for every file under `dir`, metadata files (CURRENT,
+// MANIFEST, OPTIONS, ...) too: the account charges their segments as it
+// charges bulk files'. False if the store cannot be inspected.
+inline bool ListAllSegments(rocksdb::FileSystem* fs, const std::string& dir,
+                            std::vector<SegmentReport>* out) {
+  Store* store = StoreOf(fs);
+  std::vector<FileInfo> files;
+  if (!store || !ListFiles(fs, dir, &files).ok()) return false;
+  out->clear();
+  for (const FileInfo& f : files) {
+    std::shared_ptr<FileEntry> e = store->Find(TierFileSystem::Normalize(f.name));
+    if (!e) continue;
+    std::shared_lock<std::shared_mutex> lock(e->mu);
+    for (uint64_t s = 0; s < e->segments.size(); ++s) {
+      const uint8_t t = e->segments.tier(s);
+      if (t == kNoTier) continue;
+      SegmentReport r;
+      r.file = f.name;
+      r.segment = s;
+      r.tier = t;
+      const uint8_t c = e->segments.copy(s);
+      r.copy_tier = c == kNoTier ? -1 : c;
+      r.bytes = store->ContentEnd(*e, s) - store->SegmentStart(s);
+      out->push_back(r);
+    }
+  }
+  return true;
+}
+
+// The audit of the files under `dir`: bulk files only (the segments
+// ListSegments reports), or with `all_files` every file, for a store whose
+// whole account is under `dir` (a database at "/").
+inline Audit AuditStore(rocksdb::FileSystem* fs, const std::string& dir, bool all_files = false) {
   Audit a;
   Store* store = StoreOf(fs);
   if (!store) {
@@ -82,8 +114,8 @@ inline Audit AuditStore(rocksdb::FileSystem* fs, const std::string& dir) {
   std::vector<TierStats> stats;
   std::vector<SegmentReport> segs;
   std::vector<FileInfo> files;
-  if (!GetTierStats(fs, &stats).ok() || !ListSegments(fs, dir, &segs).ok() ||
-      !ListFiles(fs, dir, &files).ok()) {
+  const bool listed = all_files ? ListAllSegments(fs, dir, &segs) : ListSegments(fs, dir, &segs).ok();
+  if (!GetTierStats(fs, &stats).ok() || !listed || !ListFiles(fs, dir, &files).ok()) {
     a.problems = "inspection failed\n";
     return a;
   }

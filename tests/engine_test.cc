@@ -341,6 +341,31 @@ TEST(EngineTest, CopiesShortOfRoomAskForTheNextPlanAtOnce) {
   EXPECT_EQ(5u, moves.size());  // 256 KiB + 51.2 KiB of headroom: five 64 KiB homes
 }
 
+// Room asked for and not yet given stays owed: a plan the queue let demote
+// less carries the rest to the next plans, fading while no more is asked.
+TEST(EngineTest, RoomTheCopiesAreOwedCarriesToTheNextPlans) {
+  FullFastTier t(512 << 10);
+  ReadPagesTwice(&t.copies, 64);  // 256 KiB found no room
+  std::vector<Move> moves;
+  EXPECT_TRUE(t.engine.Plan(t.view, 1, &moves));  // room in the queue for one
+  ASSERT_EQ(1u, moves.size());
+  EXPECT_EQ(15u, moves[0].ref.segment);
+  // It is done: segment 15 is on tier 1, 64 KiB of tier 0 free (12.8 KiB
+  // above the headroom). Nothing more was asked: the 192 KiB still owed
+  // halve to 96 KiB, for which two more homes go down.
+  t.view.segments[15].tier = 1;
+  t.fast.Release(64 << 10);
+  moves.clear();
+  EXPECT_FALSE(t.engine.Plan(t.view, 10, &moves));
+  ASSERT_EQ(2u, moves.size());
+  EXPECT_EQ(14u, moves[0].ref.segment);
+  EXPECT_EQ(13u, moves[1].ref.segment);
+  // Planned for: nothing is owed any more.
+  moves.clear();
+  EXPECT_FALSE(t.engine.Plan(t.view, 10, &moves));
+  EXPECT_TRUE(moves.empty());
+}
+
 // Compaction output (level 1 and below) does not take tier 0's free space
 // that copies short of room asked for; the WAL, flushes and L0 do, and the
 // claim fades when the copies stop asking.

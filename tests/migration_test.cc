@@ -195,6 +195,37 @@ TEST_F(MigrationTest, AdminChannelReachesTheProcessThatHasTheStoreOpen) {
   EXPECT_NE(std::string::npos, resp.message.find("warp"));
 }
 
+TEST_F(MigrationTest, TheToolCanWaitForTheManualMovesItQueued) {
+  // `tierfs move --wait`: four 64 KiB segments queued in a running process,
+  // whose migration carries 128 KiB/s (half a second between moves).
+  Open(";policy:slow-only;migration:on;segment_size:64K;migration_rate:128K", {"1M", "8M"});
+  const std::string data = RandomBytes(256 << 10, 17);
+  Write("/db/000011.sst", data);
+  AdminRequest req;
+  req.command = "migrate";
+  req.path = "/db/000011.sst";
+  req.tier = 0;
+  AdminResponse resp;
+  const std::string meta = dir_.path() + "/tier0/meta";
+  ASSERT_TRUE(SendAdminRequest(meta, req, &resp, 10000).ok());
+  ASSERT_TRUE(resp.ok) << resp.message;
+  std::vector<ManualMovesProgress> seen;
+  rocksdb::Status s = WaitForQueuedManualMoves(
+      meta, 50, 10000, [&](const ManualMovesProgress& p) { seen.push_back(p); });
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  // It returned when the moves were done, not before.
+  for (const auto& r : Segments("/db/000011.sst")) EXPECT_EQ(0, r.tier);
+  ASSERT_FALSE(seen.empty());
+  EXPECT_GE(seen.front().first, 2u) << "the first look found the moves queued";
+  EXPECT_EQ(0u, seen.back().left);
+  for (size_t i = 1; i < seen.size(); ++i) EXPECT_LE(seen[i].left, seen[i - 1].left);
+  EXPECT_GE(seen.back().bytes_moved, 64u << 10);
+  req.command = "queue";
+  ASSERT_TRUE(SendAdminRequest(meta, req, &resp, 10000).ok());
+  EXPECT_FALSE(resp.migration.running_manual);
+  EXPECT_EQ(data, test::ReadAll(fs_.get(), "/db/000011.sst"));
+}
+
 TEST_F(MigrationTest, AdminChannelAnswersWithMigrationOff) {
   // The channel has its own thread: with migration off the tool still gets
   // answers, and a data operation runs at once, in that thread.

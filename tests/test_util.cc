@@ -16,9 +16,10 @@
 namespace tierfs {
 namespace test {
 
-ScratchDir::ScratchDir(const std::string& tag) {
+ScratchDir::ScratchDir(const std::string& tag, const std::string& parent) {
   const char* tmp = getenv("TMPDIR");
-  std::string templ = std::string(tmp && *tmp ? tmp : "/tmp") + "/tierfs-" + tag + "-XXXXXX";
+  const std::string under = !parent.empty() ? parent : tmp && *tmp ? tmp : "/tmp";
+  std::string templ = under + "/tierfs-" + tag + "-XXXXXX";
   std::vector<char> buf(templ.begin(), templ.end());
   buf.push_back('\0');
   if (!mkdtemp(buf.data())) abort();

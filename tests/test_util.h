@@ -12,10 +12,11 @@
 namespace tierfs {
 namespace test {
 
-// A fresh directory under $TMPDIR (or /tmp), removed by the destructor.
+// A fresh directory under `parent` (default $TMPDIR, or /tmp), removed by the
+// destructor.
 class ScratchDir {
  public:
-  explicit ScratchDir(const std::string& tag);
+  explicit ScratchDir(const std::string& tag, const std::string& parent = "");
   ~ScratchDir();
   const std::string& path() const { return path_; }
   // Creates and returns <path>/<name>.

@@ -229,6 +229,7 @@ struct MigrationInfo {
   bool enabled = false;              // the store has a migration thread
   std::vector<std::string> queue;    // "manual|planned OP FILE_ID:SEGMENT -> TIER", in order
   std::string running;               // the move in progress, "" if none
+  bool running_manual = false;       // it is a manual one (the API, the admin tool)
   uint64_t done = 0, bytes = 0;      // moves completed, bytes they carried
   uint64_t skipped = 0;              // nothing to do, file busy, or no room
   uint64_t given_up = 0;             // devices never idle, or an error

@@ -8,6 +8,7 @@ PACKAGES=(
   librocksdb-dev rocksdb-tools      # 7.8.3: headers, librocksdb, db_bench, ldb, sst_dump
   libgflags-dev libgoogle-glog-dev libgtest-dev libgmock-dev libbenchmark-dev
   zlib1g-dev nlohmann-json3-dev
+  libpng-dev                        # tierfs heatmap --png
   libtorch-dev                      # 1.13.1: the learning agents' training (agents/rl/learner.cc)
   python3-matplotlib                # report plots
   python3-prometheus-client         # tests/validate_metrics.py: the metrics parse

@@ -15,6 +15,13 @@ DECLARE_string(segments);
 DECLARE_string(cf);
 DECLARE_int32(timeout_ms);
 DECLARE_bool(repair);
+DECLARE_bool(wait);
+DECLARE_string(png);
+DECLARE_string(color);
+DECLARE_string(trace);
+DECLARE_int32(windows);
+DECLARE_int32(interval_ms);
+DECLARE_int32(count);
 
 namespace tierfs {
 namespace tool {

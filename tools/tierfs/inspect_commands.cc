@@ -1,7 +1,8 @@
-// The inspection commands: stats, metrics, ls, segments. Each opens the
-// store read-only: it changes nothing and works while a database is open in
-// another process, but sees the I/O counters only up to the store's last
-// clean close (what its STATS file holds).
+// The inspection commands: stats, metrics, ls, segments (and, in a file of
+// its own, heatmap). Each opens the store read-only (inspect_command.h): it
+// changes nothing and works while a database is open in another process, but
+// sees the I/O counters only up to the store's last clean close (what its
+// STATS file holds).
 //
 // `tierfs --json stats` stays one object per tier: scripts read it so.
 #include <cstdio>
@@ -17,6 +18,7 @@
 #include "env/tier_fs.h"
 #include "tierfs/statistics.h"
 #include "tools/tierfs/flags.h"
+#include "tools/tierfs/inspect_command.h"
 #include "tools/tierfs/registry.h"
 
 namespace tierfs {
@@ -24,32 +26,6 @@ namespace tool {
 namespace {
 
 using nlohmann::json;
-
-// Opens the store read-only and hands it to Inspect.
-class InspectCommand : public Command {
- public:
-  const char* Group() const override {
-    return "inspect the store (read-only, beside a running database)";
-  }
-  int Run(const Invocation& inv) const override {
-    if (!inv.args.empty()) {
-      fprintf(stderr, "tierfs %s takes no arguments\n", Name());
-      return kExitBadUsage;
-    }
-    Options options = inv.options;
-    options.read_only = true;
-    std::shared_ptr<rocksdb::FileSystem> fs;
-    rocksdb::Status s = NewTierFileSystem(options, &fs);
-    if (!s.ok()) {
-      fprintf(stderr, "tierfs: %s\n", s.ToString().c_str());
-      return kExitFailed;
-    }
-    return Inspect(*fs);
-  }
-
- protected:
-  virtual int Inspect(const rocksdb::FileSystem& fs) const = 0;
-};
 
 class StatsCommand : public InspectCommand {
  public:
@@ -65,7 +41,7 @@ class StatsCommand : public InspectCommand {
   std::vector<FlagUse> Flags() const override { return {{"json", nullptr}}; }
 
  protected:
-  int Inspect(const rocksdb::FileSystem& fs) const override {
+  int Inspect(const rocksdb::FileSystem& fs, const Options&) const override {
     std::vector<TierStats> stats;
     rocksdb::Status s = GetTierStats(&fs, &stats);
     if (!s.ok()) {
@@ -104,7 +80,7 @@ class MetricsCommand : public InspectCommand {
   }
 
  protected:
-  int Inspect(const rocksdb::FileSystem& fs) const override {
+  int Inspect(const rocksdb::FileSystem& fs, const Options&) const override {
     std::vector<TierStats> stats;
     rocksdb::Status s = GetTierStats(&fs, &stats);
     if (!s.ok()) {
@@ -127,7 +103,7 @@ class LsCommand : public InspectCommand {
   }
 
  protected:
-  int Inspect(const rocksdb::FileSystem& fs) const override {
+  int Inspect(const rocksdb::FileSystem& fs, const Options&) const override {
     std::vector<FileInfo> files;
     rocksdb::Status s = ListFiles(&fs, FLAGS_db, &files);
     if (!s.ok()) {
@@ -171,7 +147,7 @@ class SegmentsCommand : public InspectCommand {
   }
 
  protected:
-  int Inspect(const rocksdb::FileSystem& fs) const override {
+  int Inspect(const rocksdb::FileSystem& fs, const Options&) const override {
     std::vector<SegmentReport> segs;
     rocksdb::Status s = ListSegments(&fs, FLAGS_db, &segs);
     if (!s.ok()) {

@@ -47,6 +47,9 @@ const std::vector<std::unique_ptr<Command>>& AllCommands() {
         NewMetricsCommand,
         NewLsCommand,
         NewSegmentsCommand,
+        NewHeatmapCommand,  // heatmap_command.cc
+        // A running store's live rates (watch_command.cc).
+        NewWatchCommand,
         // Checking and repairing the store at rest (check_command.cc).
         NewCheckCommand,
         // Steering, through the admin channel (steer_commands.cc).

@@ -16,6 +16,11 @@ std::unique_ptr<Command> NewStatsCommand();
 std::unique_ptr<Command> NewMetricsCommand();
 std::unique_ptr<Command> NewLsCommand();
 std::unique_ptr<Command> NewSegmentsCommand();
+// heatmap_command.cc: segments' heat against tier, as text or a PNG.
+std::unique_ptr<Command> NewHeatmapCommand();
+
+// watch_command.cc: a running store's rates, through the admin channel.
+std::unique_ptr<Command> NewWatchCommand();
 
 // check_command.cc: the fsck of the store at rest.
 std::unique_ptr<Command> NewCheckCommand();

@@ -6,6 +6,8 @@
 //
 // Every --json answer carries the migration engine's counters and the
 // store's error counters (env/store_errors.h).
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -107,17 +109,25 @@ class SteeringCommand : public Command {
       return kExitFailed;
     }
     AdminResponse resp;
-    s = SendAdminRequest(options.tiers[0].path + "/meta", req, &resp, FLAGS_timeout_ms);
+    const std::string meta = options.tiers[0].path + "/meta";
+    s = SendAdminRequest(meta, req, &resp, FLAGS_timeout_ms);
     if (!s.ok()) {
       fprintf(stderr, "tierfs %s: %s\n", Name(), s.ToString().c_str());
       return kExitFailed;
     }
-    return Print(resp, false, log);
+    const int rc = Print(resp, false, log);
+    if (rc != kExitOk || !FLAGS_wait) return rc;
+    return WaitForMoves(meta);
   }
 
  protected:
   // The flags of this command beyond --json and --timeout_ms.
   virtual std::vector<FlagUse> OwnFlags() const { return {}; }
+  // --wait, for the commands that queue moves in a running process.
+  static FlagUse WaitFlag() {
+    return {"wait", "in a running process: wait until no manual move is queued or running, "
+                    "with progress on a terminal"};
+  }
   // Fills the request from the arguments (req->command is Name()); false,
   // with a message naming the command, on a bad argument.
   virtual bool Parse(const std::vector<std::string>& args, AdminRequest* req,
@@ -132,6 +142,40 @@ class SteeringCommand : public Command {
   virtual const char* OfflineNote() const { return "ran here"; }
 
  private:
+  // --wait: polls the running process's queue until its manual moves are
+  // done; on a terminal, a progress line (moves left, bytes moved, rate, time
+  // left at the rate so far) redrawn in place.
+  int WaitForMoves(const std::string& meta) const {
+    const bool tty = isatty(STDERR_FILENO);
+    ManualMovesProgress last;
+    rocksdb::Status s = WaitForQueuedManualMoves(
+        meta, 200, FLAGS_timeout_ms, [&](const ManualMovesProgress& p) {
+          last = p;
+          if (!tty) return;
+          const double rate = p.seconds > 0 ? double(p.bytes_moved) / p.seconds : 0;
+          const uint64_t gone = p.first > p.left ? p.first - p.left : 0;
+          std::string eta = "-";
+          if (gone > 0 && p.left > 0) {
+            eta = std::to_string(int64_t(p.seconds / double(gone) * double(p.left) + 0.5)) + " s";
+          }
+          fprintf(stderr, "\r%s: %llu of %llu manual moves left, %s moved, %s/s, about %s left   ",
+                  Name(), (unsigned long long)p.left, (unsigned long long)p.first,
+                  FormatSize(p.bytes_moved).c_str(), FormatSize(uint64_t(rate)).c_str(),
+                  eta.c_str());
+        });
+    if (tty) fprintf(stderr, "\n");
+    if (!s.ok()) {
+      fprintf(stderr, "tierfs %s --wait: %s\n", Name(), s.ToString().c_str());
+      return kExitFailed;
+    }
+    if (!FLAGS_json) {
+      printf("%s: the queued manual moves are done (%llu waited for, %s moved in %.1f s)\n",
+             Name(), (unsigned long long)last.first, FormatSize(last.bytes_moved).c_str(),
+             last.seconds);
+    }
+    return kExitOk;
+  }
+
   int Print(const AdminResponse& r, bool offline, const std::string& log) const {
     const MigrationInfo& m = r.migration;
     if (FLAGS_json) {
@@ -162,7 +206,7 @@ class SegmentsToTierCommand : public SteeringCommand {
 
  protected:
   std::vector<FlagUse> OwnFlags() const override {
-    return {{"segments", "the segments of FILE: N or A-B (default: all)"}};
+    return {{"segments", "the segments of FILE: N or A-B (default: all)"}, WaitFlag()};
   }
   bool Parse(const std::vector<std::string>& args, AdminRequest* req,
              std::string* error) const override {
@@ -255,6 +299,11 @@ class PinCommand : public FileOrColumnFamilyCommand {
   }
 
  protected:
+  std::vector<FlagUse> OwnFlags() const override {
+    std::vector<FlagUse> flags = FileOrColumnFamilyCommand::OwnFlags();
+    flags.push_back(WaitFlag());
+    return flags;
+  }
   bool Parse(const std::vector<std::string>& args, AdminRequest* req,
              std::string* error) const override {
     size_t i;

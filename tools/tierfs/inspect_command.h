@@ -1,0 +1,44 @@
+// The base of the inspection commands (inspect_commands.cc, heatmap_command.cc):
+// each opens the store read-only, so it changes nothing and works beside a
+// running database, and sees the I/O counters only up to the store's last
+// clean close (what its STATS file holds).
+#pragma once
+
+#include <cstdio>
+#include <memory>
+
+#include "tierfs/file_system.h"
+#include "tools/tierfs/command.h"
+
+namespace tierfs {
+namespace tool {
+
+// Opens the store read-only and hands it to Inspect.
+class InspectCommand : public Command {
+ public:
+  const char* Group() const override {
+    return "inspect the store (read-only, beside a running database)";
+  }
+  int Run(const Invocation& inv) const override {
+    if (!inv.args.empty()) {
+      fprintf(stderr, "tierfs %s takes no arguments\n", Name());
+      return kExitBadUsage;
+    }
+    Options options = inv.options;
+    options.read_only = true;
+    std::shared_ptr<rocksdb::FileSystem> fs;
+    rocksdb::Status s = NewTierFileSystem(options, &fs);
+    if (!s.ok()) {
+      fprintf(stderr, "tierfs: %s\n", s.ToString().c_str());
+      return kExitFailed;
+    }
+    return Inspect(*fs, options);
+  }
+
+ protected:
+  // `options`: the store's, as parsed from --fs_uri (read-only).
+  virtual int Inspect(const rocksdb::FileSystem& fs, const Options& options) const = 0;
+};
+
+}  // namespace tool
+}  // namespace tierfs
