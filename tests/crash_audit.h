@@ -12,6 +12,15 @@
 // more bytes than the account charges.
 #pragma once
 
+#include <fcntl.h>
+#include <linux/fiemap.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
 #include <map>
 #include <set>
 #include <string>
@@ -31,6 +40,7 @@ struct Audit {
   std::vector<uint64_t> expected;   // per tier: what the segment map accounts for
   std::vector<uint64_t> allocated;  // per tier: bytes the backing files occupy
   std::vector<uint64_t> homes, copies;
+  uint64_t page_copies = 0;  // bytes of hot-page copies (tier 0; AuditEveryFile only)
   std::string problems;  // one line per inconsistency; "" if none
 };
 
@@ -195,6 +205,191 @@ inline Audit AuditStore(rocksdb::FileSystem* fs, const std::string& dir, bool al
                 (t == r.tier ? "home" : "copy") + " on tier " + std::to_string(t) +
                 " holds no data");
       }
+    }
+  }
+  return a;
+}
+
+// The bytes of `path`'s data extents on its device, unwritten (preallocated)
+// ones included, from FIEMAP; st_blocks where FIEMAP is not supported
+// (tmpfs). Delayed allocations count (ext4 reports them unsynced). Not
+// st_blocks alone: ext4 counts there the block it keeps a
+// file's extent tree in once the file has more than four extents (a backing
+// file with holes between segments), which holds no data.
+inline uint64_t MappedBytes(const std::string& path) {
+  int fd = open(path.c_str(), O_RDONLY);
+  if (fd < 0) return 0;
+  constexpr unsigned kBatch = 64;
+  std::vector<char> buf(sizeof(struct fiemap) + kBatch * sizeof(struct fiemap_extent));
+  auto* map = reinterpret_cast<struct fiemap*>(buf.data());
+  uint64_t total = 0, start = 0;
+  for (;;) {
+    memset(buf.data(), 0, buf.size());
+    map->fm_start = start;
+    map->fm_length = FIEMAP_MAX_OFFSET - start;
+    map->fm_extent_count = kBatch;
+    if (ioctl(fd, FS_IOC_FIEMAP, map) != 0) {
+      struct stat st;
+      total = fstat(fd, &st) == 0 ? uint64_t(st.st_blocks) * 512 : 0;
+      break;
+    }
+    if (map->fm_mapped_extents == 0) break;
+    const struct fiemap_extent& last = map->fm_extents[map->fm_mapped_extents - 1];
+    for (unsigned i = 0; i < map->fm_mapped_extents; ++i) total += map->fm_extents[i].fe_length;
+    if (last.fe_flags & FIEMAP_EXTENT_LAST) break;
+    start = last.fe_logical + last.fe_length;
+  }
+  close(fd);
+  return total;
+}
+
+// The leak audit of a whole quiet store, metadata files (MANIFEST, CURRENT,
+// OPTIONS, LOG, ...) included, for the end of a soak: that the bytes in use
+// are the live files' and nothing else.
+//   - Every placed segment of every file is charged its content in whole
+//     blocks, no more (a charge left from a write's reservation or a
+//     preallocation is a leak); the account of each tier is those charges,
+//     its extra copies', one block of allowance per file with a home or a
+//     copy there, and tier 0's hot-page copies.
+//   - Every backing file belongs to a file of the namespace (an orphan is a
+//     leak until the next recovery deletes it), holds data only in segments
+//     whose home or copy is its tier and only up to their content's end, and
+//     holds the data of every home and copy.
+//   - The blocks the backing files' data occupies (MappedBytes, so
+//     preallocated blocks count) are exactly the charged content: the
+//     account without the allowances and the hot-page copies (which live in
+//     meta/PAGES).
+// Audit::homes and ::copies count segments; ::expected is the account the
+// map implies; ::allocated the backing files' data (MappedBytes).
+inline Audit AuditEveryFile(rocksdb::FileSystem* fs) {
+  Audit a;
+  Store* store = StoreOf(fs);
+  if (!store) {
+    a.problems = "not a TierFS\n";
+    return a;
+  }
+  auto problem = [&](const std::string& line) { a.problems += line + "\n"; };
+  const int tiers = store->NumTiers();
+  std::vector<TierStats> stats;
+  std::vector<FileInfo> files;
+  if (!GetTierStats(fs, &stats).ok() || !ListFiles(fs, "/", &files).ok()) {
+    a.problems = "inspection failed\n";
+    return a;
+  }
+  a.expected.assign(tiers, 0);
+  a.homes.assign(tiers, 0);
+  a.copies.assign(tiers, 0);
+  std::vector<uint64_t> content(tiers, 0);  // charged content: what the blocks must be
+  // Segment size 0 is "whole file": one segment as large as any file.
+  const uint64_t seg_size = store->SegmentSize() ? store->SegmentSize() : ~0ull;
+  std::map<uint64_t, std::string> ids;  // file id -> a name (hard links: one entry)
+  for (const FileInfo& f : files) {
+    std::shared_ptr<FileEntry> e = store->Find(TierFileSystem::Normalize(f.name));
+    if (!e) {
+      problem(f.name + ": listed, but not found");
+      continue;
+    }
+    if (!ids.emplace(e->id, f.name).second) continue;
+    const uint64_t size = e->size.load();
+    uint8_t with_data = 0;  // tiers holding a home or a copy of the file
+    for (uint64_t s = 0; s < e->segments.size(); ++s) {
+      const uint8_t home = e->segments.tier(s);
+      if (home == kNoTier) continue;
+      const uint64_t start = s * seg_size;
+      const uint64_t bytes = size > start ? std::min(size - start, seg_size) : 0;
+      const std::string where = f.name + " segment " + std::to_string(s);
+      if (e->segments.charged(s) != RoundUp(bytes)) {
+        problem(where + " on tier " + std::to_string(home) + ": charged " +
+                std::to_string(e->segments.charged(s)) + " bytes for " + std::to_string(bytes) +
+                " bytes of content");
+      }
+      a.expected[home] += RoundUp(bytes);
+      content[home] += RoundUp(bytes);
+      a.homes[home]++;
+      with_data |= uint8_t(1u << home);
+      const uint8_t copy = e->segments.copy(s);
+      if (copy != kNoTier) {
+        a.expected[copy] += RoundUp(bytes);
+        content[copy] += RoundUp(bytes);
+        a.copies[copy]++;
+        with_data |= uint8_t(1u << copy);
+      }
+      for (uint8_t t : {home, copy}) {
+        if (t != kNoTier && bytes > 0 &&
+            !HasData(store->tier(t).DataPath(e->id), start, bytes)) {
+          problem(where + ": its " + std::string(t == home ? "home" : "copy") + " on tier " +
+                  std::to_string(t) + " holds no data");
+        }
+      }
+    }
+    for (int t = 0; t < tiers; ++t) {
+      if (with_data & (1u << t)) a.expected[t] += kBlockSize;
+      const std::string path = store->tier(t).DataPath(e->id);
+      for (const auto& [begin, end] : DataExtents(path)) {
+        for (uint64_t s = begin / seg_size; s * seg_size < end; ++s) {
+          const uint64_t start = s * seg_size;
+          const uint64_t data_end = std::min(end, start + seg_size);
+          const uint8_t home = e->segments.tier(s);
+          const uint8_t copy = e->segments.copy(s);
+          const uint64_t bytes = size > start ? std::min(size - start, seg_size) : 0;
+          if (home != t && copy != t) {
+            problem(f.name + " segment " + std::to_string(s) + ": data on tier " +
+                    std::to_string(t) + " [" + std::to_string(std::max(begin, start)) + ", " +
+                    std::to_string(data_end) + ") which is neither its home nor its copy");
+          } else if (data_end > start + RoundUp(bytes)) {
+            problem(f.name + " segment " + std::to_string(s) + ": data on tier " +
+                    std::to_string(t) + " up to " + std::to_string(data_end) +
+                    ", past its content's end " + std::to_string(start + bytes));
+          }
+        }
+      }
+    }
+  }
+  // Hot-page copies on tier 0, slot by slot (engine/page_copies.h).
+  if (HotPages* hot = store->hot_pages()) {
+    const uint64_t bytes = hot->copies().ChargedSlots() * hot->page();
+    a.expected[0] += bytes;
+    a.page_copies = bytes;
+    if (stats[0].Get(TierTicker::kPageCopyBytes) != bytes) {
+      problem("tier 0: counts " + std::to_string(stats[0].Get(TierTicker::kPageCopyBytes)) +
+              " bytes of page copies, its slots hold " + std::to_string(bytes));
+    }
+  }
+  for (int t = 0; t < tiers; ++t) {
+    const std::string tier = "tier " + std::to_string(t) + ": ";
+    a.used.push_back(stats[t].used_bytes);
+    if (stats[t].used_bytes != a.expected[t]) {
+      problem(tier + "account says " + std::to_string(stats[t].used_bytes) +
+              " bytes used, the files' segments account for " + std::to_string(a.expected[t]));
+    }
+    if (stats[t].Get(TierTicker::kSegments) != a.homes[t]) {
+      problem(tier + "counts " + std::to_string(stats[t].Get(TierTicker::kSegments)) +
+              " segments, the map has " + std::to_string(a.homes[t]));
+    }
+    if (stats[t].Get(TierTicker::kCopies) != a.copies[t]) {
+      problem(tier + "counts " + std::to_string(stats[t].Get(TierTicker::kCopies)) +
+              " copies, the map has " + std::to_string(a.copies[t]));
+    }
+    // Backing files of no file: left by a crash, deleted by recovery; in a
+    // running store, a leak.
+    std::vector<std::string> children;
+    if (!store->base()->GetChildren(store->tier(t).data_dir, rocksdb::IOOptions(), &children,
+                                    nullptr).ok()) {
+      problem(tier + "cannot list " + store->tier(t).data_dir);
+    }
+    uint64_t mapped = 0;
+    for (const std::string& c : children) {
+      char* end = nullptr;
+      const uint64_t id = strtoull(c.c_str(), &end, 16);
+      if (c.size() != 16 || *end != '\0' || !ids.count(id)) {
+        problem(tier + "backing file data/" + c + " belongs to no file");
+      }
+      mapped += MappedBytes(store->tier(t).data_dir + "/" + c);
+    }
+    a.allocated.push_back(mapped);
+    if (mapped != content[t]) {
+      problem(tier + "the backing files' data occupies " + std::to_string(mapped) +
+              " bytes, the segments charged there hold " + std::to_string(content[t]));
     }
   }
   return a;

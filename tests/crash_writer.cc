@@ -1,10 +1,12 @@
 // The child of the crash test. The parent kills it with SIGKILL at a random
 // moment; what it printed before must survive.
 //
-//   crash_writer URI DBPATH FIRST_KEY
-//     Opens a database on TierFS and writes keys from FIRST_KEY upward with
-//     synced writes, printing each key number to stdout once its Put has
-//     returned: every number printed must survive.
+//   crash_writer URI DBPATH FIRST KEYS
+//     Opens a database on TierFS and makes synced writes numbered from FIRST
+//     upward, write i putting CrashValue(i) in key slot i % KEYS
+//     (tests/crash_keys.h), and prints each write's number to stdout once its
+//     Put has returned: every write printed must survive until the slot is
+//     written again.
 //
 //   crash_writer --mover URI SEED
 //     Opens the TierFS store whose files under /moves the parent wrote and
@@ -31,7 +33,7 @@
 
 namespace {
 
-int RunWriter(const char* uri, const char* db_path, long first) {
+int RunWriter(const char* uri, const char* db_path, long first, long keys) {
   rocksdb::Options options = tierfs::test::CrashDBOptions();
   std::unique_ptr<tierfs::TierDB> db;
   rocksdb::Status s = tierfs::OpenDB(uri, options, db_path, &db);
@@ -42,7 +44,7 @@ int RunWriter(const char* uri, const char* db_path, long first) {
   rocksdb::WriteOptions wo;
   wo.sync = true;
   for (long i = first;; ++i) {
-    s = db->db->Put(wo, tierfs::test::CrashKey(i), tierfs::test::CrashValue(i));
+    s = db->db->Put(wo, tierfs::test::CrashKey(i % keys), tierfs::test::CrashValue(i));
     if (!s.ok()) {
       fprintf(stderr, "crash_writer: put %ld: %s\n", i, s.ToString().c_str());
       return 1;
@@ -162,11 +164,13 @@ int main(int argc, char** argv) {
   if (argc == 4 && std::string(argv[1]) == "--mover") {
     return RunMover(argv[2], strtoull(argv[3], nullptr, 10));
   }
-  if (argc != 4) {
+  const long first = argc == 5 ? atol(argv[3]) : -1;
+  const long keys = argc == 5 ? atol(argv[4]) : 0;
+  if (argc != 5 || first < 0 || keys <= 0) {
     fprintf(stderr,
-            "usage: crash_writer URI DBPATH FIRST_KEY\n"
+            "usage: crash_writer URI DBPATH FIRST KEYS   (FIRST >= 0, KEYS > 0)\n"
             "       crash_writer --mover URI SEED\n");
     return 2;
   }
-  return RunWriter(argv[1], argv[2], atol(argv[3]));
+  return RunWriter(argv[1], argv[2], first, keys);
 }
