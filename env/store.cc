@@ -272,6 +272,12 @@ IOStatus Store::SyncDataDirs() {
     if (!(dirty & (1u << t))) continue;
     s = data_dirs_[t]->Fsync(IOOptions(), nullptr);
     if (!s.ok()) dirty_data_dirs_.fetch_or(dirty);
+    // The base says only "While fsync: a directory": name the tier and the directory (a plain
+    // IOError keeps its code; another code, such as NoSpace, is passed on as it is).
+    if (s.IsIOError() && s.subcode() == rocksdb::Status::kNone) {
+      s = IOStatus::IOError("TierFS: cannot sync tier " + std::to_string(t) + "'s data directory " +
+                            tiers_[t]->data_dir + ": " + s.ToString());
+    }
   }
   dir_syncs_running_.fetch_sub(1);
   return s;
