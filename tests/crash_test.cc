@@ -192,7 +192,13 @@ std::string CheckAtRest(const std::string& uri) {
 // a LOG.old or the previous OPTIONS, which RocksDB keeps on purpose), and the
 // store must pass AuditEveryFile while still running and again after a
 // recovery, with the same account, and `tierfs check` once it is closed.
-void AuditAfterLastKill(const std::string& uri, long max_acked, long keys) {
+// The store runs without its migration thread here: a move in flight (the
+// copies' room, made after the key check's reads) holds data on its
+// destination, charged, before its commit, which an audit of a running store
+// would count as stray (seen in CI: one 32 KiB segment, its account moving
+// at the recovery that followed).
+void AuditAfterLastKill(const std::string& store_uri, long max_acked, long keys) {
+  const std::string uri = store_uri + ";migration:off";
   rocksdb::Options options = test::CrashDBOptions();
   options.disable_auto_compactions = true;
   std::unique_ptr<TierDB> db;
