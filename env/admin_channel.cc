@@ -38,7 +38,8 @@ json ToJson(const AdminResponse& r) {
   const MigrationInfo& m = r.migration;
   json j{{"ok", r.ok}, {"message", r.message},
          {"migration", {{"enabled", m.enabled}, {"queue", m.queue}, {"running", m.running},
-                        {"running_manual", m.running_manual}, {"done", m.done}, {"bytes", m.bytes}, {"skipped", m.skipped},
+                        {"running_manual", m.running_manual}, {"done", m.done},
+                        {"bytes", m.bytes}, {"skipped", m.skipped},
                         {"given_up", m.given_up}, {"waits", m.waits}}},
          {"errors", StoreErrorsToJson(r.errors)}};
   if (!r.tiers.empty()) {

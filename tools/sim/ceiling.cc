@@ -366,8 +366,9 @@ std::vector<uint8_t> Lfu(const PageTrace& t, uint64_t limit, uint64_t* copies) {
     heap.emplace_back(count[page], page);
     std::push_heap(heap.begin(), heap.end(), later);
     if (heap.size() > 2 * used + 1024) {
-      heap.erase(std::remove_if(heap.begin(), heap.end(), [&](const Entry& e) { return !valid(e); }),
-                 heap.end());
+      heap.erase(
+          std::remove_if(heap.begin(), heap.end(), [&](const Entry& e) { return !valid(e); }),
+          heap.end());
       std::make_heap(heap.begin(), heap.end(), later);
     }
   };
@@ -464,7 +465,8 @@ bool ParseCeilingSpecs(const std::string& list, std::vector<CeilingSpec>* specs,
     if (!ok) {
       *error = "bad ceiling '" + item +
                "' (expected KIND[:PAGE[:CAPACITY]], KIND one of best-static, best-static-freed, "
-               "belady-copies, past-static, lfu-copies, PAGE a multiple of 4K up to 1G, e.g. best-static:16K)";
+               "belady-copies, past-static, lfu-copies, PAGE a multiple of 4K up to 1G, e.g. "
+               "best-static:16K)";
       return false;
     }
     specs->push_back(spec);
