@@ -67,7 +67,11 @@ class RocksDBOnTierFS : public ::testing::TestWithParam<E2EParam> {
 };
 
 TEST_P(RocksDBOnTierFS, LoadOverwriteCompactReopenVerify) {
-  uri_ = test::MakeUri(dir_, GetParam().capacities, ";segment_size:64K");
+  // Without hot-page copies: this test is about table files spread over the
+  // tiers. With them, the copies' owed room (engine/placement.h) may demote
+  // every table home of the 512K tier 0 for the copies' 75% before the check
+  // below (1 run in 20 of the four variants).
+  uri_ = test::MakeUri(dir_, GetParam().capacities, ";segment_size:64K;copies:off");
   Open();
   constexpr int kKeys = 20000;  // ~6 MB of values, the fast tier holds 512K
   rocksdb::WriteOptions wo;
