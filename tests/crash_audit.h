@@ -40,7 +40,7 @@ struct Audit {
   std::vector<uint64_t> expected;   // per tier: what the segment map accounts for
   std::vector<uint64_t> allocated;  // per tier: bytes the backing files occupy
   std::vector<uint64_t> homes, copies;
-  uint64_t page_copies = 0;  // bytes of hot-page copies (tier 0; AuditEveryFile only)
+  uint64_t page_copies = 0;  // bytes of hot-page copies (tier 0)
   std::string problems;  // one line per inconsistency; "" if none
 };
 
@@ -99,6 +99,42 @@ inline bool ListAllSegments(rocksdb::FileSystem* fs, const std::string& dir,
   return true;
 }
 
+// Hot-page copies on tier 0, slot by slot (engine/page_copies.h): their
+// bytes join tier 0's expected account and must be what its counter says.
+template <typename Problem>
+void AuditPageCopies(Store* store, const std::vector<TierStats>& stats, Audit* a,
+                     const Problem& problem) {
+  HotPages* hot = store->hot_pages();
+  if (!hot) return;
+  const uint64_t bytes = hot->copies().ChargedSlots() * hot->page();
+  a->expected[0] += bytes;
+  a->page_copies = bytes;
+  if (stats[0].Get(TierTicker::kPageCopyBytes) != bytes) {
+    problem("tier 0: counts " + std::to_string(stats[0].Get(TierTicker::kPageCopyBytes)) +
+            " bytes of page copies, its slots hold " + std::to_string(bytes));
+  }
+}
+
+// Tier t's account and segment and copy counters against what the audit
+// found (`expected_from` names where the expected bytes came from).
+template <typename Problem>
+void AuditTierCounters(const TierStats& stats, int t, const Audit& a, const char* expected_from,
+                       const Problem& problem) {
+  const std::string tier = "tier " + std::to_string(t) + ": ";
+  if (stats.used_bytes != a.expected[t]) {
+    problem(tier + "account says " + std::to_string(stats.used_bytes) + " bytes used, " +
+            expected_from + " " + std::to_string(a.expected[t]));
+  }
+  if (stats.Get(TierTicker::kSegments) != a.homes[t]) {
+    problem(tier + "counts " + std::to_string(stats.Get(TierTicker::kSegments)) +
+            " segments, the map has " + std::to_string(a.homes[t]));
+  }
+  if (stats.Get(TierTicker::kCopies) != a.copies[t]) {
+    problem(tier + "counts " + std::to_string(stats.Get(TierTicker::kCopies)) +
+            " copies, the map has " + std::to_string(a.copies[t]));
+  }
+}
+
 // The audit of the files under `dir`: bulk files only (the segments
 // ListSegments reports), or with `all_files` every file, for a store whose
 // whole account is under `dir` (a database at "/").
@@ -136,31 +172,12 @@ inline Audit AuditStore(rocksdb::FileSystem* fs, const std::string& dir, bool al
     }
   }
   for (const auto& fa : allowances) a.expected[fa.second] += kBlockSize;
-  // Hot-page copies on tier 0, slot by slot (engine/page_copies.h).
-  if (HotPages* hot = store->hot_pages()) {
-    const uint64_t bytes = hot->copies().ChargedSlots() * hot->page();
-    a.expected[0] += bytes;
-    if (stats[0].Get(TierTicker::kPageCopyBytes) != bytes) {
-      problem("tier 0: counts " + std::to_string(stats[0].Get(TierTicker::kPageCopyBytes)) +
-              " bytes of page copies, its slots hold " + std::to_string(bytes));
-    }
-  }
+  AuditPageCopies(store, stats, &a, problem);
   for (int t = 0; t < tiers; ++t) {
     a.used.push_back(stats[t].used_bytes);
     a.allocated.push_back(AllocatedOnTier(store->tier(t).root));
     const std::string tier = "tier " + std::to_string(t) + ": ";
-    if (stats[t].used_bytes != a.expected[t]) {
-      problem(tier + "account says " + std::to_string(stats[t].used_bytes) +
-              " bytes used, the segment map accounts for " + std::to_string(a.expected[t]));
-    }
-    if (stats[t].Get(TierTicker::kSegments) != a.homes[t]) {
-      problem(tier + "counts " + std::to_string(stats[t].Get(TierTicker::kSegments)) +
-              " segments, the map has " + std::to_string(a.homes[t]));
-    }
-    if (stats[t].Get(TierTicker::kCopies) != a.copies[t]) {
-      problem(tier + "counts " + std::to_string(stats[t].Get(TierTicker::kCopies)) +
-              " copies, the map has " + std::to_string(a.copies[t]));
-    }
+    AuditTierCounters(stats[t], t, a, "the segment map accounts for", problem);
     if (a.allocated[t] > stats[t].used_bytes) {
       problem(tier + "the device holds " + std::to_string(a.allocated[t]) +
               " bytes, more than the " + std::to_string(stats[t].used_bytes) + " accounted");
@@ -345,31 +362,11 @@ inline Audit AuditEveryFile(rocksdb::FileSystem* fs) {
       }
     }
   }
-  // Hot-page copies on tier 0, slot by slot (engine/page_copies.h).
-  if (HotPages* hot = store->hot_pages()) {
-    const uint64_t bytes = hot->copies().ChargedSlots() * hot->page();
-    a.expected[0] += bytes;
-    a.page_copies = bytes;
-    if (stats[0].Get(TierTicker::kPageCopyBytes) != bytes) {
-      problem("tier 0: counts " + std::to_string(stats[0].Get(TierTicker::kPageCopyBytes)) +
-              " bytes of page copies, its slots hold " + std::to_string(bytes));
-    }
-  }
+  AuditPageCopies(store, stats, &a, problem);
   for (int t = 0; t < tiers; ++t) {
     const std::string tier = "tier " + std::to_string(t) + ": ";
     a.used.push_back(stats[t].used_bytes);
-    if (stats[t].used_bytes != a.expected[t]) {
-      problem(tier + "account says " + std::to_string(stats[t].used_bytes) +
-              " bytes used, the files' segments account for " + std::to_string(a.expected[t]));
-    }
-    if (stats[t].Get(TierTicker::kSegments) != a.homes[t]) {
-      problem(tier + "counts " + std::to_string(stats[t].Get(TierTicker::kSegments)) +
-              " segments, the map has " + std::to_string(a.homes[t]));
-    }
-    if (stats[t].Get(TierTicker::kCopies) != a.copies[t]) {
-      problem(tier + "counts " + std::to_string(stats[t].Get(TierTicker::kCopies)) +
-              " copies, the map has " + std::to_string(a.copies[t]));
-    }
+    AuditTierCounters(stats[t], t, a, "the files' segments account for", problem);
     // Backing files of no file: left by a crash, deleted by recovery; in a
     // running store, a leak.
     std::vector<std::string> children;

@@ -1,5 +1,5 @@
 // Bayesian optimization (blackbox-autotuning.txt §2; Scikit-Optimize's
-// gp_minimize is what the paper ran): kInitial points (the default and
+// gp_minimize is what the paper ran): kInitialTrials points (the default and
 // random ones), then at each step a Gaussian process (gp.h) fitted to every
 // trial, and the candidate (surrogate.h: random points and the neighbours
 // of the best three) of largest expected improvement evaluated next.
@@ -11,7 +11,6 @@ namespace tierfs {
 namespace tune {
 namespace {
 
-constexpr size_t kInitial = 5;
 constexpr size_t kRandomCandidates = 500;
 constexpr size_t kBestNeighbourhoods = 3;
 
@@ -20,11 +19,8 @@ class Bayesian : public Optimizer {
   std::string Name() const override { return "bayes"; }
   void Run(const Space& space, uint64_t seed, Budget* budget) override {
     Rng rng(seed);
+    if (!EvaluateInitialTrials(space, &rng, budget)) return;
     double value;
-    if (!budget->Evaluate(space.Default(), &value)) return;
-    while (budget->trials().size() < kInitial && !budget->Done()) {
-      budget->Evaluate(space.Random(&rng), &value);
-    }
     GaussianProcess gp;
     while (!budget->Done()) {
       const std::vector<Point> candidates =

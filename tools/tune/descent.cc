@@ -32,7 +32,6 @@ namespace tierfs {
 namespace tune {
 namespace {
 
-constexpr size_t kInitial = 5;
 constexpr int kIterations = 20;
 constexpr double kExploit = 0.05;
 
@@ -41,11 +40,8 @@ class GprDescent : public Optimizer {
   std::string Name() const override { return "descent"; }
   void Run(const Space& space, uint64_t seed, Budget* budget) override {
     Rng rng(seed);
+    if (!EvaluateInitialTrials(space, &rng, budget)) return;
     double value;
-    if (!budget->Evaluate(space.Default(), &value)) return;
-    while (budget->trials().size() < kInitial && !budget->Done()) {
-      budget->Evaluate(space.Random(&rng), &value);
-    }
     std::set<std::string> retired;
     GaussianProcess gp;
     while (!budget->Done()) {

@@ -8,6 +8,15 @@
 namespace tierfs {
 namespace tune {
 
+bool EvaluateInitialTrials(const Space& space, Rng* rng, Budget* budget) {
+  double value;
+  if (!budget->Evaluate(space.Default(), &value)) return false;
+  while (budget->trials().size() < kInitialTrials && !budget->Done()) {
+    budget->Evaluate(space.Random(rng), &value);
+  }
+  return true;
+}
+
 bool FitSurrogate(const Space& space, const std::vector<Trial>& trials, GaussianProcess* gp) {
   std::vector<std::vector<double>> x;
   std::vector<double> y;

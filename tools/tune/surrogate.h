@@ -10,6 +10,12 @@
 namespace tierfs {
 namespace tune {
 
+// The trials a model starts from: the default configuration, then random
+// feasible points until there are kInitialTrials (or the budget ends).
+// False if the budget would not take the default.
+constexpr size_t kInitialTrials = 5;
+bool EvaluateInitialTrials(const Space& space, Rng* rng, Budget* budget);
+
 // Fits `gp` to `trials` (Space::Encode of each point, its value). False if
 // the process cannot be fitted.
 bool FitSurrogate(const Space& space, const std::vector<Trial>& trials, GaussianProcess* gp);
