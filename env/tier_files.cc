@@ -8,6 +8,7 @@
 #include "env/hot_pages.h"
 #include "env/posix_util.h"
 #include "env/read_gate.h"
+#include "env/read_origin.h"
 
 namespace tierfs {
 
@@ -85,9 +86,8 @@ IOStatus SegmentReader::ReadPiece(uint64_t offset, size_t n, uint64_t file_size,
     if (got.data() != scratch) memmove(scratch, got.data(), got.size());
   }
   if (got.size() < valid) memset(scratch + got.size(), 0, valid - got.size());
-  // Compaction and flush read at IO_LOW/IO_HIGH, the application at IO_USER
-  // or IO_TOTAL (the default); recovery reads files sequentially.
-  const bool user = !sequential_ && options.rate_limiter_priority >= rocksdb::Env::IO_USER;
+  // The application's reads, not RocksDB's own (read_origin.h).
+  const bool user = IsUserRead(options, sequential_);
   Store& st = *store_;
   int64_t done = st.tier(t).AccountRead(entry_->id, offset, got.size(), start, user);
   st.Observe(*entry_, seg, offset, got.size(), user ? IoType::kUserRead : IoType::kBackgroundRead,
@@ -106,8 +106,8 @@ IOStatus SegmentReader::Read(uint64_t offset, size_t n, const IOOptions& options
   }
   const size_t valid = size_t(std::min<uint64_t>(offset + n, size) - offset);
   HotPages* hot = store_->hot_pages();
-  if (hot && !sequential_ && options.rate_limiter_priority >= rocksdb::Env::IO_USER &&
-      entry_->sealed.load(std::memory_order_acquire)) {
+  const bool user = IsUserRead(options, sequential_);
+  if (hot && user && entry_->sealed.load(std::memory_order_acquire)) {
     bool served = false;
     IOStatus s = ReadWithCopies(*hot, offset, n, size, options, scratch, dbg, &served);
     if (!s.ok()) return s;
@@ -119,8 +119,7 @@ IOStatus SegmentReader::Read(uint64_t offset, size_t n, const IOOptions& options
   IOStatus s = ReadRange(offset, n, size, options, scratch, dbg);
   if (!s.ok()) return s;
   *result = Slice(scratch, valid);
-  if (hot && hot->inherit() && entry_->kind == FileKind::kSst &&
-      options.rate_limiter_priority < rocksdb::Env::IO_USER) {
+  if (hot && hot->inherit() && entry_->kind == FileKind::kSst && !user && !sequential_) {
     // Compaction input: its heat goes to the output this thread writes next.
     hot->copies().NoteInput(hot->ThisThread(), entry_->id, offset, valid);
   }
