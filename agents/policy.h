@@ -46,8 +46,8 @@ struct Hints {
 };
 
 enum class IoType : uint8_t {
-  kUserRead = 0,  // a read for the application (IO_USER or IO_TOTAL priority)
-  kBackgroundRead,  // compaction or flush input (IO_LOW/IO_HIGH): about to be deleted, not hot
+  kUserRead = 0,  // a read for the application (env/read_origin.h)
+  kBackgroundRead,  // RocksDB's own: compaction or flush input, about to be deleted, not hot
   kWrite,
 };
 

@@ -105,6 +105,29 @@ TEST(SimulatorTest, AWarmupIsReplayedButNotMeasured) {
   EXPECT_EQ(5u, Replay(t, c).requests);
 }
 
+TEST(SimulatorTest, ReadsOfYoungFilesAreCountedApart) {
+  // File 0 written at the first record, read at the second and the fifth;
+  // young for three records, so only the first read is young. fast-only
+  // serves it from tier 0.
+  std::vector<TraceRecord> t = {Read(0, 0), Read(1000, 0), Read(2000, 0, 4096, 1),
+                                Read(3000, 0, 4096, 1), Read(4000, 0)};
+  t[0].type = IoType::kWrite;
+  SimConfig c = Config("fast-only", 1ull << 30);
+  c.young_records = 3;
+  SimResult r = Replay(t, c);
+  EXPECT_EQ(4u, r.tiers[0].user_reads);
+  EXPECT_EQ(1u, r.tiers[0].young_user_reads);
+  EXPECT_DOUBLE_EQ(1.0, r.tiers[0].young_read_share);
+  // slow-only: the young read is tier 1's.
+  c.policy = "slow-only";
+  r = Replay(t, c);
+  EXPECT_EQ(0u, r.tiers[0].young_user_reads);
+  EXPECT_EQ(1u, r.tiers[1].young_user_reads);
+  EXPECT_DOUBLE_EQ(0.0, r.tiers[0].young_read_share);
+  c.young_records = 0;
+  EXPECT_EQ(0u, Replay(t, c).tiers[1].young_user_reads);
+}
+
 TEST(SimulatorTest, ClosedReplayWaitsForEachRequestAndKeepsTheThinkTime) {
   // Two reads 1 ms apart on an HDD (12.2 ms each): the second is issued
   // when the first completes plus the 1 ms of think time.

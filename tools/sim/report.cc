@@ -144,6 +144,14 @@ std::string FormatResult(const SimResult& r, const SimConfig& config) {
                   FormatSize(t.write_bytes).c_str(), FormatSize(t.migrated_in).c_str(),
                   FormatSize(t.migrated_out).c_str());
   }
+  if (config.young_records > 0 && !r.tiers.empty()) {
+    uint64_t young = 0;
+    for (const TierResult& u : r.tiers) young += u.young_user_reads;
+    out += Printf("user reads of young files (first written within %llu I/O records): %llu "
+                  "pieces, %.1f%% of them served by tier 0\n",
+                  (unsigned long long)config.young_records, (unsigned long long)young,
+                  100 * r.tiers[0].young_read_share);
+  }
   if (!r.tiers.empty() && (r.tiers[0].pages_copied > 0 || r.tiers[0].page_hits > 0)) {
     const TierResult& t = r.tiers[0];
     uint64_t user_reads = 0;
@@ -169,6 +177,8 @@ std::string ResultJson(const SimResult& r, const SimConfig& config,
     tiers.push_back({{"device", t.device}, {"capacity", t.capacity}, {"peak_used", t.peak_used},
                      {"mean_used", t.mean_used}, {"user_reads", t.user_reads},
                      {"user_read_share", t.user_read_share},
+                     {"young_user_reads", t.young_user_reads},
+                     {"young_read_share", t.young_read_share},
                      {"hit_ratio", t.hit_ratio}, {"served", t.served},
                      {"read_bytes", t.read_bytes}, {"write_bytes", t.write_bytes},
                      {"migrated_in", t.migrated_in}, {"migrated_out", t.migrated_out},

@@ -62,6 +62,10 @@ DEFINE_bool(json, false, "run: print JSON");
 DEFINE_double(warmup, 0,
               "run, ceiling: the share of the trace's I/O records (0 to 1) replayed before "
               "measuring; the results and ceilings cover the rest");
+DEFINE_uint64(young, 0,
+              "run: also report tier 0's share of the user reads of young files, those first "
+              "written less than this many I/O records before the read (reads of fresh "
+              "compaction output); 0: not reported");
 DEFINE_string(ceilings, tierfs::sim::kDefaultCeilings,
               "run, compare, ceiling: the ceilings computed on tier 0, KIND[:PAGE[:CAPACITY]],... "
               "with KIND best-static, best-static-freed, belady-copies (knowing the future), "
@@ -152,6 +156,7 @@ bool LoadRun(const char* command, Loaded* run) {
   const uint64_t ios = uint64_t(std::count_if(all.begin(), all.end(),
                                               [](const TraceRecord& r) { return r.is_io(); }));
   run->config.measure_after = uint64_t(FLAGS_warmup * double(ios));
+  run->config.young_records = FLAGS_young;
   size_t from = 0;
   for (uint64_t seen = 0; from < all.size(); ++from) {
     if (all[from].is_io() && seen++ == run->config.measure_after) break;

@@ -47,6 +47,7 @@ struct File {
   // settle event): its segments do not move (the store's `busy`).
   bool writing = false;
   uint32_t copies = 0;  // segments with an extra copy
+  uint64_t born = UINT64_MAX;  // the I/O record of its first write
   std::vector<Segment> segments;
 };
 
@@ -170,6 +171,17 @@ class Simulation : public StorageView {
   std::vector<double> used_sum_;  // per tier: bytes charged, summed at each request
   std::unique_ptr<PageCopies> copies_;  // nullptr: no hot-page copies
   std::unordered_map<uint32_t, PageCopies::Reader> readers_;  // per stream, as per thread
+  uint64_t ios_ = 0;  // I/O records served so far
+
+  // Counts a piece of a user read served by `tier`, and apart if its file is
+  // young (SimConfig::young_records).
+  void CountUserRead(const File& file, TierResult* tier) {
+    tier->user_reads++;
+    if (config_.young_records > 0 && file.born != UINT64_MAX &&
+        ios_ - file.born < config_.young_records) {
+      tier->young_user_reads++;
+    }
+  }
 
   SimResult stats_;
 };
@@ -410,7 +422,7 @@ bool Simulation::ServePiece(const TraceRecord& r, File& file, uint64_t seg, uint
   }
   *completion = std::max(*completion, done);
   if (r.type != IoType::kBackgroundRead) ts.result.served++;
-  if (r.type == IoType::kUserRead) ts.result.user_reads++;
+  if (r.type == IoType::kUserRead) CountUserRead(file, &ts.result);
   (write ? ts.result.write_bytes : ts.result.read_bytes) += size;
   if (write) stats_.user_write_bytes += size;
 
@@ -424,6 +436,7 @@ bool Simulation::Serve(const TraceRecord& r, int64_t t, int64_t* completion, std
   File& file = FileOf(r);
   const uint64_t end = r.offset + std::max<uint64_t>(r.size, 1);
   *completion = t;
+  if (r.is_write() && file.born == UINT64_MAX) file.born = ios_;
   if (r.is_write() && copies_) {
     // As Store::AddWriter: a file written again loses its copies.
     copies_->Invalidate(file.id, /*readers_possible=*/true);
@@ -497,7 +510,7 @@ bool Simulation::ServeWithCopies(const TraceRecord& r, File& file, int64_t t, in
       const uint64_t seg = off / seg_size_;
       const uint64_t piece_end = std::min(end, (seg + 1) * seg_size_);
       fast.result.served++;
-      fast.result.user_reads++;
+      CountUserRead(file, &fast.result);
       fast.result.page_hits++;
       fast.result.read_bytes += piece_end - off;
       ObserveRequest(*policy_, &file.segments[seg].heat, clock_.Next(&blocks_[r.stream]), r.type,
@@ -790,6 +803,7 @@ void SubtractCounts(const TierResult& w, TierResult* r) {
   r->migrated_out -= w.migrated_out;
   r->user_reads -= w.user_reads;
   r->page_hits -= w.page_hits;
+  r->young_user_reads -= w.young_user_reads;
   r->pages_copied -= w.pages_copied;
 }
 
@@ -819,7 +833,7 @@ bool Simulation::Run(const std::vector<TraceRecord>& trace, SimResult* result,
                                 [](const TraceRecord& r) { return r.event == TraceEvent::kSettle; });
   SetUpCopies(trace);
   // The warm-up's counts, subtracted at the end.
-  uint64_t ios = 0;
+  uint64_t& ios = ios_;
   SimResult warm;
   std::vector<TierResult> warm_tiers(tiers_.size());
   auto serve = [&](size_t i, int64_t t, int64_t* done) {
@@ -905,10 +919,11 @@ bool Simulation::Run(const std::vector<TraceRecord>& trace, SimResult* result,
     stats_.throughput =
         stats_.virtual_seconds > 0 ? double(stats_.requests) / stats_.virtual_seconds : 0;
   }
-  uint64_t served = 0, device_writes = 0, user_reads = 0;
+  uint64_t served = 0, device_writes = 0, user_reads = 0, young_reads = 0;
   for (const auto& t : tiers_) {
     served += t->result.served;
     user_reads += t->result.user_reads;
+    young_reads += t->result.young_user_reads;
     device_writes += t->result.write_bytes + t->result.migrated_in;
   }
   for (size_t i = 0; i < tiers_.size(); ++i) {
@@ -917,6 +932,7 @@ bool Simulation::Run(const std::vector<TraceRecord>& trace, SimResult* result,
     tr.device = config_.tiers[i].device.name;
     tr.hit_ratio = served ? double(tr.served) / double(served) : 0;
     tr.user_read_share = user_reads ? double(tr.user_reads) / double(user_reads) : 0;
+    tr.young_read_share = young_reads ? double(tr.young_user_reads) / double(young_reads) : 0;
     tr.mean_used = stats_.requests ? used_sum_[i] / double(stats_.requests) : 0;
     stats_.tiers.push_back(tr);
   }

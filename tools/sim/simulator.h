@@ -73,6 +73,11 @@ struct SimConfig {
   // what happens from there on (the peaks, peak_used and peak_copy_bytes,
   // cover the whole replay); every decision runs from the start.
   uint64_t measure_after = 0;
+  // Count apart the user reads of young files: files whose first write came
+  // less than this many I/O records before the read (TierResult::
+  // young_user_reads); 0 counts none. Reads just after a compaction are
+  // reads of young files: what inherited heat (copy_inherit) is for.
+  uint64_t young_records = 0;
 };
 
 // Reads a tierfs:// URI or `tierfs://config:FILE` (the live grammar; tier
@@ -94,9 +99,11 @@ struct TierResult {
   double mean_used = 0;          // bytes charged, averaged over the requests
   uint64_t user_reads = 0;       // pieces of user reads served here
   uint64_t page_hits = 0;        // of user_reads, pieces served by hot-page copies
+  uint64_t young_user_reads = 0;  // of user_reads, pieces of young files (SimConfig::young_records)
   uint64_t pages_copied = 0;     // hot pages copied here
   uint64_t peak_copy_bytes = 0;  // most bytes of hot-page copies at once
   double user_read_share = 0;    // user_reads / all pieces of user reads
+  double young_read_share = 0;   // young_user_reads / all pieces of user reads of young files
   double hit_ratio = 0;          // served / all pieces served
 };
 
