@@ -1,6 +1,6 @@
 // The steering commands: move, replicate, prefetch, drop-copy, pin, unpin,
-// hint, queue, errors. Each fills an AdminRequest (env/admin_channel.h) from
-// its arguments and sends it to the process that has the store open, through
+// hint, queue, errors. Each makes its typed request (env/admin_protocol.h)
+// from its arguments and sends it to the process that has the store open, through
 // the admin channel; if no process has the store open, the tool opens it
 // itself and runs the request at once (data operations in this thread).
 //
@@ -8,6 +8,7 @@
 // store's error counters (env/store_errors.h).
 #include <unistd.h>
 
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -28,22 +29,21 @@ namespace {
 
 using nlohmann::json;
 
-// Parses a tier number into req->tier; false with a message naming it.
-bool ParseTier(const std::string& name, const std::string& arg, AdminRequest* req,
-               std::string* error) {
+// Parses a tier number into *tier; false with a message naming it.
+bool ParseTier(const std::string& name, const std::string& arg, int* tier, std::string* error) {
   char* end = nullptr;
   long t = strtol(arg.c_str(), &end, 10);
-  if (arg.empty() || *end != '\0' || t < 0) {
+  if (arg.empty() || *end != '\0' || t < 0 || t > INT32_MAX) {
     *error = name + ": bad tier '" + arg + "'";
     return false;
   }
-  req->tier = int(t);
+  *tier = int(t);
   return true;
 }
 
-// Parses --segments (N or A-B) into req->first and req->last; nothing given
+// Parses --segments (N or A-B) into the request's range; nothing given
 // means every segment.
-bool ParseSegments(AdminRequest* req, std::string* error) {
+bool ParseSegments(DataOpRequest* req, std::string* error) {
   if (FLAGS_segments.empty()) return true;
   unsigned long long a, b;
   char extra;
@@ -84,7 +84,6 @@ class SteeringCommand : public Command {
 
   int Run(const Invocation& inv) const override {
     AdminRequest req;
-    req.command = Name();
     std::string error;
     if (!Parse(inv.args, &req, &error)) {
       fprintf(stderr, "tierfs: %s\n", error.c_str());
@@ -128,8 +127,8 @@ class SteeringCommand : public Command {
     return {"wait", "in a running process: wait until no manual move is queued or running, "
                     "with progress on a terminal"};
   }
-  // Fills the request from the arguments (req->command is Name()); false,
-  // with a message naming the command, on a bad argument.
+  // The typed request (admin_protocol.h) from the arguments; false, with a
+  // message naming the command, on a bad argument.
   virtual bool Parse(const std::vector<std::string>& args, AdminRequest* req,
                      std::string* error) const = 0;
   // Prints a successful answer as text. `offline`: no process had the store
@@ -211,12 +210,15 @@ class SegmentsToTierCommand : public SteeringCommand {
   bool Parse(const std::vector<std::string>& args, AdminRequest* req,
              std::string* error) const override {
     if (!CheckCount(Name(), args, 2, error)) return false;
-    req->command = RequestName();
-    req->path = args[0];
-    return ParseTier(Name(), args[1], req, error) && ParseSegments(req, error);
+    DataOpRequest r;
+    r.op = Op();
+    r.path = args[0];
+    if (!ParseTier(Name(), args[1], &r.tier, error) || !ParseSegments(&r, error)) return false;
+    *req = r;
+    return true;
   }
-  // The data operation's name in the request (DataOpName).
-  virtual const char* RequestName() const { return Name(); }
+  // The data operation the command asks for.
+  virtual DataOp Op() const = 0;
 };
 
 class MoveCommand : public SegmentsToTierCommand {
@@ -229,7 +231,7 @@ class MoveCommand : public SegmentsToTierCommand {
   }
 
  protected:
-  const char* RequestName() const override { return "migrate"; }
+  DataOp Op() const override { return DataOp::kMigrate; }
 };
 
 class ReplicateCommand : public SegmentsToTierCommand {
@@ -238,6 +240,9 @@ class ReplicateCommand : public SegmentsToTierCommand {
   const char* Summary() const override {
     return "a durable extra copy of FILE's segments on TIER, serving reads";
   }
+
+ protected:
+  DataOp Op() const override { return DataOp::kReplicate; }
 };
 
 class PrefetchCommand : public SegmentsToTierCommand {
@@ -246,6 +251,9 @@ class PrefetchCommand : public SegmentsToTierCommand {
   const char* Summary() const override {
     return "the same copy as replicate, forgotten at restart";
   }
+
+ protected:
+  DataOp Op() const override { return DataOp::kPrefetch; }
 };
 
 class DropCopyCommand : public SteeringCommand {
@@ -261,8 +269,12 @@ class DropCopyCommand : public SteeringCommand {
   bool Parse(const std::vector<std::string>& args, AdminRequest* req,
              std::string* error) const override {
     if (!CheckCount(Name(), args, 1, error)) return false;
-    req->path = args[0];
-    return ParseSegments(req, error);
+    DataOpRequest r;
+    r.op = DataOp::kDropCopy;
+    r.path = args[0];
+    if (!ParseSegments(&r, error)) return false;
+    *req = r;
+    return true;
   }
 };
 
@@ -277,14 +289,15 @@ class FileOrColumnFamilyCommand : public SteeringCommand {
   const char* OfflineNote() const override {
     return "data moved here; pins and hints last only while a process has the store open";
   }
-  // Takes FILE (unless --cf) and `more` arguments after it; returns the
-  // index of the first of those.
-  bool TakeTarget(const std::vector<std::string>& args, size_t more, AdminRequest* req,
-                  size_t* next, std::string* error) const {
+  // Takes FILE (unless --cf) into r->path, --cf into r->column_family, and
+  // `more` arguments after FILE; returns the index of the first of those.
+  template <class Request>
+  bool TakeTarget(const std::vector<std::string>& args, size_t more, Request* r, size_t* next,
+                  std::string* error) const {
     const size_t file = FLAGS_cf.empty() ? 1 : 0;
     if (!CheckCount(Name(), args, file + more, error)) return false;
-    if (file) req->path = args[0];
-    req->column_family = FLAGS_cf;
+    if (file) r->path = args[0];
+    r->column_family = FLAGS_cf;
     *next = file;
     return true;
   }
@@ -307,7 +320,12 @@ class PinCommand : public FileOrColumnFamilyCommand {
   bool Parse(const std::vector<std::string>& args, AdminRequest* req,
              std::string* error) const override {
     size_t i;
-    return TakeTarget(args, 1, req, &i, error) && ParseTier(Name(), args[i], req, error);
+    PinRequest r;
+    if (!TakeTarget(args, 1, &r, &i, error) || !ParseTier(Name(), args[i], &r.tier, error)) {
+      return false;
+    }
+    *req = r;
+    return true;
   }
 };
 
@@ -321,7 +339,10 @@ class UnpinCommand : public FileOrColumnFamilyCommand {
   bool Parse(const std::vector<std::string>& args, AdminRequest* req,
              std::string* error) const override {
     size_t i;
-    return TakeTarget(args, 0, req, &i, error);
+    UnpinRequest r;
+    if (!TakeTarget(args, 0, &r, &i, error)) return false;
+    *req = r;
+    return true;
   }
 };
 
@@ -337,8 +358,14 @@ class HintCommand : public FileOrColumnFamilyCommand {
   bool Parse(const std::vector<std::string>& args, AdminRequest* req,
              std::string* error) const override {
     size_t i;
-    if (!TakeTarget(args, 1, req, &i, error)) return false;
-    req->hint = args[i];
+    HintRequest r;
+    if (!TakeTarget(args, 1, &r, &i, error)) return false;
+    if (!ParseAccessHint(args[i], &r.hint)) {
+      *error = std::string(Name()) + ": unknown access hint '" + args[i] +
+               "' (known: hot, cold, write-intensive, read-intensive, archival, none)";
+      return false;
+    }
+    *req = r;
     return true;
   }
 };
@@ -346,10 +373,14 @@ class HintCommand : public FileOrColumnFamilyCommand {
 // Whole-store questions: no file, no tier.
 class WholeStoreCommand : public SteeringCommand {
  protected:
-  bool Parse(const std::vector<std::string>& args, AdminRequest*,
+  bool Parse(const std::vector<std::string>& args, AdminRequest* req,
              std::string* error) const override {
-    return CheckCount(Name(), args, 0, error);
+    if (!CheckCount(Name(), args, 0, error)) return false;
+    *req = Request();
+    return true;
   }
+  // The request, which has no fields.
+  virtual AdminRequest Request() const = 0;
 };
 
 class QueueCommand : public WholeStoreCommand {
@@ -360,6 +391,7 @@ class QueueCommand : public WholeStoreCommand {
   }
 
  protected:
+  AdminRequest Request() const override { return QueueRequest(); }
   void PrintAnswer(const AdminResponse& r, bool offline, const std::string&) const override {
     const MigrationInfo& m = r.migration;
     if (offline) printf("(no process has the store open: no migration is running)\n");
@@ -387,6 +419,7 @@ class ErrorsCommand : public WholeStoreCommand {
   }
 
  protected:
+  AdminRequest Request() const override { return ErrorsRequest(); }
   void PrintAnswer(const AdminResponse& r, bool offline, const std::string& log) const override {
     printf("errors over the store's life (details in %s):\n", log.c_str());
     for (const StoreErrorInfo& info : kStoreErrors) {

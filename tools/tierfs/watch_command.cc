@@ -214,9 +214,7 @@ class WatchCommand : public Command {
  private:
   // Asks the process for its statistics; false with a message if it does not answer them.
   static bool Sample(const std::string& meta, pid_t pid, AdminResponse* resp) {
-    AdminRequest req;
-    req.command = "stats";
-    rocksdb::Status s = SendAdminRequest(meta, req, resp, FLAGS_timeout_ms);
+    rocksdb::Status s = SendAdminRequest(meta, StatsRequest(), resp, FLAGS_timeout_ms);
     if (!s.ok()) {
       fprintf(stderr, "tierfs watch: process %d, which has the store open: %s\n", int(pid),
               s.ToString().c_str());
