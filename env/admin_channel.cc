@@ -60,14 +60,15 @@ namespace {
 struct Runner {
   Store* store;
   bool wait;
+  const MovesProgressFn& progress;
   Status operator()(const DataOpRequest& r) const {
-    return DataOpOn(store, r.op, r.path, r.tier, r.first, r.last, wait);
+    return DataOpOn(store, r.op, r.path, r.tier, r.first, r.last, wait, progress);
   }
   Status operator()(const PinRequest& r) const {
-    return PinOn(store, r.path, r.column_family, r.tier);
+    return PinOn(store, r.path, r.column_family, r.tier, progress);
   }
   Status operator()(const UnpinRequest& r) const {
-    return PinOn(store, r.path, r.column_family, -1);
+    return PinOn(store, r.path, r.column_family, -1, progress);
   }
   Status operator()(const HintRequest& r) const {
     return AccessHintOn(store, r.path, r.column_family, r.hint);
@@ -80,8 +81,9 @@ struct Runner {
 
 }  // namespace
 
-AdminResponse RunAdminRequest(Store* store, const AdminRequest& r, bool wait) {
-  const Status s = std::visit(Runner{store, wait}, r);
+AdminResponse RunAdminRequest(Store* store, const AdminRequest& r, bool wait,
+                              const MovesProgressFn& progress) {
+  const Status s = std::visit(Runner{store, wait, progress}, r);
   // Only the data operations and pins queue moves; the rest is done now.
   const bool queues = std::holds_alternative<DataOpRequest>(r) ||
                       std::holds_alternative<PinRequest>(r) ||

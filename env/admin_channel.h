@@ -23,6 +23,7 @@
 
 #include <rocksdb/status.h>
 
+#include "env/admin_ops.h"
 #include "env/admin_protocol.h"
 
 namespace tierfs {
@@ -31,8 +32,10 @@ class Store;
 
 // Runs `request` on `store`. With `wait`, data operations run now in this
 // thread (the tool on a store no process has open); without, they are queued
-// for the migration thread.
-AdminResponse RunAdminRequest(Store* store, const AdminRequest& request, bool wait);
+// for the migration thread. `progress` (may be empty) follows the moves run
+// in this thread (env/admin_ops.h).
+AdminResponse RunAdminRequest(Store* store, const AdminRequest& request, bool wait,
+                              const MovesProgressFn& progress = nullptr);
 
 // Server: answers the requests waiting in the store's admin directory, under
 // the access rules of env/admin_access.h: a directory that is not private to
