@@ -6,8 +6,7 @@
 //
 // Every --json answer carries the migration engine's counters and the
 // store's error counters (env/store_errors.h).
-#include <unistd.h>
-
+#include <algorithm>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
@@ -19,7 +18,9 @@
 #include "env/admin_channel.h"
 #include "env/store_errors.h"
 #include "env/tier_fs.h"
+#include "tools/tierfs/diagnostics.h"
 #include "tools/tierfs/flags.h"
+#include "tools/tierfs/progress.h"
 #include "tools/tierfs/registry.h"
 #include "util/size.h"
 
@@ -30,11 +31,11 @@ namespace {
 using nlohmann::json;
 
 // Parses a tier number into *tier; false with a message naming it.
-bool ParseTier(const std::string& name, const std::string& arg, int* tier, std::string* error) {
+bool ParseTier(const std::string& arg, int* tier, std::string* error) {
   char* end = nullptr;
   long t = strtol(arg.c_str(), &end, 10);
   if (arg.empty() || *end != '\0' || t < 0 || t > INT32_MAX) {
-    *error = name + ": bad tier '" + arg + "'";
+    *error = "bad tier '" + arg + "'";
     return false;
   }
   *tier = int(t);
@@ -59,10 +60,9 @@ bool ParseSegments(DataOpRequest* req, std::string* error) {
   return true;
 }
 
-bool CheckCount(const std::string& name, const std::vector<std::string>& args, size_t want,
-                std::string* error) {
+bool CheckCount(const std::vector<std::string>& args, size_t want, std::string* error) {
   if (args.size() == want) return true;
-  *error = name + ": expected " + std::to_string(want) + " argument(s), got " +
+  *error = "expected " + std::to_string(want) + " argument(s), got " +
            std::to_string(args.size());
   return false;
 }
@@ -86,7 +86,7 @@ class SteeringCommand : public Command {
     AdminRequest req;
     std::string error;
     if (!Parse(inv.args, &req, &error)) {
-      fprintf(stderr, "tierfs: %s\n", error.c_str());
+      LOG(ERROR) << error;
       return kExitBadUsage;
     }
     Options options = inv.options;
@@ -96,22 +96,29 @@ class SteeringCommand : public Command {
     std::shared_ptr<rocksdb::FileSystem> fs;
     rocksdb::Status s = NewTierFileSystem(options, &fs);
     if (s.ok()) {
-      const int rc = Print(RunAdminRequest(StoreOf(fs.get()), req, true), true, log);
+      // The moves run here, now: on a terminal, a progress line follows them.
+      ProgressLine line(Name());
+      const AdminResponse resp =
+          RunAdminRequest(StoreOf(fs.get()), req, true, [&](const MovesProgress& p) {
+            line.Update(p.done, p.total, "segments", p.bytes);
+          });
+      line.Finish();
+      const int rc = Print(resp, true, log);
       // The moves are durable already; a failed final save (statistics,
       // journal sync) is still worth an error.
       s = Close(fs.get());
-      if (!s.ok()) fprintf(stderr, "tierfs %s: %s\n", Name(), s.ToString().c_str());
+      if (!s.ok()) LOG(ERROR) << s.ToString();
       return rc != kExitOk ? rc : s.ok() ? kExitOk : kExitFailed;
     }
     if (s.ToString().find("in use by another process") == std::string::npos) {
-      fprintf(stderr, "tierfs: %s\n", s.ToString().c_str());
+      LOG(ERROR) << s.ToString();
       return kExitFailed;
     }
     AdminResponse resp;
     const std::string meta = options.tiers[0].path + "/meta";
     s = SendAdminRequest(meta, req, &resp, FLAGS_timeout_ms);
     if (!s.ok()) {
-      fprintf(stderr, "tierfs %s: %s\n", Name(), s.ToString().c_str());
+      LOG(ERROR) << s.ToString();
       return kExitFailed;
     }
     const int rc = Print(resp, false, log);
@@ -142,29 +149,20 @@ class SteeringCommand : public Command {
 
  private:
   // --wait: polls the running process's queue until its manual moves are
-  // done; on a terminal, a progress line (moves left, bytes moved, rate, time
+  // done; on a terminal, a progress line (moves done, bytes moved, rate, time
   // left at the rate so far) redrawn in place.
   int WaitForMoves(const std::string& meta) const {
-    const bool tty = isatty(STDERR_FILENO);
+    ProgressLine line(Name());
     ManualMovesProgress last;
     rocksdb::Status s = WaitForQueuedManualMoves(
         meta, 200, FLAGS_timeout_ms, [&](const ManualMovesProgress& p) {
           last = p;
-          if (!tty) return;
-          const double rate = p.seconds > 0 ? double(p.bytes_moved) / p.seconds : 0;
-          const uint64_t gone = p.first > p.left ? p.first - p.left : 0;
-          std::string eta = "-";
-          if (gone > 0 && p.left > 0) {
-            eta = std::to_string(int64_t(p.seconds / double(gone) * double(p.left) + 0.5)) + " s";
-          }
-          fprintf(stderr, "\r%s: %llu of %llu manual moves left, %s moved, %s/s, about %s left   ",
-                  Name(), (unsigned long long)p.left, (unsigned long long)p.first,
-                  FormatSize(p.bytes_moved).c_str(), FormatSize(uint64_t(rate)).c_str(),
-                  eta.c_str());
+          line.Update(p.first - std::min(p.first, p.left), p.first, "manual moves",
+                      p.bytes_moved);
         });
-    if (tty) fprintf(stderr, "\n");
+    line.Finish();
     if (!s.ok()) {
-      fprintf(stderr, "tierfs %s --wait: %s\n", Name(), s.ToString().c_str());
+      LOG(ERROR) << "--wait: " << s.ToString();
       return kExitFailed;
     }
     if (!FLAGS_json) {
@@ -190,7 +188,7 @@ class SteeringCommand : public Command {
       return r.ok ? kExitOk : kExitFailed;
     }
     if (!r.ok) {
-      fprintf(stderr, "tierfs %s: %s\n", Name(), r.message.c_str());
+      LOG(ERROR) << r.message;
       return kExitFailed;
     }
     PrintAnswer(r, offline, log);
@@ -209,11 +207,11 @@ class SegmentsToTierCommand : public SteeringCommand {
   }
   bool Parse(const std::vector<std::string>& args, AdminRequest* req,
              std::string* error) const override {
-    if (!CheckCount(Name(), args, 2, error)) return false;
+    if (!CheckCount(args, 2, error)) return false;
     DataOpRequest r;
     r.op = Op();
     r.path = args[0];
-    if (!ParseTier(Name(), args[1], &r.tier, error) || !ParseSegments(&r, error)) return false;
+    if (!ParseTier(args[1], &r.tier, error) || !ParseSegments(&r, error)) return false;
     *req = r;
     return true;
   }
@@ -268,7 +266,7 @@ class DropCopyCommand : public SteeringCommand {
   }
   bool Parse(const std::vector<std::string>& args, AdminRequest* req,
              std::string* error) const override {
-    if (!CheckCount(Name(), args, 1, error)) return false;
+    if (!CheckCount(args, 1, error)) return false;
     DataOpRequest r;
     r.op = DataOp::kDropCopy;
     r.path = args[0];
@@ -295,7 +293,7 @@ class FileOrColumnFamilyCommand : public SteeringCommand {
   bool TakeTarget(const std::vector<std::string>& args, size_t more, Request* r, size_t* next,
                   std::string* error) const {
     const size_t file = FLAGS_cf.empty() ? 1 : 0;
-    if (!CheckCount(Name(), args, file + more, error)) return false;
+    if (!CheckCount(args, file + more, error)) return false;
     if (file) r->path = args[0];
     r->column_family = FLAGS_cf;
     *next = file;
@@ -321,7 +319,7 @@ class PinCommand : public FileOrColumnFamilyCommand {
              std::string* error) const override {
     size_t i;
     PinRequest r;
-    if (!TakeTarget(args, 1, &r, &i, error) || !ParseTier(Name(), args[i], &r.tier, error)) {
+    if (!TakeTarget(args, 1, &r, &i, error) || !ParseTier(args[i], &r.tier, error)) {
       return false;
     }
     *req = r;
@@ -361,7 +359,7 @@ class HintCommand : public FileOrColumnFamilyCommand {
     HintRequest r;
     if (!TakeTarget(args, 1, &r, &i, error)) return false;
     if (!ParseAccessHint(args[i], &r.hint)) {
-      *error = std::string(Name()) + ": unknown access hint '" + args[i] +
+      *error = "unknown access hint '" + args[i] +
                "' (known: hot, cold, write-intensive, read-intensive, archival, none)";
       return false;
     }
@@ -375,7 +373,7 @@ class WholeStoreCommand : public SteeringCommand {
  protected:
   bool Parse(const std::vector<std::string>& args, AdminRequest* req,
              std::string* error) const override {
-    if (!CheckCount(Name(), args, 0, error)) return false;
+    if (!CheckCount(args, 0, error)) return false;
     *req = Request();
     return true;
   }
