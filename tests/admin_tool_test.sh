@@ -204,5 +204,27 @@ tierfs --fs_uri="$URI" ldb --db="$DB" scan >"$TMP/busy-ldb.out" 2>&1 || rc=$?
 check "tierfs ldb refuses a store another process has open" \
   "$([ "$rc" = 1 ] && grep -q "in use by another process" "$TMP/busy-ldb.out" && echo ok || echo "status $rc: $(head -3 "$TMP/busy-ldb.out")")"
 
+# ---- --wait in a running process: the moves queued there, followed until done; a progress line
+# on a terminal only. Its migration thread carries 1 MiB/s, so two segments take a few polls.
+kill "$bench_pid"; wait "$bench_pid" 2>/dev/null || true; bench_pid=""
+rm -rf "$TMP/t0/meta/admin"
+LD_PRELOAD="$PRELOAD" db_bench --fs_uri="$URI;migration:on;migration_rate:1M" --db="$DB" \
+  --use_existing_db=1 --num=$NUM --benchmarks=readrandom --duration=600 >"$TMP/busy2.out" 2>&1 &
+bench_pid=$!
+for _ in $(seq 600); do [ -d "$TMP/t0/meta/admin" ] && break; sleep 0.05; done
+rc=0
+tierfs --fs_uri="$URI" move "$big" 0 --segments=0-1 --wait >"$TMP/wait-pipe.out" 2>"$TMP/wait-pipe.err" || rc=$?
+check "move --wait in a running process, stderr not a terminal: queued, then done, nothing on stderr" \
+  "$([ "$rc" = 0 ] && [ ! -s "$TMP/wait-pipe.err" ] && grep -q '^move: queued$' "$TMP/wait-pipe.out" &&
+     grep -q '^move: the queued manual moves are done ([0-9]* waited for, .* moved in .* s)$' "$TMP/wait-pipe.out" &&
+     echo ok || echo "status $rc: $(cat "$TMP/wait-pipe.err" "$TMP/wait-pipe.out")")"
+rc=0
+env -u LD_PRELOAD script -qec "'$TOOL' --fs_uri='$URI' move '$big' 1 --segments=0-1 --wait" /dev/null \
+  >"$TMP/wait-tty.out" 2>&1 || rc=$?
+check "move --wait on a terminal: a progress line of the manual moves, then done" \
+  "$([ "$rc" = 0 ] && grep -qaE $'\rmove: [0-9]+ of [0-9]+ manual moves, .* moved, .*/s, about .* left' "$TMP/wait-tty.out" &&
+     grep -qa '^move: the queued manual moves are done' "$TMP/wait-tty.out" && echo ok ||
+     echo "status $rc: $(cat -A "$TMP/wait-tty.out" | head -5)")"
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
