@@ -52,7 +52,8 @@
 
 #include <algorithm>
 #include <exception>
-#include <initializer_list>
+#include <stdexcept>
+#include <variant>
 
 #include <nlohmann/json.hpp>
 
@@ -258,22 +259,24 @@ const char* AdminOpName(AdminOp op) {
 }
 
 AdminOp OpOf(const AdminRequest& request) {
-  switch (request.index()) {
-    case 0:
-      switch (std::get<DataOpRequest>(request).op) {
+  struct Op {
+    AdminOp operator()(const DataOpRequest& r) const {
+      switch (r.op) {
         case DataOp::kMigrate: return AdminOp::kMigrate;
         case DataOp::kReplicate: return AdminOp::kReplicate;
         case DataOp::kPrefetch: return AdminOp::kPrefetch;
         case DataOp::kDropCopy: return AdminOp::kDropCopy;
       }
       return AdminOp::kMigrate;
-    case 1: return AdminOp::kPin;
-    case 2: return AdminOp::kUnpin;
-    case 3: return AdminOp::kHint;
-    case 4: return AdminOp::kQueue;
-    case 5: return AdminOp::kErrors;
-    default: return AdminOp::kStats;
-  }
+    }
+    AdminOp operator()(const PinRequest&) const { return AdminOp::kPin; }
+    AdminOp operator()(const UnpinRequest&) const { return AdminOp::kUnpin; }
+    AdminOp operator()(const HintRequest&) const { return AdminOp::kHint; }
+    AdminOp operator()(const QueueRequest&) const { return AdminOp::kQueue; }
+    AdminOp operator()(const ErrorsRequest&) const { return AdminOp::kErrors; }
+    AdminOp operator()(const StatsRequest&) const { return AdminOp::kStats; }
+  };
+  return std::visit(Op(), request);
 }
 
 const std::string& PathOf(const AdminRequest& request) {
