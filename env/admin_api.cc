@@ -12,11 +12,19 @@ using rocksdb::Status;
 namespace {
 
 // Runs `moves` in the calling thread, at once; the first failure ends them.
-Status RunHere(Store* store, const std::vector<Move>& moves, bool skip_busy) {
+// `progress` (may be empty) hears before the first and after each.
+Status RunHere(Store* store, const std::vector<Move>& moves, bool skip_busy,
+               const MovesProgressFn& progress) {
+  MovesProgress p;
+  p.total = moves.size();
+  if (progress) progress(p);
   for (const Move& m : moves) {
-    uint64_t bytes;
+    uint64_t bytes = 0;
     rocksdb::IOStatus s = store->ExecuteMove(m, MoveCause::kManual, nullptr, &bytes);
     if (!s.ok() && !(skip_busy && s.IsBusy())) return s;
+    ++p.done;
+    p.bytes += s.ok() ? bytes : 0;
+    if (progress) progress(p);
   }
   return Status::OK();
 }
@@ -65,7 +73,8 @@ Status Pin(const rocksdb::FileSystem* fs, const std::string& path,
   return s.ok() ? PinOn(store, path, column_family, tier) : s;
 }
 
-Status PinOn(Store* store, const std::string& path, const std::string& column_family, int tier) {
+Status PinOn(Store* store, const std::string& path, const std::string& column_family, int tier,
+             const MovesProgressFn& progress) {
   if (path.empty() == column_family.empty()) {
     return Status::InvalidArgument("Pin: give a path or a column family, not both");
   }
@@ -75,7 +84,7 @@ Status PinOn(Store* store, const std::string& path, const std::string& column_fa
   if (!s.ok()) return s;
   // Without a migration thread the pin's moves run now; a segment of a file
   // being written stays where it is (its new data follows the pin).
-  if (!store->migrator()) return RunHere(store, moves, /*skip_busy=*/true);
+  if (!store->migrator()) return RunHere(store, moves, /*skip_busy=*/true, progress);
   store->migrator()->SubmitManual(moves);
   return Status::OK();
 }
@@ -88,7 +97,7 @@ Status ApplyDataOp(const rocksdb::FileSystem* fs, DataOp op, const std::string& 
 }
 
 Status DataOpOn(Store* store, DataOp op, const std::string& path, int tier, uint64_t first,
-                uint64_t last, bool wait) {
+                uint64_t last, bool wait, const MovesProgressFn& progress) {
   if (uint8_t(op) > uint8_t(DataOp::kDropCopy)) {
     return Status::InvalidArgument("unknown data operation " + std::to_string(int(op)));
   }
@@ -100,7 +109,7 @@ Status DataOpOn(Store* store, DataOp op, const std::string& path, int tier, uint
   rocksdb::IOStatus s =
       store->SegmentsToMove(TierFileSystem::Normalize(path), op, tier, first, last, &moves);
   if (!s.ok()) return s;
-  if (wait) return RunHere(store, moves, /*skip_busy=*/false);
+  if (wait) return RunHere(store, moves, /*skip_busy=*/false, progress);
   if (!store->migrator()) {
     return Status::NotSupported("migration is off in this store: run the operation with wait");
   }

@@ -1,3 +1,7 @@
+// The admin channel (admin_channel.h): the store's server (reading, checking,
+// running and answering request files), and the tool's side (sending a
+// request, waiting for the manual moves it queued). The messages and their
+// wire format are admin_protocol.h's.
 #include "env/admin_channel.h"
 
 #include <unistd.h>
@@ -9,46 +13,21 @@
 #include <algorithm>
 #include <chrono>
 #include <thread>
-
-#include <nlohmann/json.hpp>
+#include <variant>
 
 #include "env/admin_access.h"
 #include "env/admin_ops.h"
-#include "env/json_number.h"
 #include "env/migrator.h"
 #include "env/store.h"
-#include "env/tier_stats_json.h"
 
 namespace tierfs {
 
-using nlohmann::json;
 using rocksdb::Status;
 
 namespace {
 
 constexpr char kRequestPrefix[] = "REQ-";
 constexpr char kResponsePrefix[] = "RESP-";
-
-json ToJson(const AdminRequest& r) {
-  return json{{"command", r.command}, {"path", r.path}, {"column_family", r.column_family},
-              {"hint", r.hint}, {"tier", r.tier}, {"first", r.first}, {"last", r.last}};
-}
-
-json ToJson(const AdminResponse& r) {
-  const MigrationInfo& m = r.migration;
-  json j{{"ok", r.ok}, {"message", r.message},
-         {"migration", {{"enabled", m.enabled}, {"queue", m.queue}, {"running", m.running},
-                        {"running_manual", m.running_manual}, {"done", m.done},
-                        {"bytes", m.bytes}, {"skipped", m.skipped},
-                        {"given_up", m.given_up}, {"waits", m.waits}}},
-         {"errors", StoreErrorsToJson(r.errors)}};
-  if (!r.tiers.empty()) {
-    j["tiers"] = TierStatsToJsonLossless(r.tiers);
-    j["sampled_ns"] = r.sampled_ns;
-    j["copies_in_flight"] = r.copies_in_flight;
-  }
-  return j;
-}
 
 // Writes `text` to `path` atomically (a reader never sees half of it).
 Status WriteAtomically(rocksdb::FileSystem* fs, const std::string& path, const std::string& text) {
@@ -75,82 +54,46 @@ uint64_t CopiesInFlight(Store* store) {
 
 }  // namespace
 
-Status ParseAdminRequest(const std::string& text, AdminRequest* request) {
-  json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (!j.is_object()) return Status::InvalidArgument("not a JSON object");
-  AdminRequest r;
-  try {
-    r.command = j.value("command", "");
-    r.path = j.value("path", "");
-    r.column_family = j.value("column_family", "");
-    r.hint = j.value("hint", "");
-    r.tier = JsonNumber<int>(j, "tier", -1);
-    r.first = JsonNumber<uint64_t>(j, "first", 0);
-    r.last = JsonNumber<uint64_t>(j, "last", ~uint64_t(0));
-  } catch (const std::exception& e) {  // a value of the wrong type
-    return Status::InvalidArgument(e.what());
-  }
-  *request = r;
-  return Status::OK();
-}
+namespace {
 
-Status ParseAdminResponse(const std::string& text, AdminResponse* response) {
-  json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (!j.is_object()) return Status::Corruption("not a JSON object");
-  AdminResponse r;
-  try {
-    r.ok = j.value("ok", false);
-    r.message = j.value("message", "");
-    r.errors = StoreErrorsFromJson(j.value("errors", json::object()));
-    const json m = j.value("migration", json::object());
-    if (m.is_object()) {
-      r.migration.enabled = m.value("enabled", false);
-      r.migration.queue = m.value("queue", std::vector<std::string>());
-      r.migration.running = m.value("running", "");
-      r.migration.running_manual = m.value("running_manual", false);
-      r.migration.done = JsonNumber<uint64_t>(m, "done", 0);
-      r.migration.bytes = JsonNumber<uint64_t>(m, "bytes", 0);
-      r.migration.skipped = JsonNumber<uint64_t>(m, "skipped", 0);
-      r.migration.given_up = JsonNumber<uint64_t>(m, "given_up", 0);
-      r.migration.waits = JsonNumber<uint64_t>(m, "waits", 0);
-    }
-    if (j.contains("tiers")) r.tiers = TierStatsFromJsonLossless(j["tiers"]);
-    r.sampled_ns = JsonNumber<int64_t>(j, "sampled_ns", 0);
-    r.copies_in_flight = JsonNumber<uint64_t>(j, "copies_in_flight", 0);
-  } catch (const std::exception& e) {  // a value of the wrong type
-    return Status::Corruption(e.what());
+// Runs one typed request on the store; one overload per request struct.
+struct Runner {
+  Store* store;
+  bool wait;
+  const MovesProgressFn& progress;
+  Status operator()(const DataOpRequest& r) const {
+    return DataOpOn(store, r.op, r.path, r.tier, r.first, r.last, wait, progress);
   }
-  *response = r;
-  return Status::OK();
-}
+  Status operator()(const PinRequest& r) const {
+    return PinOn(store, r.path, r.column_family, r.tier, progress);
+  }
+  Status operator()(const UnpinRequest& r) const {
+    return PinOn(store, r.path, r.column_family, -1, progress);
+  }
+  Status operator()(const HintRequest& r) const {
+    return AccessHintOn(store, r.path, r.column_family, r.hint);
+  }
+  // Every answer carries what these ask for.
+  Status operator()(const QueueRequest&) const { return Status::OK(); }
+  Status operator()(const ErrorsRequest&) const { return Status::OK(); }
+  Status operator()(const StatsRequest&) const { return Status::OK(); }
+};
 
-AdminResponse RunAdminRequest(Store* store, const AdminRequest& r, bool wait) {
-  Status s;
-  const std::string& c = r.command;
-  DataOp op;
-  AccessHint hint;
-  if (ParseDataOp(c, &op)) {
-    s = DataOpOn(store, op, r.path, r.tier, r.first, r.last, wait);
-  } else if (c == "pin" || c == "unpin") {
-    s = PinOn(store, r.path, r.column_family, c == "pin" ? r.tier : -1);
-  } else if (c == "hint" && !ParseAccessHint(r.hint, &hint)) {
-    s = Status::InvalidArgument("unknown access hint '" + r.hint +
-                                "' (known: hot, cold, write-intensive, read-intensive, "
-                                "archival, none)");
-  } else if (c == "hint") {
-    s = AccessHintOn(store, r.path, r.column_family, hint);
-  } else if (c != "queue" && c != "errors" && c != "stats") {
-    s = Status::InvalidArgument("unknown admin command '" + c + "'");
-  }
+}  // namespace
+
+AdminResponse RunAdminRequest(Store* store, const AdminRequest& r, bool wait,
+                              const MovesProgressFn& progress) {
+  const Status s = std::visit(Runner{store, wait, progress}, r);
+  // Only the data operations and pins queue moves; the rest is done now.
+  const bool queues = std::holds_alternative<DataOpRequest>(r) ||
+                      std::holds_alternative<PinRequest>(r) ||
+                      std::holds_alternative<UnpinRequest>(r);
   AdminResponse resp;
   resp.ok = s.ok();
-  resp.message =
-      s.ok() ? (wait || c == "queue" || c == "errors" || c == "hint" || c == "stats" ? "done"
-                                                                                   : "queued")
-             : s.ToString();
+  resp.message = s.ok() ? (wait || !queues ? "done" : "queued") : s.ToString();
   MigrationInfoOf(store, &resp.migration);
   resp.errors = store->errors();
-  if (c == "stats") {
+  if (std::holds_alternative<StatsRequest>(r)) {
     store->GetStats(&resp.tiers);
     resp.sampled_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                           std::chrono::steady_clock::now().time_since_epoch())
@@ -199,8 +142,8 @@ void ServeAdminRequests(Store* store, std::string* dir_problem) {
     // tried again at the next poll, and the tool withdraws it at its timeout.
     if (!rs.ok()) continue;
     AdminRequest request;
-    Status ps = ParseAdminRequest(text, &request);
-    const Status refusal = ps.ok() ? CheckRequestPath(store, request.path) : Status::OK();
+    Status ps = DecodeAdminRequest(text, &request);
+    const Status refusal = ps.ok() ? CheckRequestPath(store, PathOf(request)) : Status::OK();
     if (!ps.ok()) {
       resp.message = "malformed admin request " + name + ": " + ps.ToString();
     } else if (!refusal.ok()) {
@@ -216,7 +159,8 @@ void ServeAdminRequests(Store* store, std::string* dir_problem) {
     }
     // The tool that asked waits for an answer that will not come (it times
     // out); a request that stays would run again at every poll.
-    Status ws = WriteAtomically(fs, dir + "/" + kResponsePrefix + name.substr(n), ToJson(resp).dump());
+    Status ws = WriteAtomically(fs, dir + "/" + kResponsePrefix + name.substr(n),
+                                EncodeAdminResponse(resp));
     if (!ws.ok()) store->ReportError(StoreError::kAdminChannel, "answering " + name, ws);
     ws = fs->DeleteFile(dir + "/" + name, rocksdb::IOOptions(), nullptr);
     if (!ws.ok() && !ws.IsNotFound() && !ws.IsPathNotFound()) {  // not withdrawn meanwhile
@@ -248,12 +192,17 @@ void AdminServer::Run() {
 
 Status SendAdminRequest(const std::string& meta_dir, const AdminRequest& request,
                         AdminResponse* response, int timeout_ms) {
+  return SendAdminRequestText(meta_dir, EncodeAdminRequest(request), response, timeout_ms);
+}
+
+Status SendAdminRequestText(const std::string& meta_dir, const std::string& request,
+                            AdminResponse* response, int timeout_ms) {
   auto fs = rocksdb::FileSystem::Default();
   const std::string dir = meta_dir + "/admin";
   static std::atomic<int> counter{0};
   const std::string id = std::to_string(getpid()) + "-" + std::to_string(counter++) + ".json";
   Status s = OpenAdminDirForClient(dir);
-  if (s.ok()) s = WritePrivateFile(dir + "/" + kRequestPrefix + id, ToJson(request).dump());
+  if (s.ok()) s = WritePrivateFile(dir + "/" + kRequestPrefix + id, request);
   if (!s.ok()) return s;
   const std::string answer = dir + "/" + kResponsePrefix + id;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
@@ -262,7 +211,7 @@ Status SendAdminRequest(const std::string& meta_dir, const AdminRequest& request
     if (rocksdb::ReadFileToString(fs.get(), answer, &text).ok()) {
       // The answer is read: a copy left behind is never read again.
       fs->DeleteFile(answer, rocksdb::IOOptions(), nullptr).PermitUncheckedError();
-      Status ps = ParseAdminResponse(text, response);
+      Status ps = DecodeAdminResponse(text, response);
       if (!ps.ok()) {
         return Status::Corruption("malformed admin response " + answer + ": " + ps.ToString());
       }
@@ -281,8 +230,7 @@ Status SendAdminRequest(const std::string& meta_dir, const AdminRequest& request
 rocksdb::Status WaitForQueuedManualMoves(
     const std::string& meta_dir, int poll_ms, int timeout_ms,
     const std::function<void(const ManualMovesProgress&)>& progress) {
-  AdminRequest req;
-  req.command = "queue";
+  const AdminRequest req = QueueRequest();
   const auto start = std::chrono::steady_clock::now();
   ManualMovesProgress p;
   uint64_t bytes_at_start = 0;

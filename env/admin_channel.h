@@ -4,11 +4,14 @@
 //
 // Files, not sockets: the tool writes a request, <tier0>/meta/admin/
 // REQ-<pid>-<n>.json (written as .tmp, then renamed), and waits for
-// RESP-<pid>-<n>.json. The store's admin server, a thread of its own (so the
-// channel works whether migration is on or off), looks for requests every
-// 100 ms, runs each (moves are queued for the migration thread, or run in the
-// server's thread when migration is off), answers and removes the request. A file channel needs no port or socket path, works wherever the
-// tier directory is shared, and leaves a trace when something goes wrong.
+// RESP-<pid>-<n>.json; both are the typed messages of env/admin_protocol.h,
+// whose wire format is defined there. The store's admin server, a thread of
+// its own (so the channel works whether migration is on or off), looks for
+// requests every 100 ms, runs each (moves are queued for the migration
+// thread, or run in the server's thread when migration is off), answers and
+// removes the request. A file channel needs no port or socket path, works
+// wherever the tier directory is shared, and leaves a trace when something
+// goes wrong.
 #pragma once
 
 #include <condition_variable>
@@ -20,52 +23,19 @@
 
 #include <rocksdb/status.h>
 
-#include "env/store_errors.h"
-#include "tierfs/statistics.h"
+#include "env/admin_ops.h"
+#include "env/admin_protocol.h"
 
 namespace tierfs {
 
 class Store;
 
-struct AdminRequest {
-  // A data operation by its DataOpName (migrate, replicate, prefetch,
-  // drop-copy), or pin, unpin, hint, queue, errors, stats.
-  std::string command;
-  std::string path;           // logical file path
-  std::string column_family;  // pin, unpin, hint: instead of a path
-  std::string hint;           // hint: an AccessHintName (hot, cold, ...)
-  int tier = -1;
-  uint64_t first = 0, last = ~0ull;  // segment range
-};
-
-struct AdminResponse {
-  bool ok = false;
-  std::string message;
-  MigrationInfo migration;
-  StoreErrorCounts errors{};  // the store's error counters (Store::errors()), every answer
-  // "stats" only (`tierfs watch`): every tier's statistics as the store has
-  // them now (GetTierStats: counters over the store's life, gauges now);
-  // when they were read, on the steady clock (CLOCK_MONOTONIC, in ns: two
-  // answers' difference is the time between them); and how many of the moves
-  // queued or running (`migration`) make extra copies (REPLICATE, PREFETCH).
-  std::vector<TierStats> tiers;
-  int64_t sampled_ns = 0;
-  uint64_t copies_in_flight = 0;
-};
-
-// Decodes a request file's text (JSON: command, path, column_family, hint,
-// tier, first, last; a missing key takes the default above). InvalidArgument
-// saying why if the text is not such an object or a value has the wrong type.
-rocksdb::Status ParseAdminRequest(const std::string& text, AdminRequest* request);
-
-// Decodes a response file's text (what the server writes). Corruption saying
-// why if it is not a JSON object or a value has the wrong type.
-rocksdb::Status ParseAdminResponse(const std::string& text, AdminResponse* response);
-
 // Runs `request` on `store`. With `wait`, data operations run now in this
 // thread (the tool on a store no process has open); without, they are queued
-// for the migration thread.
-AdminResponse RunAdminRequest(Store* store, const AdminRequest& request, bool wait);
+// for the migration thread. `progress` (may be empty) follows the moves run
+// in this thread (env/admin_ops.h).
+AdminResponse RunAdminRequest(Store* store, const AdminRequest& request, bool wait,
+                              const MovesProgressFn& progress = nullptr);
 
 // Server: answers the requests waiting in the store's admin directory, under
 // the access rules of env/admin_access.h: a directory that is not private to
@@ -96,10 +66,17 @@ class AdminServer {
   std::thread thread_;
 };
 
-// Client: sends `request` to the process that has the store with metadata
-// directory `meta_dir` open, and waits up to `timeout_ms` for the answer.
+// Client: sends `request` (EncodeAdminRequest) to the process that has the
+// store with metadata directory `meta_dir` open, and waits up to
+// `timeout_ms` for the answer (DecodeAdminResponse: Corruption if it cannot
+// be read). TimedOut if none came; the request is then withdrawn.
 rocksdb::Status SendAdminRequest(const std::string& meta_dir, const AdminRequest& request,
                                  AdminResponse* response, int timeout_ms);
+
+// Client: SendAdminRequest with the request file's text as given, encoded or
+// not: for tests of what the server does with a malformed request.
+rocksdb::Status SendAdminRequestText(const std::string& meta_dir, const std::string& text,
+                                     AdminResponse* response, int timeout_ms);
 
 // How far the manual moves queued in a running process are (`tierfs move
 // --wait`): how many are left (queued, and the one running if it is

@@ -95,11 +95,14 @@ class AdminAccessTest : public ::testing::Test {
     return all;
   }
 
-  AdminResponse Send(const std::string& command, const std::string& path, int tier = 1) {
-    AdminRequest req;
-    req.command = command;
-    req.path = path;
-    req.tier = tier;
+  // A MIGRATE of `path` to tier 1.
+  static AdminRequest Migrate(const std::string& path) {
+    DataOpRequest r;
+    r.path = path;
+    r.tier = 1;
+    return r;
+  }
+  AdminResponse Send(const AdminRequest& req) {
     AdminResponse resp;
     rocksdb::Status s = SendAdminRequest(meta_, req, &resp, 5000);
     EXPECT_TRUE(s.ok()) << s.ToString();
@@ -121,7 +124,7 @@ TEST_F(AdminAccessTest, TheChannelDirectoryIsCreatedPrivateToTheStoresOwner) {
   EXPECT_EQ(0700u, st.st_mode & 07777);
   EXPECT_EQ(geteuid(), st.st_uid);
   // The tool's requests work through it.
-  EXPECT_TRUE(Send("queue", "").ok);
+  EXPECT_TRUE(Send(QueueRequest()).ok);
 }
 
 TEST_F(AdminAccessTest, AnOpenChannelDirectoryIsMadePrivate) {
@@ -175,7 +178,7 @@ TEST_F(AdminAccessTest, ARequestFileOfAnotherUserIsRefusedRemovedAndNotRun) {
   // owner's moves it.
   std::this_thread::sleep_for(std::chrono::milliseconds(3 * AdminServer::kPollMillis));
   EXPECT_EQ(0, TableFileTier());
-  EXPECT_TRUE(Send("migrate", "/db/000001.sst").ok);
+  EXPECT_TRUE(Send(Migrate("/db/000001.sst")).ok);
   EXPECT_TRUE(WaitFor([&] { return TableFileTier() == 1; }));
 }
 
@@ -207,24 +210,24 @@ TEST_F(AdminAccessTest, ARequestNamingAPathOutsideTheStoresNamespaceIsRefused) {
   Open();
   WriteTableFile();
 
-  AdminResponse resp = Send("migrate", "/etc/passwd");
+  AdminResponse resp = Send(Migrate("/etc/passwd"));
   EXPECT_FALSE(resp.ok);
   EXPECT_NE(std::string::npos,
             resp.message.find("refused: path '/etc/passwd' is outside the store's namespace"))
       << resp.message;
-  resp = Send("pin", "/db/../../etc/passwd");
+  resp = Send(PinRequest{"/db/../../etc/passwd", "", 1});
   EXPECT_FALSE(resp.ok);
   EXPECT_NE(std::string::npos, resp.message.find("refused: path '/db/../../etc/passwd' is not "
                                                  "normalized (it reads as '/etc/passwd')"))
       << resp.message;
-  resp = Send("hint", "db/000001.sst");
+  resp = Send(HintRequest{"db/000001.sst", "", AccessHint::kHot});
   EXPECT_FALSE(resp.ok);
   EXPECT_NE(std::string::npos, resp.message.find("refused: path 'db/000001.sst' is not absolute"))
       << resp.message;
   EXPECT_EQ(3u, LogCount("admin_channel: admin request REQ-")) << Log();
   EXPECT_EQ(1u, LogCount("refused: path '/etc/passwd' is outside the store's namespace")) << Log();
   // A path in the namespace is served.
-  resp = Send("migrate", "/db/000001.sst");
+  resp = Send(Migrate("/db/000001.sst"));
   EXPECT_TRUE(resp.ok) << resp.message;
 }
 

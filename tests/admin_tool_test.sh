@@ -110,12 +110,12 @@ check "tierfs help ldb ends with RocksDB's ldb help" \
      grep -q 'manifest_dump' "$TMP/help-ldb.out" && echo ok || head -5 "$TMP/help-ldb.out")"
 rc=0
 tierfs --fs_uri="$URI" frobnicate >"$TMP/unknown.out" 2>&1 || rc=$?
-check "an unknown command fails, naming it" \
-  "$([ "$rc" = 2 ] && grep -q "unknown command 'frobnicate'" "$TMP/unknown.out" && echo ok || echo "status $rc: $(cat "$TMP/unknown.out")")"
+check "an unknown command fails, naming it, in the tool's diagnostic form" \
+  "$([ "$rc" = 2 ] && grep -q "^tierfs: error: unknown command 'frobnicate'" "$TMP/unknown.out" && echo ok || echo "status $rc: $(cat "$TMP/unknown.out")")"
 rc=0
 tierfs help frobnicate >"$TMP/unknown-help.out" 2>&1 || rc=$?
 check "help on an unknown command fails, naming it" \
-  "$([ "$rc" = 2 ] && grep -q "unknown command 'frobnicate'" "$TMP/unknown-help.out" && echo ok || echo "status $rc: $(cat "$TMP/unknown-help.out")")"
+  "$([ "$rc" = 2 ] && grep -q "^tierfs help: error: unknown command 'frobnicate'" "$TMP/unknown-help.out" && echo ok || echo "status $rc: $(cat "$TMP/unknown-help.out")")"
 rc=0
 tierfs --fs_uri="$URI" --frobnicate stats >"$TMP/flag.out" 2>&1 || rc=$?
 check "an unknown option fails, naming it" \
@@ -123,11 +123,12 @@ check "an unknown option fails, naming it" \
 rc=0
 tierfs --fs_uri="$URI" --segments=1 stats >"$TMP/nottaken.out" 2>&1 || rc=$?
 check "an option the command does not take fails, naming both" \
-  "$([ "$rc" = 2 ] && grep -q "tierfs stats: option --segments does not apply" "$TMP/nottaken.out" && echo ok || echo "status $rc: $(cat "$TMP/nottaken.out")")"
+  "$([ "$rc" = 2 ] && grep -q "^tierfs stats: error: option --segments does not apply" "$TMP/nottaken.out" &&
+     grep -q "^usage: tierfs --fs_uri=URI \[--json\] stats$" "$TMP/nottaken.out" && echo ok || echo "status $rc: $(cat "$TMP/nottaken.out")")"
 rc=0
 tierfs --fs_uri="$URI" ldb --env_uri=posix:// --db="$DB" scan >"$TMP/envuri.out" 2>&1 || rc=$?
 check "tierfs ldb refuses --env_uri" \
-  "$([ "$rc" = 2 ] && grep -q -- "--env_uri is not taken" "$TMP/envuri.out" && echo ok || echo "status $rc: $(cat "$TMP/envuri.out")")"
+  "$([ "$rc" = 2 ] && grep -q -- "^tierfs ldb: error: --env_uri is not taken" "$TMP/envuri.out" && echo ok || echo "status $rc: $(cat "$TMP/envuri.out")")"
 check "--fs_uri after \`ldb\` is the tool's too" \
   "$([ "$(tierfs ldb --fs_uri="$URI" --db="$DB" get tierfs-key)" = tierfs-value ] && echo ok || echo no)"
 
@@ -159,6 +160,38 @@ check "tierfs sst_dump --verify_checksum reports a damaged table file, naming it
   "$([ "$damaged" -ge 1 ] && grep -q "^$name: Corruption: block checksum mismatch" "$TMP/bad.out" && echo ok ||
      echo "damaged $damaged backing files of '$name' ($size bytes, tier $tier), status $rc: $(cat "$TMP/bad.out")")"
 
+# ---- progress (tools/tierfs/progress.h): a line redrawn on stderr when it is a terminal, nothing
+# otherwise. The terminal is script(1)'s pty, which carries stdout and stderr together.
+# The largest table file: its first segment moves to tier 0 (to a pipe), then every segment
+# not on tier 1 moves there (on a terminal), at least that one.
+big=$(tierfs --fs_uri="$URI" --json --db="$DB" ls | /usr/bin/python3 -c '
+import json, sys
+print(max((f for f in json.load(sys.stdin) if f["kind"] == "sst"), key=lambda f: f["size"])["name"])') || true
+bad_usage=0
+tierfs --fs_uri="$URI" move "$big" x 2>"$TMP/badtier.err" || bad_usage=$?
+check "a bad tier is a usage error (exit 2) naming it, in the tool's diagnostic form" \
+  "$([ "$bad_usage" = 2 ] && grep -q "^tierfs move: error: bad tier 'x'$" "$TMP/badtier.err" && echo ok || echo "status $bad_usage: $(cat "$TMP/badtier.err")")"
+rc=0
+tierfs --fs_uri="$URI" move "$big" 0 --segments=0 >"$TMP/move-pipe.out" 2>"$TMP/move-pipe.err" || rc=$?
+check "move run by the tool, stderr not a terminal: the result on stdout, nothing on stderr" \
+  "$([ "$rc" = 0 ] && [ ! -s "$TMP/move-pipe.err" ] && [ "$(head -1 "$TMP/move-pipe.out")" = "move: done" ] && echo ok ||
+     echo "status $rc: $(cat "$TMP/move-pipe.err" "$TMP/move-pipe.out")")"
+rc=0
+env -u LD_PRELOAD script -qec "'$TOOL' --fs_uri='$URI' move '$big' 1" /dev/null >"$TMP/move-tty.out" 2>&1 || rc=$?
+check "move run by the tool on a terminal: a progress line of the segments it moves, then the result" \
+  "$([ "$rc" = 0 ] && grep -qaE $'\rmove: ([1-9][0-9]*) of \\1 segments, .* moved, .*/s, about 0 s left' "$TMP/move-tty.out" &&
+     grep -qa '^move: done' "$TMP/move-tty.out" && echo ok || echo "status $rc: $(cat -A "$TMP/move-tty.out" | head -5)")"
+rc=0
+tierfs --fs_uri="$URI" check >"$TMP/check-pipe.out" 2>"$TMP/check-pipe.err" || rc=$?
+check "check, stderr not a terminal: the report on stdout, nothing on stderr" \
+  "$([ "$rc" = 0 ] && [ ! -s "$TMP/check-pipe.err" ] && grep -q '^clean: no findings' "$TMP/check-pipe.out" && echo ok ||
+     echo "status $rc: $(cat "$TMP/check-pipe.err" "$TMP/check-pipe.out" | head -5)")"
+rc=0
+env -u LD_PRELOAD script -qec "'$TOOL' --fs_uri='$URI' check" /dev/null >"$TMP/check-tty.out" 2>&1 || rc=$?
+check "check on a terminal: a progress line (bytes examined of all, rate, time left), then the report" \
+  "$([ "$rc" = 0 ] && grep -qa $'\rcheck: [0-9.]* [KMG]*i*B of [0-9.]* [KMG]*i*B, .*/s, about 0 s left' "$TMP/check-tty.out" &&
+     grep -qa '^clean: no findings' "$TMP/check-tty.out" && echo ok || echo "status $rc: $(cat -A "$TMP/check-tty.out" | head -5)")"
+
 # ---- a store open in another process is refused, not opened twice
 rm -rf "$TMP/t0/meta/admin"  # made again when the store opens: the sign db_bench has it
 LD_PRELOAD="$PRELOAD" db_bench --fs_uri="$URI" --db="$DB" --use_existing_db=1 --num=$NUM \
@@ -170,6 +203,28 @@ rc=0
 tierfs --fs_uri="$URI" ldb --db="$DB" scan >"$TMP/busy-ldb.out" 2>&1 || rc=$?
 check "tierfs ldb refuses a store another process has open" \
   "$([ "$rc" = 1 ] && grep -q "in use by another process" "$TMP/busy-ldb.out" && echo ok || echo "status $rc: $(head -3 "$TMP/busy-ldb.out")")"
+
+# ---- --wait in a running process: the moves queued there, followed until done; a progress line
+# on a terminal only. Its migration thread carries 1 MiB/s, so two segments take a few polls.
+kill "$bench_pid"; wait "$bench_pid" 2>/dev/null || true; bench_pid=""
+rm -rf "$TMP/t0/meta/admin"
+LD_PRELOAD="$PRELOAD" db_bench --fs_uri="$URI;migration:on;migration_rate:1M" --db="$DB" \
+  --use_existing_db=1 --num=$NUM --benchmarks=readrandom --duration=600 >"$TMP/busy2.out" 2>&1 &
+bench_pid=$!
+for _ in $(seq 600); do [ -d "$TMP/t0/meta/admin" ] && break; sleep 0.05; done
+rc=0
+tierfs --fs_uri="$URI" move "$big" 0 --segments=0-1 --wait >"$TMP/wait-pipe.out" 2>"$TMP/wait-pipe.err" || rc=$?
+check "move --wait in a running process, stderr not a terminal: queued, then done, nothing on stderr" \
+  "$([ "$rc" = 0 ] && [ ! -s "$TMP/wait-pipe.err" ] && grep -q '^move: queued$' "$TMP/wait-pipe.out" &&
+     grep -q '^move: the queued manual moves are done ([0-9]* waited for, .* moved in .* s)$' "$TMP/wait-pipe.out" &&
+     echo ok || echo "status $rc: $(cat "$TMP/wait-pipe.err" "$TMP/wait-pipe.out")")"
+rc=0
+env -u LD_PRELOAD script -qec "'$TOOL' --fs_uri='$URI' move '$big' 1 --segments=0-1 --wait" /dev/null \
+  >"$TMP/wait-tty.out" 2>&1 || rc=$?
+check "move --wait on a terminal: a progress line of the manual moves, then done" \
+  "$([ "$rc" = 0 ] && grep -qaE $'\rmove: [0-9]+ of [0-9]+ manual moves, .* moved, .*/s, about .* left' "$TMP/wait-tty.out" &&
+     grep -qa '^move: the queued manual moves are done' "$TMP/wait-tty.out" && echo ok ||
+     echo "status $rc: $(cat -A "$TMP/wait-tty.out" | head -5)")"
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -117,7 +117,7 @@ check "heatmap --png into a missing directory fails, naming the file" \
 rc=0
 tierfs --fs_uri="$URI" heatmap --color=sometimes >/dev/null 2>"$TMP/color.err" || rc=$?
 check "heatmap --color=sometimes is refused, naming it" \
-  bash -c "[ $rc = 2 ] && grep -q \"bad --color 'sometimes'\" '$TMP/color.err'"
+  bash -c "[ $rc = 2 ] && grep -q \"^tierfs heatmap: error: bad --color 'sometimes'\" '$TMP/color.err'"
 
 # ---- heatmap --trace: each segment's user reads per time window, recounted from the trace
 "$BUILD/tools/sim/tierfs-trace" to-csv "$TMP/read.trace" --full >"$TMP/read.csv"
@@ -136,7 +136,7 @@ check "heatmap --trace of a missing file fails, naming it" \
 rc=0
 tierfs --fs_uri="$URI" watch --count=1 --interval_ms=100 >"$TMP/idle.out" 2>"$TMP/idle.err" || rc=$?
 check "watch on a store no process has open exits 1, saying so" \
-  bash -c "[ $rc = 1 ] && grep -q 'no process has the store at $TMP/t0 open' '$TMP/idle.err' && [ ! -s '$TMP/idle.out' ]"
+  bash -c "[ $rc = 1 ] && grep -q '^tierfs watch: error: no process has the store at $TMP/t0 open' '$TMP/idle.err' && [ ! -s '$TMP/idle.out' ]"
 rc=0
 tierfs --fs_uri="$URI" watch --interval_ms=0 >/dev/null 2>"$TMP/interval.err" || rc=$?
 check "watch --interval_ms=0 is refused, naming it" \

@@ -1,8 +1,9 @@
-// Admin channel requests (env/admin_channel.h): the text of a request file,
-// decoded by ParseAdminRequest as the store's admin server does, then run by
+// Admin channel requests (env/admin_protocol.h): the text of a request file,
+// decoded by DecodeAdminRequest as the store's admin server does, then run by
 // RunAdminRequest on a small store (fuzz_store.h) with migration off, so data
 // operations run at once as they do there. The same text is also decoded as a
-// response (ParseAdminResponse), as the tool reads the server's answer.
+// response (DecodeAdminResponse), as the tool reads the server's answer. A
+// request that decodes must encode to text that decodes to the same request.
 #include <string>
 
 #include "env/admin_channel.h"
@@ -33,15 +34,19 @@ Store* TheStore() {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text = fuzz::Text(data, size);
   AdminResponse response;
-  rocksdb::Status s = ParseAdminResponse(text, &response);
+  rocksdb::Status s = DecodeAdminResponse(text, &response);
   FUZZ_CHECK(s.ok() || !s.ToString().empty());
 
   AdminRequest request;
-  s = ParseAdminRequest(text, &request);
+  s = DecodeAdminRequest(text, &request);
   if (!s.ok()) {
     FUZZ_CHECK(!s.ToString().empty());
     return 0;
   }
+  const std::string encoded = EncodeAdminRequest(request);
+  AdminRequest again;
+  FUZZ_CHECK(DecodeAdminRequest(encoded, &again).ok());
+  FUZZ_CHECK(EncodeAdminRequest(again) == encoded);
   response = RunAdminRequest(TheStore(), request, /*wait=*/true);
   FUZZ_CHECK(!response.message.empty());
   return 0;

@@ -2,15 +2,14 @@
 // report, as a table or as JSON.
 #include "tools/tierfs/check_command.h"
 
-#include <unistd.h>
-
-#include <chrono>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
 #include "env/store_check.h"
 #include "tierfs/file_system.h"
+#include "tools/tierfs/diagnostics.h"
 #include "tools/tierfs/flags.h"
+#include "tools/tierfs/progress.h"
 #include "tools/tierfs/registry.h"
 #include "util/size.h"
 
@@ -137,28 +136,23 @@ int RunCheck(const std::string& fs_uri, bool repair, bool json_out) {
   Options options;
   rocksdb::Status s = ParseUri(fs_uri, &options);
   if (!s.ok()) {
-    fprintf(stderr, "tierfs check: %s\n", s.ToString().c_str());
+    LOG(ERROR) << s.ToString();
     return 2;
   }
   CheckOptions check;
   check.repair = repair;
-  const auto start = std::chrono::steady_clock::now();
-  bool progressed = false;
-  if (isatty(STDOUT_FILENO) && isatty(STDERR_FILENO)) {
+  // On a terminal, a progress line (progress.h): bytes examined, rate, time left.
+  tool::ProgressLine line("check");
+  if (line.shown()) {
     check.progress = [&](const CheckProgress& p) {
-      const double secs =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      const uint64_t rate = secs > 0 ? uint64_t(double(p.bytes_done) / secs) : 0;
-      fprintf(stderr, "\rchecked %s of %s, %s/s   ", FormatSize(p.bytes_done).c_str(),
-              FormatSize(p.bytes_total).c_str(), FormatSize(rate).c_str());
-      progressed = true;
+      line.Update(p.bytes_done, p.bytes_total, "", p.bytes_done);
     };
   }
   CheckReport report;
   s = CheckStore(options, check, &report);
-  if (progressed) fprintf(stderr, "\n");
+  line.Finish();
   if (!s.ok()) {
-    fprintf(stderr, "tierfs check: %s\n", s.ToString().c_str());
+    LOG(ERROR) << s.ToString();
     return 2;
   }
   if (json_out) {

@@ -59,8 +59,9 @@ class Command {
   virtual bool PassesArgumentsThrough() const { return false; }
   // True: --fs_uri is required, and parsed into Invocation::options.
   virtual bool NeedsStore() const { return true; }
-  // Runs the command; returns the exit status (kExit*). Prints its output to
-  // stdout and its errors, each naming the command, to stderr.
+  // Runs the command; returns the exit status (kExit*). Prints its results
+  // to stdout, and its errors with LOG(ERROR) (diagnostics.h: to stderr,
+  // prefixed "tierfs COMMAND: error:"), each naming the bad input.
   virtual int Run(const Invocation& invocation) const = 0;
 };
 

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "tierfs/statistics.h"
+#include "tools/tierfs/diagnostics.h"
 #include "tools/tierfs/flags.h"
 #include "tools/tierfs/heatmap.h"
 #include "tools/tierfs/inspect_command.h"
@@ -142,36 +143,35 @@ class HeatmapCommand : public InspectCommand {
   bool NeedsStore() const override { return FLAGS_trace.empty(); }
   int Run(const Invocation& inv) const override {
     if (FLAGS_color != "auto" && FLAGS_color != "always" && FLAGS_color != "never") {
-      fprintf(stderr, "tierfs heatmap: bad --color '%s' (expected auto, always or never)\n",
-              FLAGS_color.c_str());
+      LOG(ERROR) << "bad --color '" << FLAGS_color << "' (expected auto, always or never)";
       return kExitBadUsage;
     }
     if (FlagGiven("png") && FLAGS_png.empty()) {
-      fprintf(stderr, "tierfs heatmap: --png needs a file name\n");
+      LOG(ERROR) << "--png needs a file name";
       return kExitBadUsage;
     }
     if (FLAGS_trace.empty()) {
       if (FlagGiven("windows")) {
-        fprintf(stderr, "tierfs heatmap: --windows applies only with --trace\n");
+        LOG(ERROR) << "--windows applies only with --trace";
         return kExitBadUsage;
       }
       return InspectCommand::Run(inv);
     }
     if (FlagGiven("db") || FLAGS_windows < 1) {
-      fprintf(stderr, "tierfs heatmap: %s\n",
-              FLAGS_windows < 1
-                  ? ("bad --windows=" + std::to_string(FLAGS_windows) + " (at least 1)").c_str()
-                  : "--db does not apply with --trace (a trace names files by id)");
+      LOG(ERROR) << (FLAGS_windows < 1
+                         ? "bad --windows=" + std::to_string(FLAGS_windows) + " (at least 1)"
+                         : std::string("--db does not apply with --trace (a trace names files "
+                                       "by id)"));
       return kExitBadUsage;
     }
     if (!inv.args.empty()) {
-      fprintf(stderr, "tierfs heatmap takes no arguments\n");
+      LOG(ERROR) << "takes no arguments, got " << inv.args.size();
       return kExitBadUsage;
     }
     HeatMap map;
     rocksdb::Status s = BuildTraceHeatMap(FLAGS_trace, FLAGS_windows, &map);
     if (!s.ok()) {
-      fprintf(stderr, "tierfs heatmap: %s\n", s.ToString().c_str());
+      LOG(ERROR) << s.ToString();
       return kExitFailed;
     }
     return Show(map, nullptr);
@@ -182,7 +182,7 @@ class HeatmapCommand : public InspectCommand {
     HeatMap map;
     rocksdb::Status s = BuildHeatMap(fs, options, FLAGS_db, &map);
     if (!s.ok()) {
-      fprintf(stderr, "tierfs heatmap: %s\n", s.ToString().c_str());
+      LOG(ERROR) << s.ToString();
       return kExitFailed;
     }
     return Show(map, &fs);
@@ -211,7 +211,7 @@ class HeatmapCommand : public InspectCommand {
       PngLayout layout;
       rocksdb::Status s = WriteHeatMapPng(map, FLAGS_png, &layout);
       if (!s.ok()) {
-        fprintf(stderr, "tierfs heatmap: %s\n", s.ToString().c_str());
+        LOG(ERROR) << s.ToString();
         return kExitFailed;
       }
       printf("wrote %s: %d x %d pixels, a row per %s and a column per %s, %d-pixel cells\n",

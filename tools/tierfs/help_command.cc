@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "tools/tierfs/diagnostics.h"
 #include "tools/tierfs/flags.h"
 #include "tools/tierfs/registry.h"
 
@@ -94,14 +95,12 @@ class HelpCommand : public Command {
       return kExitOk;
     }
     if (inv.args.size() > 1) {
-      fprintf(stderr, "tierfs help: expected at most 1 argument (a command), got %zu\n",
-              inv.args.size());
+      LOG(ERROR) << "expected at most 1 argument (a command), got " << inv.args.size();
       return kExitBadUsage;
     }
     const Command* c = FindCommand(inv.args[0]);
     if (!c) {
-      fprintf(stderr, "tierfs help: unknown command '%s' (`tierfs help` lists them)\n",
-              inv.args[0].c_str());
+      LOG(ERROR) << "unknown command '" << inv.args[0] << "' (`tierfs help` lists them)";
       return kExitBadUsage;
     }
     printf("%s", CommandHelp(*c).c_str());

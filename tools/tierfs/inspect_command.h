@@ -4,11 +4,11 @@
 // clean close (what its STATS file holds).
 #pragma once
 
-#include <cstdio>
 #include <memory>
 
 #include "tierfs/file_system.h"
 #include "tools/tierfs/command.h"
+#include "tools/tierfs/diagnostics.h"
 
 namespace tierfs {
 namespace tool {
@@ -21,7 +21,7 @@ class InspectCommand : public Command {
   }
   int Run(const Invocation& inv) const override {
     if (!inv.args.empty()) {
-      fprintf(stderr, "tierfs %s takes no arguments\n", Name());
+      LOG(ERROR) << "takes no arguments, got " << inv.args.size();
       return kExitBadUsage;
     }
     Options options = inv.options;
@@ -29,7 +29,7 @@ class InspectCommand : public Command {
     std::shared_ptr<rocksdb::FileSystem> fs;
     rocksdb::Status s = NewTierFileSystem(options, &fs);
     if (!s.ok()) {
-      fprintf(stderr, "tierfs: %s\n", s.ToString().c_str());
+      LOG(ERROR) << s.ToString();
       return kExitFailed;
     }
     return Inspect(*fs, options);

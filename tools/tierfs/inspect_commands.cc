@@ -17,6 +17,7 @@
 #include "env/store_errors.h"
 #include "env/tier_fs.h"
 #include "tierfs/statistics.h"
+#include "tools/tierfs/diagnostics.h"
 #include "tools/tierfs/flags.h"
 #include "tools/tierfs/inspect_command.h"
 #include "tools/tierfs/registry.h"
@@ -45,7 +46,7 @@ class StatsCommand : public InspectCommand {
     std::vector<TierStats> stats;
     rocksdb::Status s = GetTierStats(&fs, &stats);
     if (!s.ok()) {
-      fprintf(stderr, "tierfs stats: %s\n", s.ToString().c_str());
+      LOG(ERROR) << s.ToString();
       return kExitFailed;
     }
     if (FLAGS_json) {
@@ -84,7 +85,7 @@ class MetricsCommand : public InspectCommand {
     std::vector<TierStats> stats;
     rocksdb::Status s = GetTierStats(&fs, &stats);
     if (!s.ok()) {
-      fprintf(stderr, "tierfs metrics: %s\n", s.ToString().c_str());
+      LOG(ERROR) << s.ToString();
       return kExitFailed;
     }
     printf("%s", TierStatsToPrometheus(stats).c_str());
@@ -107,7 +108,7 @@ class LsCommand : public InspectCommand {
     std::vector<FileInfo> files;
     rocksdb::Status s = ListFiles(&fs, FLAGS_db, &files);
     if (!s.ok()) {
-      fprintf(stderr, "tierfs ls: %s\n", s.ToString().c_str());
+      LOG(ERROR) << s.ToString();
       return kExitFailed;
     }
     if (FLAGS_json) {
@@ -151,7 +152,7 @@ class SegmentsCommand : public InspectCommand {
     std::vector<SegmentReport> segs;
     rocksdb::Status s = ListSegments(&fs, FLAGS_db, &segs);
     if (!s.ok()) {
-      fprintf(stderr, "tierfs segments: %s\n", s.ToString().c_str());
+      LOG(ERROR) << s.ToString();
       return kExitFailed;
     }
     if (FLAGS_json) {

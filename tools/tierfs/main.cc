@@ -19,6 +19,9 @@
 // open; 2 bad usage (an unknown command, a flag the command does not take, a
 // wrong number of arguments), nothing done. gflags itself refuses an unknown
 // flag (exit 1, naming it).
+//
+// Results go to stdout; diagnostics go through glog to stderr in one form,
+// "tierfs COMMAND: error: ..." (diagnostics.h).
 #include <gflags/gflags.h>
 
 #include <cstdio>
@@ -29,6 +32,7 @@
 
 #include "tierfs/file_system.h"
 #include "tools/tierfs/command.h"
+#include "tools/tierfs/diagnostics.h"
 #include "tools/tierfs/flags.h"
 #include "tools/tierfs/registry.h"
 
@@ -136,6 +140,7 @@ std::string FlagNotTaken(const Command& command) {
 }
 
 int Main(int argc, char** argv) {
+  InitDiagnostics(argv[0]);
   gflags::SetUsageMessage("tierfs --fs_uri=URI [FLAGS] COMMAND [ARGS]; `tierfs help` lists "
                           "the commands");
   const int at = FindCommandIndex(argc, argv);
@@ -147,12 +152,16 @@ int Main(int argc, char** argv) {
     args.assign(argv + at + 1, argv + argc);
     int n = at;
     gflags::ParseCommandLineNonHelpFlags(&n, &argv, true);
+    InitDiagnostics(argv[0]);
+    SetDiagnosticsCommand(command->Name());
     if (!TakeFsUri(&args)) {
-      fprintf(stderr, "tierfs %s: --fs_uri needs a value\n", command->Name());
+      LOG(ERROR) << "--fs_uri needs a value";
       return kExitBadUsage;
     }
   } else {
     gflags::ParseCommandLineNonHelpFlags(&argc, &argv, true);
+    InitDiagnostics(argv[0]);
+    if (command) SetDiagnosticsCommand(command->Name());
     if (argc >= 2) args.assign(argv + 2, argv + argc);
   }
   std::string help;
@@ -163,31 +172,30 @@ int Main(int argc, char** argv) {
   gflags::HandleCommandLineHelpFlags();  // --helpfull, --version, ...
 
   if (!named) {
-    fprintf(stderr, "%s", ToolHelp().c_str());
+    PrintUsageToStderr(ToolHelp());
     return kExitBadUsage;
   }
   if (!command) {
-    fprintf(stderr, "tierfs: unknown command '%s' (`tierfs help` lists the commands)\n",
-            argv[1]);
+    LOG(ERROR) << "unknown command '" << argv[1] << "' (`tierfs help` lists the commands)";
     return kExitBadUsage;
   }
   const std::string not_taken = FlagNotTaken(*command);
   if (!not_taken.empty()) {
-    fprintf(stderr, "tierfs %s: option --%s does not apply to it\nusage: %s\n", command->Name(),
-            not_taken.c_str(), UsageLine(*command).c_str());
+    LOG(ERROR) << "option --" << not_taken << " does not apply to it";
+    PrintUsageToStderr("usage: " + UsageLine(*command) + "\n");
     return kExitBadUsage;
   }
   Invocation invocation;
   invocation.args = std::move(args);
   if (command->NeedsStore()) {
     if (FLAGS_fs_uri.empty()) {
-      fprintf(stderr, "tierfs %s: --fs_uri is required\nusage: %s\n", command->Name(),
-              UsageLine(*command).c_str());
+      LOG(ERROR) << "--fs_uri is required";
+      PrintUsageToStderr("usage: " + UsageLine(*command) + "\n");
       return kExitBadUsage;
     }
     rocksdb::Status s = ParseUri(FLAGS_fs_uri, &invocation.options);
     if (!s.ok()) {
-      fprintf(stderr, "tierfs: %s\n", s.ToString().c_str());
+      LOG(ERROR) << s.ToString();
       return kExitFailed;
     }
   }
@@ -202,7 +210,7 @@ int main(int argc, char** argv) {
   try {
     return tierfs::tool::Main(argc, argv);
   } catch (const std::exception& e) {
-    fprintf(stderr, "tierfs: internal error: %s\n", e.what());
+    LOG(ERROR) << "internal error: " << e.what();
     return tierfs::tool::kExitFailed;
   }
 }

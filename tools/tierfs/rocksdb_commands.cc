@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "tierfs/hints.h"
+#include "tools/tierfs/diagnostics.h"
 #include "tools/tierfs/flags.h"
 #include "tools/tierfs/registry.h"
 
@@ -47,7 +48,7 @@ class RocksDBToolCommand : public Command {
     std::vector<std::string> args;
     std::string error;
     if (!PrepareArguments(inv.args, &args, &error)) {
-      fprintf(stderr, "tierfs %s: %s\n", Name(), error.c_str());
+      LOG(ERROR) << error;
       return kExitBadUsage;
     }
     Options options = inv.options;
@@ -56,7 +57,7 @@ class RocksDBToolCommand : public Command {
     std::shared_ptr<rocksdb::FileSystem> fs;
     rocksdb::Status s = NewTierFileSystem(options, &fs);
     if (!s.ok()) {
-      fprintf(stderr, "tierfs %s: %s\n", Name(), s.ToString().c_str());
+      LOG(ERROR) << s.ToString();
       return kExitFailed;
     }
     int rc;
@@ -78,7 +79,7 @@ class RocksDBToolCommand : public Command {
     fflush(stdout);
     s = Close(fs.get());
     if (!s.ok()) {
-      fprintf(stderr, "tierfs %s: %s\n", Name(), s.ToString().c_str());
+      LOG(ERROR) << s.ToString();
       if (rc == kExitOk) rc = kExitFailed;
     }
     return rc;

@@ -1,13 +1,13 @@
 // The steering commands: move, replicate, prefetch, drop-copy, pin, unpin,
-// hint, queue, errors. Each fills an AdminRequest (env/admin_channel.h) from
-// its arguments and sends it to the process that has the store open, through
+// hint, queue, errors. Each makes its typed request (env/admin_protocol.h)
+// from its arguments and sends it to the process that has the store open, through
 // the admin channel; if no process has the store open, the tool opens it
 // itself and runs the request at once (data operations in this thread).
 //
 // Every --json answer carries the migration engine's counters and the
 // store's error counters (env/store_errors.h).
-#include <unistd.h>
-
+#include <algorithm>
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -18,7 +18,9 @@
 #include "env/admin_channel.h"
 #include "env/store_errors.h"
 #include "env/tier_fs.h"
+#include "tools/tierfs/diagnostics.h"
 #include "tools/tierfs/flags.h"
+#include "tools/tierfs/progress.h"
 #include "tools/tierfs/registry.h"
 #include "util/size.h"
 
@@ -28,22 +30,21 @@ namespace {
 
 using nlohmann::json;
 
-// Parses a tier number into req->tier; false with a message naming it.
-bool ParseTier(const std::string& name, const std::string& arg, AdminRequest* req,
-               std::string* error) {
+// Parses a tier number into *tier; false with a message naming it.
+bool ParseTier(const std::string& arg, int* tier, std::string* error) {
   char* end = nullptr;
   long t = strtol(arg.c_str(), &end, 10);
-  if (arg.empty() || *end != '\0' || t < 0) {
-    *error = name + ": bad tier '" + arg + "'";
+  if (arg.empty() || *end != '\0' || t < 0 || t > INT32_MAX) {
+    *error = "bad tier '" + arg + "'";
     return false;
   }
-  req->tier = int(t);
+  *tier = int(t);
   return true;
 }
 
-// Parses --segments (N or A-B) into req->first and req->last; nothing given
+// Parses --segments (N or A-B) into the request's range; nothing given
 // means every segment.
-bool ParseSegments(AdminRequest* req, std::string* error) {
+bool ParseSegments(DataOpRequest* req, std::string* error) {
   if (FLAGS_segments.empty()) return true;
   unsigned long long a, b;
   char extra;
@@ -59,10 +60,9 @@ bool ParseSegments(AdminRequest* req, std::string* error) {
   return true;
 }
 
-bool CheckCount(const std::string& name, const std::vector<std::string>& args, size_t want,
-                std::string* error) {
+bool CheckCount(const std::vector<std::string>& args, size_t want, std::string* error) {
   if (args.size() == want) return true;
-  *error = name + ": expected " + std::to_string(want) + " argument(s), got " +
+  *error = "expected " + std::to_string(want) + " argument(s), got " +
            std::to_string(args.size());
   return false;
 }
@@ -84,10 +84,9 @@ class SteeringCommand : public Command {
 
   int Run(const Invocation& inv) const override {
     AdminRequest req;
-    req.command = Name();
     std::string error;
     if (!Parse(inv.args, &req, &error)) {
-      fprintf(stderr, "tierfs: %s\n", error.c_str());
+      LOG(ERROR) << error;
       return kExitBadUsage;
     }
     Options options = inv.options;
@@ -97,22 +96,29 @@ class SteeringCommand : public Command {
     std::shared_ptr<rocksdb::FileSystem> fs;
     rocksdb::Status s = NewTierFileSystem(options, &fs);
     if (s.ok()) {
-      const int rc = Print(RunAdminRequest(StoreOf(fs.get()), req, true), true, log);
+      // The moves run here, now: on a terminal, a progress line follows them.
+      ProgressLine line(Name());
+      const AdminResponse resp =
+          RunAdminRequest(StoreOf(fs.get()), req, true, [&](const MovesProgress& p) {
+            line.Update(p.done, p.total, "segments", p.bytes);
+          });
+      line.Finish();
+      const int rc = Print(resp, true, log);
       // The moves are durable already; a failed final save (statistics,
       // journal sync) is still worth an error.
       s = Close(fs.get());
-      if (!s.ok()) fprintf(stderr, "tierfs %s: %s\n", Name(), s.ToString().c_str());
+      if (!s.ok()) LOG(ERROR) << s.ToString();
       return rc != kExitOk ? rc : s.ok() ? kExitOk : kExitFailed;
     }
     if (s.ToString().find("in use by another process") == std::string::npos) {
-      fprintf(stderr, "tierfs: %s\n", s.ToString().c_str());
+      LOG(ERROR) << s.ToString();
       return kExitFailed;
     }
     AdminResponse resp;
     const std::string meta = options.tiers[0].path + "/meta";
     s = SendAdminRequest(meta, req, &resp, FLAGS_timeout_ms);
     if (!s.ok()) {
-      fprintf(stderr, "tierfs %s: %s\n", Name(), s.ToString().c_str());
+      LOG(ERROR) << s.ToString();
       return kExitFailed;
     }
     const int rc = Print(resp, false, log);
@@ -128,8 +134,8 @@ class SteeringCommand : public Command {
     return {"wait", "in a running process: wait until no manual move is queued or running, "
                     "with progress on a terminal"};
   }
-  // Fills the request from the arguments (req->command is Name()); false,
-  // with a message naming the command, on a bad argument.
+  // The typed request (admin_protocol.h) from the arguments; false, with a
+  // message naming the command, on a bad argument.
   virtual bool Parse(const std::vector<std::string>& args, AdminRequest* req,
                      std::string* error) const = 0;
   // Prints a successful answer as text. `offline`: no process had the store
@@ -143,29 +149,20 @@ class SteeringCommand : public Command {
 
  private:
   // --wait: polls the running process's queue until its manual moves are
-  // done; on a terminal, a progress line (moves left, bytes moved, rate, time
+  // done; on a terminal, a progress line (moves done, bytes moved, rate, time
   // left at the rate so far) redrawn in place.
   int WaitForMoves(const std::string& meta) const {
-    const bool tty = isatty(STDERR_FILENO);
+    ProgressLine line(Name());
     ManualMovesProgress last;
     rocksdb::Status s = WaitForQueuedManualMoves(
         meta, 200, FLAGS_timeout_ms, [&](const ManualMovesProgress& p) {
           last = p;
-          if (!tty) return;
-          const double rate = p.seconds > 0 ? double(p.bytes_moved) / p.seconds : 0;
-          const uint64_t gone = p.first > p.left ? p.first - p.left : 0;
-          std::string eta = "-";
-          if (gone > 0 && p.left > 0) {
-            eta = std::to_string(int64_t(p.seconds / double(gone) * double(p.left) + 0.5)) + " s";
-          }
-          fprintf(stderr, "\r%s: %llu of %llu manual moves left, %s moved, %s/s, about %s left   ",
-                  Name(), (unsigned long long)p.left, (unsigned long long)p.first,
-                  FormatSize(p.bytes_moved).c_str(), FormatSize(uint64_t(rate)).c_str(),
-                  eta.c_str());
+          line.Update(p.first - std::min(p.first, p.left), p.first, "manual moves",
+                      p.bytes_moved);
         });
-    if (tty) fprintf(stderr, "\n");
+    line.Finish();
     if (!s.ok()) {
-      fprintf(stderr, "tierfs %s --wait: %s\n", Name(), s.ToString().c_str());
+      LOG(ERROR) << "--wait: " << s.ToString();
       return kExitFailed;
     }
     if (!FLAGS_json) {
@@ -191,7 +188,7 @@ class SteeringCommand : public Command {
       return r.ok ? kExitOk : kExitFailed;
     }
     if (!r.ok) {
-      fprintf(stderr, "tierfs %s: %s\n", Name(), r.message.c_str());
+      LOG(ERROR) << r.message;
       return kExitFailed;
     }
     PrintAnswer(r, offline, log);
@@ -210,13 +207,16 @@ class SegmentsToTierCommand : public SteeringCommand {
   }
   bool Parse(const std::vector<std::string>& args, AdminRequest* req,
              std::string* error) const override {
-    if (!CheckCount(Name(), args, 2, error)) return false;
-    req->command = RequestName();
-    req->path = args[0];
-    return ParseTier(Name(), args[1], req, error) && ParseSegments(req, error);
+    if (!CheckCount(args, 2, error)) return false;
+    DataOpRequest r;
+    r.op = Op();
+    r.path = args[0];
+    if (!ParseTier(args[1], &r.tier, error) || !ParseSegments(&r, error)) return false;
+    *req = r;
+    return true;
   }
-  // The data operation's name in the request (DataOpName).
-  virtual const char* RequestName() const { return Name(); }
+  // The data operation the command asks for.
+  virtual DataOp Op() const = 0;
 };
 
 class MoveCommand : public SegmentsToTierCommand {
@@ -229,7 +229,7 @@ class MoveCommand : public SegmentsToTierCommand {
   }
 
  protected:
-  const char* RequestName() const override { return "migrate"; }
+  DataOp Op() const override { return DataOp::kMigrate; }
 };
 
 class ReplicateCommand : public SegmentsToTierCommand {
@@ -238,6 +238,9 @@ class ReplicateCommand : public SegmentsToTierCommand {
   const char* Summary() const override {
     return "a durable extra copy of FILE's segments on TIER, serving reads";
   }
+
+ protected:
+  DataOp Op() const override { return DataOp::kReplicate; }
 };
 
 class PrefetchCommand : public SegmentsToTierCommand {
@@ -246,6 +249,9 @@ class PrefetchCommand : public SegmentsToTierCommand {
   const char* Summary() const override {
     return "the same copy as replicate, forgotten at restart";
   }
+
+ protected:
+  DataOp Op() const override { return DataOp::kPrefetch; }
 };
 
 class DropCopyCommand : public SteeringCommand {
@@ -260,9 +266,13 @@ class DropCopyCommand : public SteeringCommand {
   }
   bool Parse(const std::vector<std::string>& args, AdminRequest* req,
              std::string* error) const override {
-    if (!CheckCount(Name(), args, 1, error)) return false;
-    req->path = args[0];
-    return ParseSegments(req, error);
+    if (!CheckCount(args, 1, error)) return false;
+    DataOpRequest r;
+    r.op = DataOp::kDropCopy;
+    r.path = args[0];
+    if (!ParseSegments(&r, error)) return false;
+    *req = r;
+    return true;
   }
 };
 
@@ -277,14 +287,15 @@ class FileOrColumnFamilyCommand : public SteeringCommand {
   const char* OfflineNote() const override {
     return "data moved here; pins and hints last only while a process has the store open";
   }
-  // Takes FILE (unless --cf) and `more` arguments after it; returns the
-  // index of the first of those.
-  bool TakeTarget(const std::vector<std::string>& args, size_t more, AdminRequest* req,
-                  size_t* next, std::string* error) const {
+  // Takes FILE (unless --cf) into r->path, --cf into r->column_family, and
+  // `more` arguments after FILE; returns the index of the first of those.
+  template <class Request>
+  bool TakeTarget(const std::vector<std::string>& args, size_t more, Request* r, size_t* next,
+                  std::string* error) const {
     const size_t file = FLAGS_cf.empty() ? 1 : 0;
-    if (!CheckCount(Name(), args, file + more, error)) return false;
-    if (file) req->path = args[0];
-    req->column_family = FLAGS_cf;
+    if (!CheckCount(args, file + more, error)) return false;
+    if (file) r->path = args[0];
+    r->column_family = FLAGS_cf;
     *next = file;
     return true;
   }
@@ -307,7 +318,12 @@ class PinCommand : public FileOrColumnFamilyCommand {
   bool Parse(const std::vector<std::string>& args, AdminRequest* req,
              std::string* error) const override {
     size_t i;
-    return TakeTarget(args, 1, req, &i, error) && ParseTier(Name(), args[i], req, error);
+    PinRequest r;
+    if (!TakeTarget(args, 1, &r, &i, error) || !ParseTier(args[i], &r.tier, error)) {
+      return false;
+    }
+    *req = r;
+    return true;
   }
 };
 
@@ -321,7 +337,10 @@ class UnpinCommand : public FileOrColumnFamilyCommand {
   bool Parse(const std::vector<std::string>& args, AdminRequest* req,
              std::string* error) const override {
     size_t i;
-    return TakeTarget(args, 0, req, &i, error);
+    UnpinRequest r;
+    if (!TakeTarget(args, 0, &r, &i, error)) return false;
+    *req = r;
+    return true;
   }
 };
 
@@ -337,8 +356,14 @@ class HintCommand : public FileOrColumnFamilyCommand {
   bool Parse(const std::vector<std::string>& args, AdminRequest* req,
              std::string* error) const override {
     size_t i;
-    if (!TakeTarget(args, 1, req, &i, error)) return false;
-    req->hint = args[i];
+    HintRequest r;
+    if (!TakeTarget(args, 1, &r, &i, error)) return false;
+    if (!ParseAccessHint(args[i], &r.hint)) {
+      *error = "unknown access hint '" + args[i] +
+               "' (known: hot, cold, write-intensive, read-intensive, archival, none)";
+      return false;
+    }
+    *req = r;
     return true;
   }
 };
@@ -346,10 +371,14 @@ class HintCommand : public FileOrColumnFamilyCommand {
 // Whole-store questions: no file, no tier.
 class WholeStoreCommand : public SteeringCommand {
  protected:
-  bool Parse(const std::vector<std::string>& args, AdminRequest*,
+  bool Parse(const std::vector<std::string>& args, AdminRequest* req,
              std::string* error) const override {
-    return CheckCount(Name(), args, 0, error);
+    if (!CheckCount(args, 0, error)) return false;
+    *req = Request();
+    return true;
   }
+  // The request, which has no fields.
+  virtual AdminRequest Request() const = 0;
 };
 
 class QueueCommand : public WholeStoreCommand {
@@ -360,6 +389,7 @@ class QueueCommand : public WholeStoreCommand {
   }
 
  protected:
+  AdminRequest Request() const override { return QueueRequest(); }
   void PrintAnswer(const AdminResponse& r, bool offline, const std::string&) const override {
     const MigrationInfo& m = r.migration;
     if (offline) printf("(no process has the store open: no migration is running)\n");
@@ -387,6 +417,7 @@ class ErrorsCommand : public WholeStoreCommand {
   }
 
  protected:
+  AdminRequest Request() const override { return ErrorsRequest(); }
   void PrintAnswer(const AdminResponse& r, bool offline, const std::string& log) const override {
     printf("errors over the store's life (details in %s):\n", log.c_str());
     for (const StoreErrorInfo& info : kStoreErrors) {

@@ -18,6 +18,7 @@
 
 #include "env/admin_channel.h"
 #include "env/posix_util.h"
+#include "tools/tierfs/diagnostics.h"
 #include "tools/tierfs/flags.h"
 #include "tools/tierfs/registry.h"
 #include "util/size.h"
@@ -162,24 +163,24 @@ class WatchCommand : public Command {
 
   int Run(const Invocation& inv) const override {
     if (!inv.args.empty()) {
-      fprintf(stderr, "tierfs watch takes no arguments\n");
+      LOG(ERROR) << "takes no arguments, got " << inv.args.size();
       return kExitBadUsage;
     }
     if (FLAGS_interval_ms < 1 || FLAGS_count < 0) {
-      fprintf(stderr, "tierfs watch: bad %s (expected %s)\n",
-              FLAGS_interval_ms < 1 ? ("--interval_ms=" + std::to_string(FLAGS_interval_ms)).c_str()
-                                    : ("--count=" + std::to_string(FLAGS_count)).c_str(),
-              FLAGS_interval_ms < 1 ? "at least 1 ms" : "0 or more samples");
+      LOG(ERROR) << "bad "
+                 << (FLAGS_interval_ms < 1 ? "--interval_ms=" + std::to_string(FLAGS_interval_ms)
+                                           : "--count=" + std::to_string(FLAGS_count))
+                 << " (expected " << (FLAGS_interval_ms < 1 ? "at least 1 ms" : "0 or more samples")
+                 << ")";
       return kExitBadUsage;
     }
     const std::string root = inv.options.tiers[0].path;
     const std::string meta = root + "/meta";
     const pid_t pid = LockHolder(meta + "/LOCK");
     if (pid == 0) {
-      fprintf(stderr,
-              "tierfs watch: no process has the store at %s open (%s/LOCK is not held); watch "
-              "shows a running store (`tierfs stats` shows one at rest)\n",
-              root.c_str(), meta.c_str());
+      LOG(ERROR) << "no process has the store at " << root << " open (" << meta
+                 << "/LOCK is not held); watch shows a running store (`tierfs stats` shows one at "
+                    "rest)";
       return kExitFailed;
     }
     const bool tty = isatty(STDOUT_FILENO);
@@ -195,8 +196,8 @@ class WatchCommand : public Command {
       d.now = &now;
       d.seconds = double(now.sampled_ns - before.sampled_ns) / 1e9;
       if (now.tiers.size() != before.tiers.size() || d.seconds <= 0) {
-        fprintf(stderr, "tierfs watch: the process %d answered two samples that do not follow "
-                "each other (restarted?)\n", int(pid));
+        LOG(ERROR) << "the process " << pid
+                   << " answered two samples that do not follow each other (restarted?)";
         return kExitFailed;
       }
       const std::string block = Block(d, sample, FLAGS_count, pid, root);
@@ -214,18 +215,15 @@ class WatchCommand : public Command {
  private:
   // Asks the process for its statistics; false with a message if it does not answer them.
   static bool Sample(const std::string& meta, pid_t pid, AdminResponse* resp) {
-    AdminRequest req;
-    req.command = "stats";
-    rocksdb::Status s = SendAdminRequest(meta, req, resp, FLAGS_timeout_ms);
+    rocksdb::Status s = SendAdminRequest(meta, StatsRequest(), resp, FLAGS_timeout_ms);
     if (!s.ok()) {
-      fprintf(stderr, "tierfs watch: process %d, which has the store open: %s\n", int(pid),
-              s.ToString().c_str());
+      LOG(ERROR) << "process " << pid << ", which has the store open: " << s.ToString();
       return false;
     }
     if (!resp->ok || resp->tiers.empty()) {
-      fprintf(stderr, "tierfs watch: process %d did not answer its statistics: %s\n", int(pid),
-              resp->ok ? "the answer has none (a TierFS from before `watch`?)"
-                       : resp->message.c_str());
+      LOG(ERROR) << "process " << pid << " did not answer its statistics: "
+                 << (resp->ok ? "the answer has none (a TierFS from before `watch`?)"
+                              : resp->message);
       return false;
     }
     return true;
