@@ -453,6 +453,7 @@ IOStatus SegmentWriter::Write(uint64_t offset, const Slice& data, int hint) {
 }
 
 IOStatus SegmentWriter::Sync(bool full) {
+  if (closed_) return IOStatus::IOError("TierFS: sync after close");
   if (store_->closed()) return store_->ClosedError("sync", "");
   FlushStats();
   store_->NoteEvent(TraceEvent::kSync, entry_->id, entry_->kind, 0, entry_->size.load());
@@ -510,33 +511,40 @@ IOStatus SegmentWriter::Close() {
 }
 
 IOStatus TierWritableFile::Append(const Slice& data, const IOOptions&, IODebugContext*) {
-  IOStatus s = Guard("append", "", [&] { return writer_.Write(size_, data, int(write_hint_)); });
-  if (s.ok()) size_ += data.size();
+  std::lock_guard<std::mutex> lock(mu_);
+  const uint64_t at = size_.load(std::memory_order_relaxed);
+  IOStatus s = Guard("append", "", [&] { return writer_.Write(at, data, int(write_hint_)); });
+  if (s.ok()) size_.store(at + data.size(), std::memory_order_release);
   return s;
 }
 
 IOStatus TierWritableFile::PositionedAppend(const Slice& data, uint64_t offset, const IOOptions&,
                                             IODebugContext*) {
+  std::lock_guard<std::mutex> lock(mu_);
   IOStatus s = Guard("write", "", [&] { return writer_.Write(offset, data, int(write_hint_)); });
-  if (s.ok()) size_ = offset + data.size();
+  if (s.ok()) size_.store(offset + data.size(), std::memory_order_release);
   return s;
 }
 
 IOStatus TierWritableFile::Truncate(uint64_t size, const IOOptions&, IODebugContext*) {
+  std::lock_guard<std::mutex> lock(mu_);
   IOStatus s = Guard("truncate", "", [&] { return writer_.Truncate(size); });
-  if (s.ok()) size_ = size;
+  if (s.ok()) size_.store(size, std::memory_order_release);
   return s;
 }
 
 IOStatus TierWritableFile::Close(const IOOptions&, IODebugContext*) {
+  std::lock_guard<std::mutex> lock(mu_);
   return Guard("close", "", [&] { return writer_.Close(); });
 }
 
 IOStatus TierWritableFile::Sync(const IOOptions&, IODebugContext*) {
+  std::lock_guard<std::mutex> lock(mu_);
   return Guard("sync", "", [&] { return writer_.Sync(false); });
 }
 
 IOStatus TierWritableFile::Fsync(const IOOptions&, IODebugContext*) {
+  std::lock_guard<std::mutex> lock(mu_);
   return Guard("sync", "", [&] { return writer_.Sync(true); });
 }
 

@@ -211,13 +211,17 @@ class TierWritableFile : public rocksdb::FSWritableFile {
                          rocksdb::IODebugContext* dbg) override;
   rocksdb::IOStatus Fsync(const rocksdb::IOOptions& options,
                           rocksdb::IODebugContext* dbg) override;
-  bool IsSyncThreadSafe() const override { return false; }
+  // RocksDB's SyncWAL and FlushWAL(true) sync a WAL from another thread while
+  // its writer appends, and refuse a file that is not thread-safe here. The
+  // calls of this file are serialized (mu_): a Sync waits for the Append in
+  // progress, and the next Append waits for the Sync to return.
+  bool IsSyncThreadSafe() const override { return true; }
   bool use_direct_io() const override { return direct_; }
   size_t GetRequiredBufferAlignment() const override {
     return SegmentReader::kBlockAlignment;
   }
   uint64_t GetFileSize(const rocksdb::IOOptions&, rocksdb::IODebugContext*) override {
-    return size_;
+    return size_.load(std::memory_order_acquire);
   }
   // Preallocation is dropped: forwarded to a backing file it would allocate
   // blocks on a tier that may never hold the segment, breaking the account.
@@ -227,9 +231,10 @@ class TierWritableFile : public rocksdb::FSWritableFile {
   }
 
  private:
-  SegmentWriter writer_;
+  std::mutex mu_;          // serializes every call that writes, syncs or closes
+  SegmentWriter writer_;   // guarded by mu_
   const bool direct_;
-  uint64_t size_;
+  std::atomic<uint64_t> size_;  // written under mu_
 };
 
 class TierRandomRWFile : public rocksdb::FSRandomRWFile {
