@@ -90,6 +90,7 @@ void FrequencySketch::Reset() {
 PageCopies::PageCopies(const Config& config, Policy* policy, CapacityAccount* account,
                        std::function<void()> wait_readers, std::function<void(uint64_t)> free_slot)
     : config_(config),
+      headroom_(config.headroom),
       policy_(policy),
       account_(account),
       wait_readers_(std::move(wait_readers)),
@@ -176,7 +177,7 @@ PageCopies::Fill PageCopies::OnMiss(const Policy::CopyCandidate& page, bool bloc
   }
   int64_t slot = -1;
   const bool charged =
-      retired < 0 && free_slot >= 0 && account_->TryChargeCopy(config_.page, config_.headroom);
+      retired < 0 && free_slot >= 0 && account_->TryChargeCopy(config_.page, headroom_.load(std::memory_order_relaxed));
   if (retired < 0 && free_slot >= 0 && !charged &&
       account_->copy_reserve_left() >= config_.page && policy_->AdmitCopy(candidate, nullptr)) {
     // The set has a free way and the policy wants the page, but tier 0 is

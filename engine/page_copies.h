@@ -101,6 +101,9 @@ class PageCopies {
 
   uint64_t page() const { return config_.page; }
   uint64_t slots() const { return config_.slots; }
+  // The bytes of tier 0 a new copy leaves free from now on (Config::headroom
+  // at first; the engine's plans follow what new writes need).
+  void SetHeadroom(uint64_t bytes) { headroom_.store(bytes, std::memory_order_relaxed); }
   // The key of page `page` of file `file_id`; 0 if the file id or the page
   // is beyond what a key holds (such pages are never copied).
   static uint64_t Key(uint64_t file_id, uint64_t page) {
@@ -228,6 +231,7 @@ class PageCopies {
   void DrainHits(Reader* reader);  // REQUIRES: mu_
 
   const Config config_;
+  std::atomic<uint64_t> headroom_;  // SetHeadroom
   Policy* const policy_;
   CapacityAccount* const account_;
   const std::function<void()> wait_readers_;

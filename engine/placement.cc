@@ -1,6 +1,7 @@
 #include "engine/placement.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace tierfs {
 
@@ -12,8 +13,15 @@ int PlacementEngine::Choose(const PlacementRequest& request, bool bulk, uint64_t
     return request.hints.pinned_tier;  // REDIRECT
   }
   if (!bulk) return 0;
+  if (request.kind == FileKind::kWal) NoteWal(request, view);
   int want = policy_->Place(request, view);
   if (want < 0 || want >= tiers) want = 0;
+  if (want == 0 && !policy_->EvictsOnPlacement() && view.Free(0) < bytes &&
+      (request.kind == FileKind::kWal || request.hints.level == 0)) {
+    // New writes the policy wanted on tier 0 find it full: keep a
+    // memtable's worth free from now on (Headroom).
+    RaiseTo(&write_room_, wal_reached_.load(std::memory_order_relaxed));
+  }
   if (want == 0 && tiers > 1 && request.hints.level >= 1 &&
       view.Free(0) < bytes + copy_claim_.load(std::memory_order_relaxed)) {
     // Compaction output below L0 does not take the room the copies asked
@@ -43,7 +51,9 @@ bool PlacementEngine::Plan(const StorageView& view, size_t max, std::vector<Move
   const size_t before = moves->size();
   if (policy_due && policy_->PlanIntervalRequests() > 0) policy_->Plan(view, max, moves);
   size_t made = moves->size() - before;
+  DecayWriteRoom(view.Now());
   if (copies_) {
+    copies_->SetHeadroom(Headroom(view.Capacity(0)));
     const uint64_t wanted = copies_->TakeWantedBytes();
     copy_demand_ = copy_demand_ / 2 + wanted + copies_->TakeAdmittedBytes();
     copy_claim_.store(std::min(copies_->reserve_left(), copy_demand_), std::memory_order_relaxed);
@@ -115,8 +125,37 @@ uint64_t PlacementEngine::PlanIntervalRequests() const {
 }
 
 uint64_t PlacementEngine::Headroom(uint64_t fast_capacity) const {
-  if (options_.fast_headroom_bytes > 0) return options_.fast_headroom_bytes;
-  return fast_capacity / 100 * std::min<uint64_t>(options_.fast_headroom_pct, 100);
+  const uint64_t configured =
+      options_.fast_headroom_bytes > 0
+          ? options_.fast_headroom_bytes
+          : fast_capacity / 100 * std::min<uint64_t>(options_.fast_headroom_pct, 100);
+  if (!options_.fast_headroom_auto) return configured;
+  const uint64_t writes = std::min(write_room_.load(std::memory_order_relaxed), fast_capacity / 2);
+  return std::max(configured, writes);
+}
+
+void PlacementEngine::DecayWriteRoom(uint64_t now) {
+  if (now <= write_room_seq_) return;
+  const double keep = std::exp2(-double(now - write_room_seq_) / double(kWriteRoomHalfLife));
+  write_room_seq_ = now;
+  for (std::atomic<uint64_t>* v : {&write_room_, &wal_reached_}) {
+    v->store(uint64_t(double(v->load(std::memory_order_relaxed)) * keep),
+             std::memory_order_relaxed);
+  }
+}
+
+void PlacementEngine::RaiseTo(std::atomic<uint64_t>* v, uint64_t bytes) {
+  uint64_t cur = v->load(std::memory_order_relaxed);
+  while (bytes > cur && !v->compare_exchange_weak(cur, bytes, std::memory_order_relaxed)) {
+  }
+}
+
+void PlacementEngine::NoteWal(const PlacementRequest& request, const StorageView& view) {
+  // Where the WAL has reached: its segments are placed in order. A store of
+  // whole-file segments places a WAL once, at its start: nothing to learn.
+  const uint64_t seg = view.SegmentSize();
+  if (seg == 0 || request.segment > (UINT64_MAX - seg) / seg) return;
+  RaiseTo(&wal_reached_, (request.segment + 1) * seg);
 }
 
 bool PlacementEngine::Fill(const StorageView& view, size_t max, std::vector<Move>* moves) {

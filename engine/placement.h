@@ -100,7 +100,12 @@ class PlacementEngine {
   uint64_t PlanIntervalRequests() const;
   static constexpr uint64_t kFillIntervalRequests = 1 << 14;
 
-  // The bytes of tier 0 the fill leaves free for new writes.
+  // The bytes of tier 0 the fill and the copies leave free for new writes:
+  // the configured headroom (MigrationOptions::fast_headroom_*), or, if more
+  // and fast_headroom_auto, a memtable's worth (the largest WAL written
+  // lately) once new writes the policy wanted on tier 0 found it full
+  // (write_room_), so the next flush lands there whole; at most half of
+  // tier 0.
   uint64_t Headroom(uint64_t fast_capacity) const;
 
   // The hot-page copies on tier 0, if any (set once, before any Plan): the
@@ -126,6 +131,13 @@ class PlacementEngine {
   // (a queue of 10 64 KiB segments a second let copies displace 0.6 MiB/s of
   // homes: 135 MiB of homes written at load took minutes to give way).
   bool MakeRoomForCopies(const StorageView& view, size_t max, std::vector<Move>* moves);
+  // Halves write_room_ and wal_reached_ for every kWriteRoomHalfLife
+  // requests since the last call. REQUIRES: decide_mu_.
+  void DecayWriteRoom(uint64_t now);
+  // Raises *v to `bytes` if below. Lock-free.
+  static void RaiseTo(std::atomic<uint64_t>* v, uint64_t bytes);
+  // Raises wal_reached_ to where a WAL's new segment reaches. Lock-free.
+  void NoteWal(const PlacementRequest& request, const StorageView& view);
 
   struct Candidate {
     double rank;
@@ -157,6 +169,18 @@ class PlacementEngine {
   // demotions leaves the rest to the next plans instead of forgetting it.
   // Within their reserve; halved at each plan they ask nothing in.
   uint64_t copy_owed_ = 0;
+  // The bytes the largest WAL reached lately: a memtable's worth, what the
+  // next flush writes while the next WAL grows (raised as WAL segments are
+  // placed, in Choose).
+  std::atomic<uint64_t> wal_reached_{0};
+  // The room kept for new writes beyond the configured headroom: raised to
+  // wal_reached_ when a WAL or flush segment the policy wanted on tier 0
+  // found it full (a policy that evicts on placement makes its own room).
+  // Both are halved every kWriteRoomHalfLife requests (at plans), so a phase
+  // without writes gives the room back to the fill and the copies.
+  std::atomic<uint64_t> write_room_{0};
+  uint64_t write_room_seq_ = 0;  // guarded by decide_mu_: the last decay's request
+  static constexpr uint64_t kWriteRoomHalfLife = 1 << 16;
 };
 
 // What a move asks of a segment whose home is tier `home` and whose extra

@@ -150,19 +150,26 @@ Status ApplyKey(const std::string& key, const std::string& value,
     return Status::OK();
   }
   if (key == "fast_headroom") {
-    // A percentage of tier 0 ("5%") or a size ("64M").
+    // "auto" (the default), a percentage of tier 0 ("5%") or a size ("64M").
     uint64_t v;
+    if (value == "auto") {
+      options->migration.fast_headroom_auto = true;
+      options->migration.fast_headroom_pct = MigrationOptions().fast_headroom_pct;
+      options->migration.fast_headroom_bytes = 0;
+      return Status::OK();
+    }
+    options->migration.fast_headroom_auto = false;
     if (!value.empty() && value.back() == '%') {
       if (!ParseSize(value.substr(0, value.size() - 1), &v) || v > 100) {
         return Status::InvalidArgument(where + ": bad fast_headroom '" + value +
-                                       "' (expected a percentage of tier 0, 0% to 100%, or a size)");
+                                       "' (expected auto, a percentage of tier 0, 0% to 100%, or a size)");
       }
       options->migration.fast_headroom_pct = v;
       options->migration.fast_headroom_bytes = 0;
     } else {
       if (!ParseSize(value, &v)) {
         return Status::InvalidArgument(where + ": bad fast_headroom '" + value +
-                                       "' (expected a percentage of tier 0, e.g. 5%, or a size, e.g. 64M)");
+                                       "' (expected auto, a percentage of tier 0, e.g. 5%, or a size, e.g. 64M)");
       }
       options->migration.fast_headroom_bytes = v;
       options->migration.fast_headroom_pct = 0;  // "0" means no headroom, not the default

@@ -69,13 +69,18 @@ TEST_F(ConfigTest, OneTierTakesDefaults) {
   EXPECT_EQ(options_.policy, "fast-first");
 }
 
-TEST_F(ConfigTest, FastHeadroomIsAPercentageOrASize) {
+TEST_F(ConfigTest, FastHeadroomIsAutoAPercentageOrASize) {
   const std::string t = "tierfs://" + Tier("t0") + ":1G," + Tier("t1") + ":10G";
   ASSERT_TRUE(Parse(t).ok());
-  EXPECT_EQ(5u, options_.migration.fast_headroom_pct);  // the default
+  EXPECT_EQ(5u, options_.migration.fast_headroom_pct);  // the default: 5% or more
   EXPECT_EQ(0u, options_.migration.fast_headroom_bytes);
+  EXPECT_TRUE(options_.migration.fast_headroom_auto);
   ASSERT_TRUE(Parse(t + ";fast_headroom:12%").ok());
   EXPECT_EQ(12u, options_.migration.fast_headroom_pct);
+  EXPECT_FALSE(options_.migration.fast_headroom_auto);  // kept as given
+  ASSERT_TRUE(Parse(t + ";fast_headroom:auto").ok());
+  EXPECT_TRUE(options_.migration.fast_headroom_auto);
+  EXPECT_EQ(5u, options_.migration.fast_headroom_pct);
   ASSERT_TRUE(Parse(t + ";fast_headroom:64M").ok());
   EXPECT_EQ(64 * kMiB, options_.migration.fast_headroom_bytes);
   options_ = Options();

@@ -167,8 +167,9 @@ class SegmentsView : public View {
  public:
   using View::View;
   std::vector<SegmentInfo> segments;
+  uint64_t now = 1000;
   uint64_t SegmentSize() const override { return 64 << 10; }
-  uint64_t Now() const override { return 1000; }
+  uint64_t Now() const override { return now; }
   void ForEachSegment(const std::function<void(const SegmentInfo&)>& fn) const override {
     for (const SegmentInfo& s : segments) fn(s);
   }
@@ -222,6 +223,57 @@ TEST(EngineTest, FreeFastSpaceIsFilledWithTheHottestReadSegmentsDownToTheHeadroo
   moves.clear();
   EXPECT_FALSE(engine.Plan(view, 10, &moves));
   EXPECT_TRUE(moves.empty());
+}
+
+TEST(EngineTest, TheHeadroomKeepsAMemtablesWorthOnceNewWritesFindTierZeroFull) {
+  // Tier 0: 1 MiB with 8 segments' worth used; 8 read segments on tier 1.
+  CapacityAccount fast(1 << 20), slow(1 << 30);
+  fast.ForceCharge(8 * (64 << 10));
+  SegmentsView view({&fast, &slow});
+  for (uint64_t i = 0; i < 8; ++i) view.Add(i, 1, 10);
+  NoPlans policy;  // places everything on tier 0, evicts nothing
+  PlacementEngine engine(&policy, MigrationOptions());
+  auto promotions = [&] {
+    std::vector<Move> moves;
+    engine.Plan(view, 100, &moves);
+    return moves.size();
+  };
+  auto wal = [&](uint64_t segment) {
+    PlacementRequest r;
+    r.kind = FileKind::kWal;
+    r.segment = segment;
+    EXPECT_EQ(0, engine.Choose(r, true, 64 << 10, view, [](const Move&) {}));
+  };
+  // 5% (51 KiB) kept: 7 of the 8 fit in the 460 KiB above it.
+  EXPECT_EQ(52425u, engine.Headroom(1 << 20));
+  EXPECT_EQ(7u, promotions());
+  // A WAL reaches 384 KiB while tier 0 has room: nothing changes.
+  for (uint64_t seg = 0; seg < 6; ++seg) wal(seg);
+  EXPECT_EQ(52425u, engine.Headroom(1 << 20));
+  // The next WAL segment finds tier 0 full: from now on a memtable's worth
+  // (the 448 KiB the WAL reached) is kept free, and the fill leaves it.
+  fast.ForceCharge(fast.capacity() - fast.used());
+  wal(6);
+  EXPECT_EQ(448u << 10, engine.Headroom(1 << 20));
+  fast.Release(8 * (64 << 10));
+  EXPECT_EQ(1u, promotions());  // 512 KiB free less 448 KiB kept
+  // Never more than half of tier 0.
+  EXPECT_EQ(256u << 10, engine.Headroom(512 << 10));
+  // Writes stop: the room halves every kWriteRoomHalfLife requests (at plans).
+  view.now += 4 << 16;
+  EXPECT_EQ(7u, promotions());
+  EXPECT_EQ(52425u, engine.Headroom(1 << 20));
+
+  // A headroom given in the URI is kept as given.
+  MigrationOptions fixed;
+  fixed.fast_headroom_auto = false;
+  PlacementEngine exact(&policy, fixed);
+  PlacementRequest r;
+  r.kind = FileKind::kWal;
+  r.segment = 5;
+  fast.ForceCharge(fast.capacity() - fast.used());
+  exact.Choose(r, true, 64 << 10, view, [](const Move&) {});
+  EXPECT_EQ(52425u, exact.Headroom(1 << 20));
 }
 
 TEST(EngineTest, APolicyRanksTheFillOrKeepsItsDataWhereItIs) {

@@ -24,7 +24,7 @@
 //            | migration_queue (moves) | migration_rate (bytes/s, e.g. 64M)
 //            | migration_idle_ops (reads per ms)
 //            | migration_busy_share (percent of a busy device's time)
-//            | migration_plan_ms (ms) | fast_headroom (5%, 64M)
+//            | migration_plan_ms (ms) | fast_headroom (auto, 5%, 64M)
 //            | copies (on, off) | copy_page (4K to 64K) | copy_share (50%)
 //            | copy_inherit (on, off)
 //            | trace (file recording every I/O)

@@ -33,9 +33,15 @@ struct MigrationOptions {
   // plan also promotes the hottest of it (as the policy ranks it) into free
   // space on tier 0, down to this headroom kept for new writes (WAL, flushes,
   // L0). A percentage of tier 0's capacity unless fast_headroom_bytes is set.
-  // Default: 5%. fast_headroom_pct 100 turns the fill off.
+  // fast_headroom_pct 100 turns the fill off.
   uint64_t fast_headroom_pct = 5;
   uint64_t fast_headroom_bytes = 0;
+  // Keep more while RocksDB writes: a memtable's worth (the largest WAL
+  // lately, so the next flush lands on tier 0 whole), at most half of tier 0,
+  // given back as writes stop (engine/placement.h). Default: true, the URI's
+  // `fast_headroom:auto` (5% or a memtable's worth, whichever is more); a
+  // value given in the URI is kept as it is.
+  bool fast_headroom_auto = true;
 };
 
 }  // namespace tierfs
