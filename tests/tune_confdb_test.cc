@@ -1,0 +1,189 @@
+// ConfDB (tools/tune/confdb.h) and the warm start (warm_start.h): trials
+// round-trip through RocksDB by cluster and model, a corrupt value is refused
+// with its key named, the stored best configurations are ranked by grade, and
+// a warm-started optimizer evaluates them before anything else.
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "tests/test_util.h"
+#include "tools/tune/confdb.h"
+#include "tools/tune/optimizer.h"
+#include "tools/tune/warm_start.h"
+
+namespace tierfs {
+namespace tune {
+namespace {
+
+const char kSpace[] =
+    "tiers /fast:128M:optane,/slow:8G:sata-ssd\n"
+    "policy categorical fast-first lru cde hintstor\n"
+    "segment_size discrete 64K 256K 1M 4M\n"
+    "migration_queue numeric 1..64 log\n"
+    "fast_headroom numeric 0..50 unit=%\n"
+    "hintstor.interval numeric 256..262144 log default=16384\n";
+
+ConfTrial Trial(const std::string& workload, const std::string& uri, double grade) {
+  ConfTrial t;
+  t.workload = workload;
+  t.uri = uri;
+  t.grade = grade;
+  t.measured.mean_us = 100 + grade;
+  t.measured.p99_us = 900;
+  t.measured.throughput = 5000;
+  return t;
+}
+
+TEST(ConfDb, RoundTripsByModelAndCluster) {
+  test::ScratchDir dir("tune_confdb");
+  const std::string path = dir.path() + "/confdb";
+  std::string error;
+  {
+    std::unique_ptr<ConfDb> db;
+    ASSERT_TRUE(ConfDb::Open(path, &db, &error)) << error;
+    ASSERT_TRUE(db->Add("00000000000000aa", 1, {Trial("YCSB-B", "tierfs://a", -0.25),
+                                                  Trial("YCSB-B", "tierfs://b", 0.5)},
+                        &error))
+        << error;
+    // The same (workload, URI) replaces; another workload's is kept beside it.
+    ASSERT_TRUE(db->Add("00000000000000aa", 1, {Trial("YCSB-B", "tierfs://b", 0.125),
+                                                  Trial("YCSB-C", "tierfs://b", -0.5)},
+                        &error))
+        << error;
+    ASSERT_TRUE(db->Add("00000000000000bb", 1, {Trial("LUN0", "tierfs://c", -1)}, &error));
+  }
+  std::unique_ptr<ConfDb> db;
+  ASSERT_TRUE(ConfDb::Open(path, &db, &error)) << error;
+  std::vector<ConfTrial> trials;
+  ASSERT_TRUE(db->Get("00000000000000aa", 1, &trials, &error)) << error;
+  ASSERT_EQ(trials.size(), 3u);
+  EXPECT_EQ(trials[0].uri, "tierfs://a");
+  EXPECT_DOUBLE_EQ(trials[0].grade, -0.25);
+  EXPECT_DOUBLE_EQ(trials[0].measured.mean_us, 99.75);
+  EXPECT_DOUBLE_EQ(trials[0].measured.p99_us, 900);
+  EXPECT_DOUBLE_EQ(trials[0].measured.throughput, 5000);
+  EXPECT_DOUBLE_EQ(trials[1].grade, 0.125);
+  EXPECT_EQ(trials[2].workload, "YCSB-C");
+  // Another model's cluster 1 is another key.
+  ASSERT_TRUE(db->Get("00000000000000bb", 1, &trials, &error));
+  ASSERT_EQ(trials.size(), 1u);
+  EXPECT_EQ(trials[0].uri, "tierfs://c");
+  ASSERT_TRUE(db->Get("00000000000000aa", 2, &trials, &error));
+  EXPECT_TRUE(trials.empty());
+  std::vector<std::pair<std::string, std::vector<ConfTrial>>> all;
+  ASSERT_TRUE(db->List(&all, &error)) << error;
+  ASSERT_EQ(all.size(), 2u);
+  EXPECT_EQ(all[0].first, "model/00000000000000aa/cluster/1");
+}
+
+TEST(ConfDb, RefusesACorruptValueNamingItsKey) {
+  test::ScratchDir dir("tune_confdb");
+  std::string error;
+  std::unique_ptr<ConfDb> db;
+  ASSERT_TRUE(ConfDb::Open(dir.path() + "/confdb", &db, &error)) << error;
+  const std::string key = ConfDb::Key("00000000000000aa", 3);
+  ASSERT_TRUE(
+      db->PutRaw(key, "{\"format\": \"tierfs-tune confdb 1\", \"trials\": [{\"uri\"", &error));
+  std::vector<ConfTrial> trials;
+  EXPECT_FALSE(db->Get("00000000000000aa", 3, &trials, &error));
+  EXPECT_NE(error.find("key 'model/00000000000000aa/cluster/3'"), std::string::npos) << error;
+  EXPECT_NE(error.find("corrupt value"), std::string::npos) << error;
+  // Adding to it fails the same way and leaves it as it was.
+  EXPECT_FALSE(db->Add("00000000000000aa", 3, {Trial("W", "tierfs://a", 0)}, &error));
+  EXPECT_NE(error.find("cluster/3"), std::string::npos) << error;
+  // JSON that is not ConfDB's.
+  ASSERT_TRUE(db->PutRaw(key, "[1, 2]", &error));
+  EXPECT_FALSE(db->Get("00000000000000aa", 3, &trials, &error));
+  EXPECT_NE(error.find("not a ConfDB value"), std::string::npos) << error;
+  std::vector<std::pair<std::string, std::vector<ConfTrial>>> all;
+  EXPECT_FALSE(db->List(&all, &error));
+  // A grade that is not a number.
+  ASSERT_TRUE(db->PutRaw(key, "{\"format\": \"tierfs-tune confdb 1\", \"trials\": [{\"workload\": "
+                              "\"W\", \"uri\": \"u\", \"grade\": \"low\", \"mean_us\": 1, "
+                              "\"p99_us\": 1, \"throughput\": 1}]}",
+                         &error));
+  EXPECT_FALSE(db->Get("00000000000000aa", 3, &trials, &error));
+  EXPECT_NE(error.find("cluster/3"), std::string::npos) << error;
+}
+
+TEST(ConfDb, RanksConfigurationsByMeanGrade) {
+  const std::vector<ConfTrial> trials = {
+      Trial("A", "tierfs://x", -1.0), Trial("B", "tierfs://x", 0.4),  // mean -0.3
+      Trial("A", "tierfs://y", -0.5),                                 // -0.5
+      Trial("A", "tierfs://z", 0.0),  Trial("B", "tierfs://w", -0.3)};  // ties by URI
+  EXPECT_EQ(BestConfigurations(trials, 10),
+            (std::vector<std::string>{"tierfs://y", "tierfs://w", "tierfs://x", "tierfs://z"}));
+  EXPECT_EQ(BestConfigurations(trials, 2),
+            (std::vector<std::string>{"tierfs://y", "tierfs://w"}));
+}
+
+TEST(Space, PointOfInvertsRender) {
+  Space space;
+  std::string error;
+  ASSERT_TRUE(Space::Parse(kSpace, "test", &space, &error)) << error;
+  Rng rng(3);
+  for (int i = 0; i < 200; ++i) {
+    const Point p = space.Random(&rng);
+    Point q;
+    ASSERT_TRUE(space.PointOf(space.Render(p), &q)) << space.Render(p);
+    EXPECT_EQ(space.Render(q), space.Render(p));
+  }
+  Point q;
+  EXPECT_FALSE(space.PointOf("tierfs:///fast:1G:optane,/slow:8G:sata-ssd;policy:lru", &q));
+  const std::string uri = space.Render(space.Default());
+  EXPECT_FALSE(space.PointOf(uri + ";copies:on", &q));  // a key this space does not have
+  std::string bad = uri;
+  bad.replace(bad.find("segment_size:"), 17, "segment_size:128K");
+  EXPECT_FALSE(space.PointOf(bad, &q)) << bad;  // not among the listed values
+}
+
+// Records the order in which configurations are asked for.
+class Recorder : public Objective {
+ public:
+  explicit Recorder(const Space* space) : space_(space) {}
+  std::vector<std::string> asked;
+  bool Value(const Point& p, double* value, std::string* error) override {
+    (void)error;
+    asked.push_back(space_->Render(p));
+    *value = double(asked.size());
+    return true;
+  }
+
+ private:
+  const Space* space_;
+};
+
+TEST(WarmStart, EvaluatesStoredConfigurationsFirst) {
+  Space space;
+  std::string error;
+  ASSERT_TRUE(Space::Parse(kSpace, "test", &space, &error)) << error;
+  Rng rng(11);
+  const std::vector<std::string> stored = {space.Render(space.Random(&rng)),
+                                           "tierfs:///other:1G:optane;policy:lru",
+                                           space.Render(space.Random(&rng))};
+  for (const std::string& name : OptimizerNames()) {
+    Recorder recorder(&space);
+    Budget budget(&space, &recorder, 12);
+    std::unique_ptr<Optimizer> optimizer = NewOptimizer(name, &error);
+    std::vector<std::string> skipped;
+    ASSERT_TRUE(RunWarm(optimizer.get(), space, 1, stored, &budget, &skipped)) << name;
+    ASSERT_GE(recorder.asked.size(), 3u) << name;
+    EXPECT_EQ(recorder.asked[0], stored[0]) << name;
+    EXPECT_EQ(recorder.asked[1], stored[2]) << name;
+    EXPECT_EQ(skipped, std::vector<std::string>{stored[1]}) << name;
+    EXPECT_EQ(budget.trials().size(), 12u) << name;  // the stored ones count
+    // The optimizer goes on from there: its default next.
+    EXPECT_EQ(recorder.asked[2], space.Render(space.Default())) << name;
+  }
+  // A budget smaller than the store stops the warm start.
+  Recorder recorder(&space);
+  Budget budget(&space, &recorder, 1);
+  std::unique_ptr<Optimizer> optimizer = NewOptimizer("bayes", &error);
+  ASSERT_TRUE(RunWarm(optimizer.get(), space, 1, stored, &budget));
+  EXPECT_EQ(recorder.asked, std::vector<std::string>{stored[0]});
+}
+
+}  // namespace
+}  // namespace tune
+}  // namespace tierfs

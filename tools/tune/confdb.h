@@ -1,0 +1,80 @@
+// ConfDB (learnedssd.txt §3.3, §4: "the key is the workload cluster ID, and
+// the value includes the corresponding SSD configurations and their
+// performance ... in JSON format"), kept in RocksDB itself where LearnedSSD
+// used LevelDB: a plain local database, default Env, one key per cluster.
+//
+//   key    model/<model id>/cluster/<n>     (WorkloadModel::Id(), 16 hex digits)
+//   value  {"format": "tierfs-tune confdb 1", "model": ID, "cluster": N,
+//           "trials": [{"workload": W, "uri": URI, "grade": G,
+//                       "mean_us": L, "p99_us": P, "throughput": T}, ...]}
+//
+// The model's id in the key keeps the clusters of a model built again apart
+// from the old ones' (cluster 2 of one model is not cluster 2 of the next).
+// A trial's grade is the one its tuning run measured (relative to the
+// space's default on that workload, lower is better); one trial is kept per
+// (workload, URI), the latest.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tools/tune/evaluator.h"
+
+namespace rocksdb {
+class DB;
+}
+
+namespace tierfs {
+namespace tune {
+
+struct ConfTrial {
+  std::string workload;
+  std::string uri;
+  double grade = 0;
+  Measurement measured;
+};
+
+class ConfDb {
+ public:
+  // Opens (creating if missing) the database at `path`. False and *error
+  // naming the path on failure.
+  static bool Open(const std::string& path, std::unique_ptr<ConfDb>* db, std::string* error);
+  ~ConfDb();
+
+  static std::string Key(const std::string& model_id, size_t cluster);
+
+  // The trials stored for the cluster (none if the key is absent). False
+  // and *error naming the key on a read error or a value that is not
+  // ConfDB JSON.
+  bool Get(const std::string& model_id, size_t cluster, std::vector<ConfTrial>* trials,
+           std::string* error);
+  // Adds `trials` to the cluster's, replacing stored ones of the same
+  // (workload, URI); written with a synced write. False and *error naming
+  // the key if the stored value is corrupt (it is left as it is) or the
+  // write fails.
+  bool Add(const std::string& model_id, size_t cluster, const std::vector<ConfTrial>& trials,
+           std::string* error);
+  // Every key with its trials, in key order (for `show`). Fails as Get on
+  // the first corrupt value.
+  bool List(std::vector<std::pair<std::string, std::vector<ConfTrial>>>* out,
+            std::string* error);
+  // Writes `value` under `key` as it is: for tests that damage a value.
+  bool PutRaw(const std::string& key, const std::string& value, std::string* error);
+
+ private:
+  ConfDb(std::string path, rocksdb::DB* db) : path_(std::move(path)), db_(db) {}
+  bool Decode(const std::string& key, const std::string& value, std::vector<ConfTrial>* trials,
+              std::string* error) const;
+
+  const std::string path_;
+  rocksdb::DB* const db_;  // owned
+};
+
+// The warm start: the distinct configurations of `trials` ranked by their
+// mean grade over the workloads that measured them (ascending; ties by
+// URI), at most `n`.
+std::vector<std::string> BestConfigurations(const std::vector<ConfTrial>& trials, size_t n);
+
+}  // namespace tune
+}  // namespace tierfs
