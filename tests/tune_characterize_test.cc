@@ -3,6 +3,7 @@
 // hand-made traces, k-means and the silhouette on separated blobs, and a
 // model built from read-heavy sequential and write-heavy random traces that
 // puts them in different clusters and a new trace of either kind in its own.
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -154,6 +155,11 @@ TEST_F(ModelTest, SeparatesReadSequentialFromWriteRandom) {
   for (const auto& [name, a] : model_.workloads) {
     EXPECT_EQ(a.cluster, name.rfind("seq", 0) == 0 ? seq : rnd) << name;
     EXPECT_DOUBLE_EQ(a.share, 1.0) << name;  // every window, not just most
+    // Its center is the mean of its points: no farther from the centroid
+    // than its points are on average.
+    ASSERT_EQ(a.center.size(), 2u);
+    EXPECT_LE(std::sqrt(SquaredDistance(a.center, model_.centroids[a.cluster])),
+              a.distance + 1e-12);
   }
   EXPECT_GT(model_.explained[0], 0.3);
   EXPECT_GE(model_.explained[0], model_.explained[1]);

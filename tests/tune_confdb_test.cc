@@ -2,6 +2,7 @@
 // round-trip through RocksDB by cluster and model, a corrupt value is refused
 // with its key named, the stored best configurations are ranked by grade, and
 // a warm-started optimizer evaluates them before anything else.
+#include <map>
 #include <string>
 #include <vector>
 
@@ -42,21 +43,23 @@ TEST(ConfDb, RoundTripsByModelAndCluster) {
   {
     std::unique_ptr<ConfDb> db;
     ASSERT_TRUE(ConfDb::Open(path, &db, &error)) << error;
-    ASSERT_TRUE(db->Add("00000000000000aa", 1, {Trial("YCSB-B", "tierfs://a", -0.25),
-                                                  Trial("YCSB-B", "tierfs://b", 0.5)},
-                        &error))
-        << error;
+    ConfEntry a{{Trial("YCSB-B", "tierfs://a", -0.25), Trial("YCSB-B", "tierfs://b", 0.5)},
+                {{"YCSB-B", {0.5, -1.25}}}};
+    ASSERT_TRUE(db->Add("00000000000000aa", 1, a, &error)) << error;
     // The same (workload, URI) replaces; another workload's is kept beside it.
-    ASSERT_TRUE(db->Add("00000000000000aa", 1, {Trial("YCSB-B", "tierfs://b", 0.125),
-                                                  Trial("YCSB-C", "tierfs://b", -0.5)},
-                        &error))
-        << error;
-    ASSERT_TRUE(db->Add("00000000000000bb", 1, {Trial("LUN0", "tierfs://c", -1)}, &error));
+    ConfEntry b{{Trial("YCSB-B", "tierfs://b", 0.125), Trial("YCSB-C", "tierfs://b", -0.5)},
+                {{"YCSB-C", {2, 3}}}};
+    ASSERT_TRUE(db->Add("00000000000000aa", 1, b, &error)) << error;
+    ASSERT_TRUE(db->Add("00000000000000bb", 1, {{Trial("LUN0", "tierfs://c", -1)}, {}}, &error));
   }
   std::unique_ptr<ConfDb> db;
   ASSERT_TRUE(ConfDb::Open(path, &db, &error)) << error;
-  std::vector<ConfTrial> trials;
-  ASSERT_TRUE(db->Get("00000000000000aa", 1, &trials, &error)) << error;
+  ConfEntry entry;
+  ASSERT_TRUE(db->Get("00000000000000aa", 1, &entry, &error)) << error;
+  std::vector<ConfTrial>& trials = entry.trials;
+  EXPECT_EQ(entry.positions,
+            (std::map<std::string, std::vector<double>>{{"YCSB-B", {0.5, -1.25}},
+                                                        {"YCSB-C", {2, 3}}}));
   ASSERT_EQ(trials.size(), 3u);
   EXPECT_EQ(trials[0].uri, "tierfs://a");
   EXPECT_DOUBLE_EQ(trials[0].grade, -0.25);
@@ -66,12 +69,12 @@ TEST(ConfDb, RoundTripsByModelAndCluster) {
   EXPECT_DOUBLE_EQ(trials[1].grade, 0.125);
   EXPECT_EQ(trials[2].workload, "YCSB-C");
   // Another model's cluster 1 is another key.
-  ASSERT_TRUE(db->Get("00000000000000bb", 1, &trials, &error));
+  ASSERT_TRUE(db->Get("00000000000000bb", 1, &entry, &error));
   ASSERT_EQ(trials.size(), 1u);
   EXPECT_EQ(trials[0].uri, "tierfs://c");
-  ASSERT_TRUE(db->Get("00000000000000aa", 2, &trials, &error));
+  ASSERT_TRUE(db->Get("00000000000000aa", 2, &entry, &error));
   EXPECT_TRUE(trials.empty());
-  std::vector<std::pair<std::string, std::vector<ConfTrial>>> all;
+  std::vector<std::pair<std::string, ConfEntry>> all;
   ASSERT_TRUE(db->List(&all, &error)) << error;
   ASSERT_EQ(all.size(), 2u);
   EXPECT_EQ(all[0].first, "model/00000000000000aa/cluster/1");
@@ -85,37 +88,46 @@ TEST(ConfDb, RefusesACorruptValueNamingItsKey) {
   const std::string key = ConfDb::Key("00000000000000aa", 3);
   ASSERT_TRUE(
       db->PutRaw(key, "{\"format\": \"tierfs-tune confdb 1\", \"trials\": [{\"uri\"", &error));
-  std::vector<ConfTrial> trials;
-  EXPECT_FALSE(db->Get("00000000000000aa", 3, &trials, &error));
+  ConfEntry entry;
+  EXPECT_FALSE(db->Get("00000000000000aa", 3, &entry, &error));
   EXPECT_NE(error.find("key 'model/00000000000000aa/cluster/3'"), std::string::npos) << error;
   EXPECT_NE(error.find("corrupt value"), std::string::npos) << error;
   // Adding to it fails the same way and leaves it as it was.
-  EXPECT_FALSE(db->Add("00000000000000aa", 3, {Trial("W", "tierfs://a", 0)}, &error));
+  EXPECT_FALSE(db->Add("00000000000000aa", 3, {{Trial("W", "tierfs://a", 0)}, {}}, &error));
   EXPECT_NE(error.find("cluster/3"), std::string::npos) << error;
   // JSON that is not ConfDB's.
   ASSERT_TRUE(db->PutRaw(key, "[1, 2]", &error));
-  EXPECT_FALSE(db->Get("00000000000000aa", 3, &trials, &error));
+  EXPECT_FALSE(db->Get("00000000000000aa", 3, &entry, &error));
   EXPECT_NE(error.find("not a ConfDB value"), std::string::npos) << error;
-  std::vector<std::pair<std::string, std::vector<ConfTrial>>> all;
+  std::vector<std::pair<std::string, ConfEntry>> all;
   EXPECT_FALSE(db->List(&all, &error));
   // A grade that is not a number.
   ASSERT_TRUE(db->PutRaw(key, "{\"format\": \"tierfs-tune confdb 1\", \"trials\": [{\"workload\": "
                               "\"W\", \"uri\": \"u\", \"grade\": \"low\", \"mean_us\": 1, "
-                              "\"p99_us\": 1, \"throughput\": 1}]}",
+                              "\"p99_us\": 1, \"throughput\": 1}], \"positions\": {}}",
                          &error));
-  EXPECT_FALSE(db->Get("00000000000000aa", 3, &trials, &error));
+  EXPECT_FALSE(db->Get("00000000000000aa", 3, &entry, &error));
   EXPECT_NE(error.find("cluster/3"), std::string::npos) << error;
 }
 
-TEST(ConfDb, RanksConfigurationsByMeanGrade) {
-  const std::vector<ConfTrial> trials = {
-      Trial("A", "tierfs://x", -1.0), Trial("B", "tierfs://x", 0.4),  // mean -0.3
-      Trial("A", "tierfs://y", -0.5),                                 // -0.5
-      Trial("A", "tierfs://z", 0.0),  Trial("B", "tierfs://w", -0.3)};  // ties by URI
-  EXPECT_EQ(BestConfigurations(trials, 10),
-            (std::vector<std::string>{"tierfs://y", "tierfs://w", "tierfs://x", "tierfs://z"}));
-  EXPECT_EQ(BestConfigurations(trials, 2),
-            (std::vector<std::string>{"tierfs://y", "tierfs://w"}));
+TEST(ConfDb, StartsFromTheNearestWorkloadsBest) {
+  ConfEntry entry;
+  entry.trials = {Trial("A", "tierfs://a1", -1.0), Trial("A", "tierfs://a2", -0.5),
+                  Trial("A", "tierfs://a3", 0.1),  Trial("B", "tierfs://b1", -0.2),
+                  Trial("B", "tierfs://a1", -0.1),  // already taken from A
+                  Trial("B", "tierfs://b2", 0.0),  Trial("C", "tierfs://c1", -3.0)};
+  entry.positions = {{"A", {5, 0}}, {"B", {0, 1}}};  // C has none
+  // Near B: B's best, A's best, C's (no position, last); then B's second
+  // (a1, taken), A's second, ...
+  EXPECT_EQ(BestConfigurations(entry, 10, {0, 0}),
+            (std::vector<std::string>{"tierfs://b1", "tierfs://a1", "tierfs://c1", "tierfs://a2",
+                                      "tierfs://b2", "tierfs://a3"}));
+  EXPECT_EQ(BestConfigurations(entry, 2, {5, 0.5}),
+            (std::vector<std::string>{"tierfs://a1", "tierfs://b1"}));
+  // No position: by name.
+  EXPECT_EQ(BestConfigurations(entry, 3),
+            (std::vector<std::string>{"tierfs://a1", "tierfs://b1", "tierfs://c1"}));
+  EXPECT_TRUE(BestConfigurations(ConfEntry(), 5, {0, 0}).empty());
 }
 
 TEST(Space, PointOfInvertsRender) {

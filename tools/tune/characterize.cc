@@ -59,8 +59,15 @@ Assignment WorkloadModel::Assign(const std::vector<Vec>& windows) const {
     if (a.votes[c] > a.votes[a.cluster]) a.cluster = c;
   }
   a.share = windows.empty() ? 0 : double(a.votes[a.cluster]) / double(windows.size());
-  for (const Vec& p : points) a.distance += std::sqrt(SquaredDistance(p, centroids[a.cluster]));
-  if (!points.empty()) a.distance /= double(points.size());
+  a.center.assign(2, 0);
+  for (const Vec& p : points) {
+    a.distance += std::sqrt(SquaredDistance(p, centroids[a.cluster]));
+    for (size_t d = 0; d < 2 && d < p.size(); ++d) a.center[d] += p[d];
+  }
+  if (!points.empty()) {
+    a.distance /= double(points.size());
+    for (double& c : a.center) c /= double(points.size());
+  }
   return a;
 }
 
@@ -74,7 +81,8 @@ std::string WorkloadModel::ToJson() const {
   json w = json::array();
   for (const auto& [name, a] : workloads) {
     w.push_back({{"name", name}, {"cluster", a.cluster}, {"votes", a.votes},
-                 {"share", a.share}, {"distance", a.distance}});
+                 {"share", a.share}, {"distance", a.distance},
+                 {"center", a.center}});
   }
   j["workloads"] = w;
   return j.dump(1);
@@ -101,6 +109,7 @@ bool WorkloadModel::FromJson(const std::string& text, WorkloadModel* model, std:
       w.at("votes").get_to(a.votes);
       w.at("share").get_to(a.share);
       w.at("distance").get_to(a.distance);
+      w.at("center").get_to(a.center);
       m.workloads.emplace_back(w.at("name").get<std::string>(), a);
     }
     const size_t f = m.features.size();

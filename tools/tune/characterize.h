@@ -34,6 +34,7 @@ struct Assignment {
   std::vector<size_t> votes;   // windows per cluster
   double share = 0;            // votes[cluster] / windows
   double distance = 0;         // mean distance of its windows to that centroid (PCA units)
+  Vec center;                  // the mean of its windows' points (where it sits in the plane)
 };
 
 struct WorkloadModel {

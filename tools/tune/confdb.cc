@@ -5,7 +5,9 @@
 #include <rocksdb/options.h>
 
 #include <algorithm>
+#include <limits>
 #include <map>
+#include <set>
 #include <nlohmann/json.hpp>
 
 namespace tierfs {
@@ -16,15 +18,15 @@ using nlohmann::json;
 
 constexpr const char* kFormat = "tierfs-tune confdb 1";
 
-std::string Encode(const std::string& model_id, size_t cluster,
-                   const std::vector<ConfTrial>& trials) {
+std::string Encode(const std::string& model_id, size_t cluster, const ConfEntry& entry) {
   json t = json::array();
-  for (const ConfTrial& c : trials) {
+  for (const ConfTrial& c : entry.trials) {
     t.push_back({{"workload", c.workload}, {"uri", c.uri}, {"grade", c.grade},
                  {"mean_us", c.measured.mean_us}, {"p99_us", c.measured.p99_us},
                  {"throughput", c.measured.throughput}});
   }
-  return json{{"format", kFormat}, {"model", model_id}, {"cluster", cluster}, {"trials", t}}
+  return json{{"format", kFormat}, {"model", model_id}, {"cluster", cluster}, {"trials", t},
+              {"positions", entry.positions}}
       .dump();
 }
 
@@ -52,8 +54,8 @@ std::string ConfDb::Key(const std::string& model_id, size_t cluster) {
   return "model/" + model_id + "/cluster/" + std::to_string(cluster);
 }
 
-bool ConfDb::Decode(const std::string& key, const std::string& value,
-                    std::vector<ConfTrial>* trials, std::string* error) const {
+bool ConfDb::Decode(const std::string& key, const std::string& value, ConfEntry* entry,
+                    std::string* error) const {
   try {
     const json j = json::parse(value);
     if (!j.is_object() || j.value("format", "") != kFormat) {
@@ -61,7 +63,7 @@ bool ConfDb::Decode(const std::string& key, const std::string& value,
                kFormat + "\")";
       return false;
     }
-    std::vector<ConfTrial> out;
+    ConfEntry out;
     for (const json& t : j.at("trials")) {
       ConfTrial c;
       t.at("workload").get_to(c.workload);
@@ -70,9 +72,10 @@ bool ConfDb::Decode(const std::string& key, const std::string& value,
       t.at("mean_us").get_to(c.measured.mean_us);
       t.at("p99_us").get_to(c.measured.p99_us);
       t.at("throughput").get_to(c.measured.throughput);
-      out.push_back(std::move(c));
+      out.trials.push_back(std::move(c));
     }
-    *trials = std::move(out);
+    j.at("positions").get_to(out.positions);
+    *entry = std::move(out);
     return true;
   } catch (const json::exception& e) {
     *error = "ConfDB " + path_ + " key '" + key + "': corrupt value: " + e.what();
@@ -80,36 +83,37 @@ bool ConfDb::Decode(const std::string& key, const std::string& value,
   }
 }
 
-bool ConfDb::Get(const std::string& model_id, size_t cluster, std::vector<ConfTrial>* trials,
+bool ConfDb::Get(const std::string& model_id, size_t cluster, ConfEntry* entry,
                  std::string* error) {
   const std::string key = Key(model_id, cluster);
   std::string value;
   const rocksdb::Status s = db_->Get(rocksdb::ReadOptions(), key, &value);
   if (s.IsNotFound()) {
-    trials->clear();
+    *entry = ConfEntry();
     return true;
   }
   if (!s.ok()) {
     *error = "ConfDB " + path_ + " key '" + key + "': " + s.ToString();
     return false;
   }
-  return Decode(key, value, trials, error);
+  return Decode(key, value, entry, error);
 }
 
-bool ConfDb::Add(const std::string& model_id, size_t cluster,
-                 const std::vector<ConfTrial>& trials, std::string* error) {
-  std::vector<ConfTrial> stored;
+bool ConfDb::Add(const std::string& model_id, size_t cluster, const ConfEntry& add,
+                 std::string* error) {
+  ConfEntry stored;
   if (!Get(model_id, cluster, &stored, error)) return false;
-  for (const ConfTrial& t : trials) {
-    auto same = std::find_if(stored.begin(), stored.end(), [&](const ConfTrial& s) {
+  for (const ConfTrial& t : add.trials) {
+    auto same = std::find_if(stored.trials.begin(), stored.trials.end(), [&](const ConfTrial& s) {
       return s.workload == t.workload && s.uri == t.uri;
     });
-    if (same != stored.end()) {
+    if (same != stored.trials.end()) {
       *same = t;
     } else {
-      stored.push_back(t);
+      stored.trials.push_back(t);
     }
   }
+  for (const auto& [workload, position] : add.positions) stored.positions[workload] = position;
   return PutRaw(Key(model_id, cluster), Encode(model_id, cluster, stored), error);
 }
 
@@ -124,15 +128,14 @@ bool ConfDb::PutRaw(const std::string& key, const std::string& value, std::strin
   return true;
 }
 
-bool ConfDb::List(std::vector<std::pair<std::string, std::vector<ConfTrial>>>* out,
-                  std::string* error) {
+bool ConfDb::List(std::vector<std::pair<std::string, ConfEntry>>* out, std::string* error) {
   out->clear();
   std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions()));
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
-    std::vector<ConfTrial> trials;
+    ConfEntry entry;
     const std::string key = it->key().ToString();
-    if (!Decode(key, it->value().ToString(), &trials, error)) return false;
-    out->emplace_back(key, std::move(trials));
+    if (!Decode(key, it->value().ToString(), &entry, error)) return false;
+    out->emplace_back(key, std::move(entry));
   }
   if (!it->status().ok()) {
     *error = "ConfDB " + path_ + ": " + it->status().ToString();
@@ -141,18 +144,42 @@ bool ConfDb::List(std::vector<std::pair<std::string, std::vector<ConfTrial>>>* o
   return true;
 }
 
-std::vector<std::string> BestConfigurations(const std::vector<ConfTrial>& trials, size_t n) {
-  std::map<std::string, std::pair<double, size_t>> sums;  // URI -> (sum of grades, count)
-  for (const ConfTrial& t : trials) {
-    auto& s = sums[t.uri];
-    s.first += t.grade;
-    ++s.second;
+std::vector<std::string> BestConfigurations(const ConfEntry& entry, size_t n,
+                                            const std::vector<double>& position) {
+  // Each workload's configurations by its own grade.
+  std::map<std::string, std::vector<std::pair<double, std::string>>> ranked;
+  for (const ConfTrial& t : entry.trials) ranked[t.workload].emplace_back(t.grade, t.uri);
+  // The workloads nearest first; without a position (or a position of
+  // another size), after, by name (the map's order, kept by a stable sort).
+  std::vector<std::pair<double, std::string>> order;
+  for (auto& [workload, configs] : ranked) {
+    std::sort(configs.begin(), configs.end());
+    double d = std::numeric_limits<double>::infinity();
+    auto p = entry.positions.find(workload);
+    if (!position.empty() && p != entry.positions.end() && p->second.size() == position.size()) {
+      d = 0;
+      for (size_t i = 0; i < position.size(); ++i) {
+        d += (p->second[i] - position[i]) * (p->second[i] - position[i]);
+      }
+    }
+    order.emplace_back(position.empty() ? 0.0 : d, workload);
   }
-  std::vector<std::pair<double, std::string>> ranked;
-  for (const auto& [uri, s] : sums) ranked.emplace_back(s.first / double(s.second), uri);
-  std::sort(ranked.begin(), ranked.end());
+  std::stable_sort(order.begin(), order.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<std::string> out;
-  for (size_t i = 0; i < ranked.size() && i < n; ++i) out.push_back(ranked[i].second);
+  std::set<std::string> taken;
+  for (size_t round = 0; out.size() < n; ++round) {
+    bool any = false;
+    for (const auto& [distance, workload] : order) {
+      const auto& configs = ranked[workload];
+      if (round >= configs.size()) continue;
+      any = true;
+      if (out.size() < n && taken.insert(configs[round].second).second) {
+        out.push_back(configs[round].second);
+      }
+    }
+    if (!any) break;
+  }
   return out;
 }
 

@@ -61,6 +61,8 @@ DEFINE_bool(quiet, false, "no progress lines");
 DEFINE_string(confdb, "", "a ConfDB (RocksDB directory): warm-start from the target's cluster "
               "and write back what was measured; needs --model");
 DEFINE_string(model, "", "the workload model (tierfs-tune characterize writes it)");
+DEFINE_bool(confdb_write, true, "with --confdb: write what was measured back (false: only read, "
+            "as a benchmark comparing runs from one ConfDB does)");
 DEFINE_uint64(warm, 5, "with --confdb: stored configurations evaluated first, at most");
 DEFINE_string(workloads, "", "characterize: the training workloads, comma-separated");
 DEFINE_uint64(max_k, 8, "characterize: the largest number of clusters tried");
@@ -136,7 +138,7 @@ int Characterize() {
   return 0;
 }
 
-// `show`: every ConfDB key, its number of trials and its best five.
+// `show`: every ConfDB key, its trials, and each workload's best.
 int Show() {
   if (FLAGS_confdb.empty()) {
     fprintf(stderr, "tierfs-tune show: --confdb=DIR is required\n");
@@ -144,45 +146,44 @@ int Show() {
   }
   std::string error;
   std::unique_ptr<ConfDb> db;
-  std::vector<std::pair<std::string, std::vector<ConfTrial>>> all;
+  std::vector<std::pair<std::string, ConfEntry>> all;
   if (!ConfDb::Open(FLAGS_confdb, &db, &error) || !db->List(&all, &error)) {
     fprintf(stderr, "tierfs-tune: %s\n", error.c_str());
     return 1;
   }
-  for (const auto& [key, trials] : all) {
-    std::set<std::string> workloads;
-    for (const ConfTrial& t : trials) workloads.insert(t.workload);
-    printf("%s: %zu trials of %zu workloads\n", key.c_str(), trials.size(), workloads.size());
-    for (const std::string& uri : BestConfigurations(trials, 5)) {
-      double sum = 0;
-      size_t n = 0;
-      for (const ConfTrial& t : trials) {
-        if (t.uri == uri) sum += t.grade, ++n;
-      }
-      printf("  %.4f  %s\n", sum / double(n), uri.c_str());
+  for (const auto& [key, entry] : all) {
+    std::map<std::string, const ConfTrial*> best;  // workload -> its best trial
+    for (const ConfTrial& t : entry.trials) {
+      const ConfTrial*& b = best[t.workload];
+      if (!b || t.grade < b->grade) b = &t;
+    }
+    printf("%s: %zu trials of %zu workloads\n", key.c_str(), entry.trials.size(), best.size());
+    for (const auto& [workload, t] : best) {
+      printf("  %s: best %.4f  %s\n", workload.c_str(), t->grade, t->uri.c_str());
     }
   }
   return 0;
 }
 
-// The stored configurations of the target's cluster (the warm start), and
-// where to write back: *cluster and *model_id. False on an error.
+// Characterizes the target: its cluster and position (*assignment), and the
+// stored configurations of that cluster to start from (*warm). False on an
+// error.
 bool LookUpCluster(ConfDb* db, const WorkloadModel& model, std::vector<std::string>* warm,
-                   size_t* cluster, std::string* error) {
+                   Assignment* assignment, std::string* error) {
   WorkloadWindows windows;
   if (!LoadWindows(FLAGS_workload, FLAGS_requests, FLAGS_workload_seed, &windows, error)) {
     return false;
   }
   const Assignment a = model.Assign(windows.windows);
-  *cluster = a.cluster;
-  std::vector<ConfTrial> trials;
-  if (!db->Get(model.Id(), a.cluster, &trials, error)) return false;
-  *warm = BestConfigurations(trials, FLAGS_warm);
+  ConfEntry entry;
+  if (!db->Get(model.Id(), a.cluster, &entry, error)) return false;
+  *warm = BestConfigurations(entry, FLAGS_warm, a.center);
+  *assignment = a;
   if (!FLAGS_quiet) {
     fprintf(stderr, "%s: cluster %zu of model %s (%zu of %zu windows); ConfDB holds %zu "
-            "trials, the best %zu evaluated first\n",
+            "trials of %zu workloads, %zu evaluated first\n",
             FLAGS_workload.c_str(), a.cluster, model.Id().c_str(), a.votes[a.cluster],
-            windows.windows.size(), trials.size(), warm->size());
+            windows.windows.size(), entry.trials.size(), entry.positions.size(), warm->size());
   }
   return true;
 }
@@ -233,11 +234,11 @@ int Tune() {
   std::unique_ptr<ConfDb> confdb;
   WorkloadModel model;
   std::vector<std::string> warm;
-  size_t cluster = 0;
+  Assignment target;
   if (!FLAGS_confdb.empty() &&
       (!WorkloadModel::Load(FLAGS_model, &model, &error) ||
        !ConfDb::Open(FLAGS_confdb, &confdb, &error) ||
-       !LookUpCluster(confdb.get(), model, &warm, &cluster, &error))) {
+       !LookUpCluster(confdb.get(), model, &warm, &target, &error))) {
     fprintf(stderr, "tierfs-tune: %s\n", error.c_str());
     return 1;
   }
@@ -305,16 +306,17 @@ int Tune() {
     fprintf(stderr, "tierfs-tune: cannot write %s\n", FLAGS_csv.c_str());
     return 1;
   }
-  if (confdb) {
-    std::vector<ConfTrial> trials;
-    for (const auto& [uri, t] : measured) trials.push_back(t);
-    if (!confdb->Add(model.Id(), cluster, trials, &error)) {
+  if (confdb && FLAGS_confdb_write) {
+    ConfEntry add;
+    for (const auto& [uri, t] : measured) add.trials.push_back(t);
+    add.positions[FLAGS_workload] = target.center;
+    if (!confdb->Add(model.Id(), target.cluster, add, &error)) {
       fprintf(stderr, "tierfs-tune: %s\n", error.c_str());
       return 1;
     }
     if (!FLAGS_quiet) {
-      fprintf(stderr, "tierfs-tune: %zu configurations written to %s, %s\n", trials.size(),
-              FLAGS_confdb.c_str(), ConfDb::Key(model.Id(), cluster).c_str());
+      fprintf(stderr, "tierfs-tune: %zu configurations written to %s, %s\n", add.trials.size(),
+              FLAGS_confdb.c_str(), ConfDb::Key(model.Id(), target.cluster).c_str());
     }
   }
   const Measurement& ref = objective.reference_target();
