@@ -128,6 +128,11 @@ TEST(ConfDb, StartsFromTheNearestWorkloadsBest) {
   EXPECT_EQ(BestConfigurations(entry, 3),
             (std::vector<std::string>{"tierfs://a1", "tierfs://b1", "tierfs://c1"}));
   EXPECT_TRUE(BestConfigurations(ConfEntry(), 5, {0, 0}).empty());
+  // Two configurations A measured alike count once (the first by URI).
+  entry.trials.push_back(Trial("A", "tierfs://a0", -1.0));
+  EXPECT_EQ(BestConfigurations(entry, 3, {5, 0}),
+            (std::vector<std::string>{"tierfs://a0", "tierfs://b1", "tierfs://c1"}));
+  EXPECT_EQ(BestConfigurations(entry, 4, {5, 0})[3], "tierfs://a2");
 }
 
 TEST(Space, PointOfInvertsRender) {

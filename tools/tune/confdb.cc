@@ -5,6 +5,7 @@
 #include <rocksdb/options.h>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <map>
 #include <set>
@@ -154,6 +155,15 @@ std::vector<std::string> BestConfigurations(const ConfEntry& entry, size_t n,
   std::vector<std::pair<double, std::string>> order;
   for (auto& [workload, configs] : ranked) {
     std::sort(configs.begin(), configs.end());
+    // Configurations a workload measured alike (equal grades: the parameters
+    // between them made no difference to it) are one: a second would spend
+    // an evaluation to learn nothing.
+    configs.erase(std::unique(configs.begin(), configs.end(),
+                              [](const auto& a, const auto& b) {
+                                return std::fabs(a.first - b.first) <=
+                                       1e-9 * std::max(1.0, std::fabs(a.first));
+                              }),
+                  configs.end());
     double d = std::numeric_limits<double>::infinity();
     auto p = entry.positions.find(workload);
     if (!position.empty() && p != entry.positions.end() && p->second.size() == position.size()) {

@@ -84,7 +84,8 @@ class ConfDb {
 // one without a position after those with, by name): the nearest one's
 // best, the next one's best, ..., then each one's second best, and so on. A
 // workload's configurations are ranked by its own grade (ascending; ties
-// by URI). With no position given, workloads go by name.
+// by URI), and of those it measured alike (equal grades) only the first is
+// taken. With no position given, workloads go by name.
 std::vector<std::string> BestConfigurations(const ConfEntry& entry, size_t n,
                                             const std::vector<double>& position = {});
 
