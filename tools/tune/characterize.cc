@@ -8,7 +8,6 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "tools/sim/compare.h"
 #include "tools/tune/window_features.h"
 
 namespace tierfs {
@@ -226,22 +225,6 @@ bool BuildModel(const std::vector<WorkloadWindows>& workloads, size_t max_k, uin
     if (!w.windows.empty()) m.workloads.emplace_back(w.name, m.Assign(w.windows));
   }
   *model = std::move(m);
-  return true;
-}
-
-bool LoadWindows(const std::string& workload, uint64_t requests, uint64_t seed,
-                 WorkloadWindows* out, std::string* error) {
-  std::vector<TraceRecord> trace;
-  if (!sim::LoadWorkload(workload, requests, seed, &trace, error)) {
-    *error = "workload '" + workload + "': " + *error;
-    return false;
-  }
-  out->name = workload;
-  out->windows = WindowFeatures(trace);
-  if (out->windows.empty()) {
-    *error = "workload '" + workload + "' has no I/O request to characterize";
-    return false;
-  }
   return true;
 }
 

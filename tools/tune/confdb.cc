@@ -55,13 +55,11 @@ std::string ConfDb::Key(const std::string& model_id, size_t cluster) {
   return "model/" + model_id + "/cluster/" + std::to_string(cluster);
 }
 
-bool ConfDb::Decode(const std::string& key, const std::string& value, ConfEntry* entry,
-                    std::string* error) const {
+bool DecodeConfEntry(const std::string& value, ConfEntry* entry, std::string* error) {
   try {
     const json j = json::parse(value);
     if (!j.is_object() || j.value("format", "") != kFormat) {
-      *error = "ConfDB " + path_ + " key '" + key + "': not a ConfDB value (no \"format\": \"" +
-               kFormat + "\")";
+      *error = std::string("not a ConfDB value (no \"format\": \"") + kFormat + "\")";
       return false;
     }
     ConfEntry out;
@@ -79,9 +77,16 @@ bool ConfDb::Decode(const std::string& key, const std::string& value, ConfEntry*
     *entry = std::move(out);
     return true;
   } catch (const json::exception& e) {
-    *error = "ConfDB " + path_ + " key '" + key + "': corrupt value: " + e.what();
+    *error = std::string("corrupt value: ") + e.what();
     return false;
   }
+}
+
+bool ConfDb::Decode(const std::string& key, const std::string& value, ConfEntry* entry,
+                    std::string* error) const {
+  if (DecodeConfEntry(value, entry, error)) return true;
+  *error = "ConfDB " + path_ + " key '" + key + "': " + *error;
+  return false;
 }
 
 bool ConfDb::Get(const std::string& model_id, size_t cluster, ConfEntry* entry,

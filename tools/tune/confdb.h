@@ -79,6 +79,11 @@ class ConfDb {
   rocksdb::DB* const db_;  // owned
 };
 
+// A ConfDB value (the JSON above) decoded. False and *error saying what is
+// wrong (without the key: ConfDb adds it) on anything else. The decoder
+// the database uses, and the one its fuzzer calls.
+bool DecodeConfEntry(const std::string& value, ConfEntry* entry, std::string* error);
+
 // The warm start: at most `n` distinct configurations of `entry`, taken in
 // turn from its workloads nearest `position` first (by their positions;
 // one without a position after those with, by name): the nearest one's
