@@ -4,7 +4,7 @@
 //
 //   tierfs-tune --space=FILE --workload=W [--others=W2,W3] [--optimizer=NAME|all]
 //               [--evaluations=N] [--seed=S | --seeds=S1,S2] [--csv=FILE]
-//               [--confdb=DIR --model=FILE [--warm=N]]
+//               [--confdb=DIR --model=FILE [--warm=N] [--confdb_write=false]]
 //   tierfs-tune characterize --model=FILE --workloads=W1,W2,... [--max_k=K]
 //   tierfs-tune characterize --model=FILE --workload=W
 //   tierfs-tune show --confdb=DIR
@@ -12,10 +12,13 @@
 // `characterize` with --workloads builds the workload model (characterize.h)
 // from those workloads' windows and writes it; with --workload it prints
 // the cluster an existing model assigns W to. With --confdb and --model, a
-// tuning run characterizes its target, evaluates the best --warm stored
-// configurations of its cluster first (warm_start.h), then writes every
-// configuration it measured back to the cluster's ConfDB entry (confdb.h).
-// `show` prints every ConfDB key with its best configurations.
+// tuning run characterizes its target, evaluates up to --warm stored
+// configurations of its cluster first, from the stored workloads nearest it
+// (warm_start.h, BestConfigurations), then writes every configuration it
+// measured back to the cluster's ConfDB entry with the target's position
+// (confdb.h; not with --confdb_write=false). The model, the workloads and
+// the target are characterized at --requests and --workload_seed. `show`
+// prints every ConfDB key with each stored workload's best configuration.
 //
 // Workloads are synthetic suite names or trace files, as `tierfs-sim run
 // --workload` takes. Progress goes to stderr (one line per new best); stdout
