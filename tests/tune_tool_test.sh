@@ -2,7 +2,10 @@
 # tierfs-tune, the binary: a short search prints the best configuration as a
 # URI the simulator runs, writes one CSV row per evaluation (the URI quoted)
 # with a best grade that never rises, repeats itself for a seed, and refuses
-# bad flags and a bad space file by name.
+# bad flags and a bad space file by name. `characterize` builds a workload
+# model and assigns workloads to its clusters; a run with --confdb writes what
+# it measured under the target's cluster and a run on another workload of that
+# cluster evaluates the stored configurations first; `show` lists them.
 #   tests/tune_tool_test.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 BUILD="$1" SRC="$2"
@@ -55,6 +58,43 @@ expect_error "bad seeds" "bad seed 'x' in --seeds" --space="$SPACE" --workload=L
 printf 'tiers /f:64M:optane,/s:1G:hdd\ncopy_page discrete 4K 5K\n' >"$TMP/bad.txt"
 expect_error "bad space file" "$TMP/bad.txt line 2 (copy_page)" --space="$TMP/bad.txt" \
   --workload=LUN0
+
+# Characterization and ConfDB.
+MODEL="$TMP/model.json" CDB="$TMP/confdb"
+out="$("$TUNE" characterize --model="$MODEL" --workloads=YCSB-B,YCSB-C,LUN0,LUN1,ResNet50 \
+  --requests=9000 2>&1)"
+check "characterize writes a model" "$([ -s "$MODEL" ] && echo ok || echo "$out")"
+cluster() { sed -n "s/^$1: cluster \([0-9]*\).*/\1/p" <<<"$out"; }
+check "YCSB-B and YCSB-C share a cluster, LUN0 has another" \
+  "$([ "$(cluster YCSB-B)" = "$(cluster YCSB-C)" ] && [ "$(cluster YCSB-B)" != "$(cluster LUN0)" ] \
+     && echo ok || echo "$out")"
+one="$("$TUNE" characterize --model="$MODEL" --workload=YCSB-C --workload_seed=5 \
+  --requests=9000)"
+check "a new seed of YCSB-C goes to YCSB-B's cluster" \
+  "$(grep -q "^YCSB-C: cluster $(cluster YCSB-B) of model" <<<"$one" && echo ok || echo "$one")"
+tune_cdb() {  # tune_cdb WORKLOAD CSV EVALUATIONS
+  "$TUNE" --space="$SPACE" --workload="$1" --optimizer=bayes --evaluations="$3" --requests=9000 \
+    --csv="$2" --confdb="$CDB" --model="$MODEL" --warm=3 --quiet
+}
+tune_cdb YCSB-B "$TMP/cdb-a.csv" 10 >/dev/null
+shown="$("$TUNE" show --confdb="$CDB")"
+check "show lists the cluster's trials" \
+  "$(grep -q "cluster/$(cluster YCSB-B): 10 trials of 1 workloads" <<<"$shown" && echo ok \
+     || echo "$shown")"
+tune_cdb YCSB-C "$TMP/cdb-b.csv" 6 >/dev/null
+best="$(sed -n 's/^  YCSB-B: best [-0-9.]*  //p' <<<"$shown")"
+first="$(sed -n '2s/.*,"\(tierfs:[^"]*\)"$/\1/p' "$TMP/cdb-b.csv")"
+check "the warm start evaluates YCSB-B's best first" \
+  "$([ "$best" = "$first" ] && echo ok || printf 'stored: %s\nfirst: %s' "$best" "$first")"
+check "the second workload is written beside the first" \
+  "$("$TUNE" show --confdb="$CDB" | grep -q 'trials of 2 workloads' && echo ok || echo no)"
+expect_error "--confdb needs --model" "--confdb needs --model" --space="$SPACE" --workload=LUN0 \
+  --confdb="$CDB"
+echo '{"format": "tierfs-tune workload model 1"}' >"$TMP/bad-model.json"
+expect_error "a bad model is named" "model $TMP/bad-model.json" --space="$SPACE" \
+  --workload=LUN0 --confdb="$CDB" --model="$TMP/bad-model.json"
+expect_error "characterize needs a model" "--model=FILE and either" characterize --workloads=LUN0
+expect_error "unknown command" "unexpected argument 'tune'" tune
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -5,7 +5,7 @@
 #   tests/fuzz/run.sh [SECONDS] [NAME...]
 #
 # SECONDS per fuzzer, default 20 (the short run tests/run.sh does in CI);
-# NAMEs (uri, config, journal, trace, trace_csv, ycsb, agents, admin, stats)
+# NAMEs (uri, config, journal, trace, trace_csv, ycsb, agents, admin, stats, tune)
 # pick fuzzers, default all. Each run starts from the seed corpus in
 # tests/fuzz/corpus/NAME/ (every seed is run first: the regression seeds of
 # the bugs found are there) and the corpus earlier runs grew in
@@ -33,7 +33,7 @@ SECONDS_EACH="${1:-20}"
 # that found something new by chance would fail CI at random).
 SEED="${FUZZ_SEED:-0}"
 shift || true
-ALL=(uri config journal trace trace_csv ycsb agents admin stats)
+ALL=(uri config journal trace trace_csv ycsb agents admin stats tune)
 NAMES=("$@")
 ((${#NAMES[@]})) || NAMES=("${ALL[@]}")
 

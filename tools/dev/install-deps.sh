@@ -9,7 +9,7 @@ PACKAGES=(
   libgflags-dev libgoogle-glog-dev libgtest-dev libgmock-dev libbenchmark-dev
   zlib1g-dev nlohmann-json3-dev
   libpng-dev                        # tierfs heatmap --png
-  libeigen3-dev                     # tierfs-tune: the Gaussian process's linear algebra (tools/tune/)
+  libeigen3-dev                     # tierfs-tune: the Gaussian process and PCA (tools/tune/)
   libtorch-dev                      # 1.13.1: the learning agents' training (agents/rl/learner.cc)
   python3-matplotlib                # report plots
   python3-prometheus-client         # tests/validate_metrics.py: the metrics parse

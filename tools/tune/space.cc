@@ -470,6 +470,35 @@ std::string Space::Render(const Point& p) const {
   return uri;
 }
 
+bool Space::PointOf(const std::string& uri, Point* out) const {
+  std::map<std::string, std::string> values;
+  std::stringstream in(uri);
+  for (std::string item; std::getline(in, item, ';');) {
+    const size_t colon = item.find(':');
+    if (colon != std::string::npos) values[item.substr(0, colon)] = item.substr(colon + 1);
+  }
+  Point p = defaults_;
+  for (size_t i = 0; i < params_.size(); ++i) {
+    const Param& q = params_[i];
+    auto v = values.find(q.key);
+    if (v == values.end()) continue;  // inactive here, or not this space's: Render tells
+    if (q.kind != ParamKind::kNumeric) {
+      auto at = std::find(q.values.begin(), q.values.end(), v->second);
+      if (at == q.values.end()) return false;
+      p[i] = double(at - q.values.begin());
+      continue;
+    }
+    std::string text = v->second;
+    if (q.unit == "%" && !text.empty() && text.back() == '%') text.pop_back();
+    uint64_t n = 0;
+    if (!ParseSize(text, &n) || double(n) < q.low || double(n) > q.high) return false;
+    p[i] = double(n);
+  }
+  if (!Feasible(p) || Render(p) != uri) return false;
+  *out = p;
+  return true;
+}
+
 std::vector<double> Space::Encode(const Point& p) const {
   std::vector<double> out;
   for (size_t i = 0; i < params_.size(); ++i) {

@@ -106,6 +106,11 @@ class Space {
   // active parameter in the file's order. Points that differ only in
   // inactive parameters render the same: the URI names the configuration.
   std::string Render(const Point& p) const;
+  // The inverse of Render: the point whose URI is `uri` (inactive
+  // parameters at their defaults). False if `uri` is not a configuration of
+  // this space: other tiers or fixed keys, a value out of range or not
+  // listed, a constraint broken (a ConfDB written with another space).
+  bool PointOf(const std::string& uri, Point* p) const;
   // `p` as numbers in [0, 1] for a Gaussian process: numeric by its (log)
   // position in the range, discrete by its index over the values, and a
   // categorical one-hot scaled by 1/sqrt(2) (two names differ by a squared

@@ -4,6 +4,21 @@
 //
 //   tierfs-tune --space=FILE --workload=W [--others=W2,W3] [--optimizer=NAME|all]
 //               [--evaluations=N] [--seed=S | --seeds=S1,S2] [--csv=FILE]
+//               [--confdb=DIR --model=FILE [--warm=N] [--confdb_write=false]]
+//   tierfs-tune characterize --model=FILE --workloads=W1,W2,... [--max_k=K]
+//   tierfs-tune characterize --model=FILE --workload=W
+//   tierfs-tune show --confdb=DIR
+//
+// `characterize` with --workloads builds the workload model (characterize.h)
+// from those workloads' windows and writes it; with --workload it prints
+// the cluster an existing model assigns W to. With --confdb and --model, a
+// tuning run characterizes its target, evaluates up to --warm stored
+// configurations of its cluster first, from the stored workloads nearest it
+// (warm_start.h, BestConfigurations), then writes every configuration it
+// measured back to the cluster's ConfDB entry with the target's position
+// (confdb.h; not with --confdb_write=false). The model, the workloads and
+// the target are characterized at --requests and --workload_seed. `show`
+// prints every ConfDB key with each stored workload's best configuration.
 //
 // Workloads are synthetic suite names or trace files, as `tierfs-sim run
 // --workload` takes. Progress goes to stderr (one line per new best); stdout
@@ -18,12 +33,19 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <map>
+#include <memory>
+#include <numeric>
+#include <set>
 #include <sstream>
 
+#include "tools/tune/characterize.h"
+#include "tools/tune/confdb.h"
 #include "tools/tune/evaluator.h"
 #include "tools/tune/objective.h"
 #include "tools/tune/optimizer.h"
 #include "tools/tune/space.h"
+#include "tools/tune/warm_start.h"
 
 DEFINE_string(space, "", "the search space file (the default is tools/tune/space.txt)");
 DEFINE_string(workload, "", "the target workload: a synthetic suite name or a trace file");
@@ -39,6 +61,14 @@ DEFINE_double(alpha, 0.9, "Goal: the weight of throughput against latency (Learn
 DEFINE_double(beta, 0.9, "Grade: the weight of the other workloads (LearnedSSD's beta)");
 DEFINE_string(csv, "tune-convergence.csv", "where to write every evaluation");
 DEFINE_bool(quiet, false, "no progress lines");
+DEFINE_string(confdb, "", "a ConfDB (RocksDB directory): warm-start from the target's cluster "
+              "and write back what was measured; needs --model");
+DEFINE_string(model, "", "the workload model (tierfs-tune characterize writes it)");
+DEFINE_bool(confdb_write, true, "with --confdb: write what was measured back (false: only read, "
+            "as a benchmark comparing runs from one ConfDB does)");
+DEFINE_uint64(warm, 5, "with --confdb: stored configurations evaluated first, at most");
+DEFINE_string(workloads, "", "characterize: the training workloads, comma-separated");
+DEFINE_uint64(max_k, 8, "characterize: the largest number of clusters tried");
 
 namespace tierfs {
 namespace tune {
@@ -60,7 +90,108 @@ std::string CsvQuoted(const std::string& s) {
   return out + "\"";
 }
 
-int Main() {
+// `characterize`: builds and writes a model (--workloads), or assigns one
+// workload with an existing model (--workload).
+int Characterize() {
+  if (FLAGS_model.empty() || FLAGS_workloads.empty() == FLAGS_workload.empty()) {
+    fprintf(stderr, "tierfs-tune characterize: --model=FILE and either --workloads=W1,W2,... "
+                    "(build) or --workload=W (assign) are required\n");
+    return 1;
+  }
+  std::string error;
+  if (!FLAGS_workload.empty()) {
+    WorkloadModel model;
+    WorkloadWindows windows;
+    if (!WorkloadModel::Load(FLAGS_model, &model, &error) ||
+        !LoadWindows(FLAGS_workload, FLAGS_requests, FLAGS_workload_seed, &windows, &error)) {
+      fprintf(stderr, "tierfs-tune: %s\n", error.c_str());
+      return 1;
+    }
+    const Assignment a = model.Assign(windows.windows);
+    printf("%s: cluster %zu of model %s (%zu of %zu windows, mean distance %.3f)\n",
+           FLAGS_workload.c_str(), a.cluster, model.Id().c_str(), a.votes[a.cluster],
+           windows.windows.size(), a.distance);
+    return 0;
+  }
+  std::vector<WorkloadWindows> training;
+  for (const std::string& w : SplitList(FLAGS_workloads)) {
+    training.emplace_back();
+    if (!LoadWindows(w, FLAGS_requests, FLAGS_workload_seed, &training.back(), &error)) {
+      fprintf(stderr, "tierfs-tune: %s\n", error.c_str());
+      return 1;
+    }
+  }
+  WorkloadModel model;
+  if (!BuildModel(training, FLAGS_max_k, FLAGS_seed, &model, &error) ||
+      !model.Save(FLAGS_model, &error)) {
+    fprintf(stderr, "tierfs-tune: %s\n", error.c_str());
+    return 1;
+  }
+  printf("model %s: %zu clusters (silhouette", model.Id().c_str(), model.clusters());
+  for (size_t k = 2; k < model.silhouettes.size(); ++k) {
+    printf(" k=%zu %.3f", k, model.silhouettes[k]);
+  }
+  printf("), components explain %.1f%% and %.1f%% of the variance\n",
+         100 * model.explained[0], 100 * model.explained[1]);
+  for (const auto& [name, a] : model.workloads) {
+    printf("%s: cluster %zu (%zu of %zu windows)\n", name.c_str(), a.cluster,
+           a.votes[a.cluster], size_t(std::accumulate(a.votes.begin(), a.votes.end(), size_t(0))));
+  }
+  fprintf(stderr, "tierfs-tune: wrote %s\n", FLAGS_model.c_str());
+  return 0;
+}
+
+// `show`: every ConfDB key, its trials, and each workload's best.
+int Show() {
+  if (FLAGS_confdb.empty()) {
+    fprintf(stderr, "tierfs-tune show: --confdb=DIR is required\n");
+    return 1;
+  }
+  std::string error;
+  std::unique_ptr<ConfDb> db;
+  std::vector<std::pair<std::string, ConfEntry>> all;
+  if (!ConfDb::Open(FLAGS_confdb, &db, &error) || !db->List(&all, &error)) {
+    fprintf(stderr, "tierfs-tune: %s\n", error.c_str());
+    return 1;
+  }
+  for (const auto& [key, entry] : all) {
+    std::map<std::string, const ConfTrial*> best;  // workload -> its best trial
+    for (const ConfTrial& t : entry.trials) {
+      const ConfTrial*& b = best[t.workload];
+      if (!b || t.grade < b->grade) b = &t;
+    }
+    printf("%s: %zu trials of %zu workloads\n", key.c_str(), entry.trials.size(), best.size());
+    for (const auto& [workload, t] : best) {
+      printf("  %s: best %.4f  %s\n", workload.c_str(), t->grade, t->uri.c_str());
+    }
+  }
+  return 0;
+}
+
+// Characterizes the target: its cluster and position (*assignment), and the
+// stored configurations of that cluster to start from (*warm). False on an
+// error.
+bool LookUpCluster(ConfDb* db, const WorkloadModel& model, std::vector<std::string>* warm,
+                   Assignment* assignment, std::string* error) {
+  WorkloadWindows windows;
+  if (!LoadWindows(FLAGS_workload, FLAGS_requests, FLAGS_workload_seed, &windows, error)) {
+    return false;
+  }
+  const Assignment a = model.Assign(windows.windows);
+  ConfEntry entry;
+  if (!db->Get(model.Id(), a.cluster, &entry, error)) return false;
+  *warm = BestConfigurations(entry, FLAGS_warm, a.center);
+  *assignment = a;
+  if (!FLAGS_quiet) {
+    fprintf(stderr, "%s: cluster %zu of model %s (%zu of %zu windows); ConfDB holds %zu "
+            "trials of %zu workloads, %zu evaluated first\n",
+            FLAGS_workload.c_str(), a.cluster, model.Id().c_str(), a.votes[a.cluster],
+            windows.windows.size(), entry.trials.size(), entry.positions.size(), warm->size());
+  }
+  return true;
+}
+
+int Tune() {
   if (FLAGS_space.empty() || FLAGS_workload.empty()) {
     fprintf(stderr, "tierfs-tune: --space=FILE and --workload=NAME|TRACE are required\n");
     return 1;
@@ -99,6 +230,22 @@ int Main() {
       }
     }
   }
+  if (!FLAGS_confdb.empty() && FLAGS_model.empty()) {
+    fprintf(stderr, "tierfs-tune: --confdb needs --model=FILE (tierfs-tune characterize)\n");
+    return 1;
+  }
+  std::unique_ptr<ConfDb> confdb;
+  WorkloadModel model;
+  std::vector<std::string> warm;
+  Assignment target;
+  if (!FLAGS_confdb.empty() &&
+      (!WorkloadModel::Load(FLAGS_model, &model, &error) ||
+       !ConfDb::Open(FLAGS_confdb, &confdb, &error) ||
+       !LookUpCluster(confdb.get(), model, &warm, &target, &error))) {
+    fprintf(stderr, "tierfs-tune: %s\n", error.c_str());
+    return 1;
+  }
+  std::map<std::string, ConfTrial> measured;  // by URI: what goes back to ConfDB
   SimEvaluatorOptions eval_options;
   eval_options.requests = FLAGS_requests;
   eval_options.seed = FLAGS_workload_seed;
@@ -130,13 +277,23 @@ int Main() {
           fprintf(stderr, "%s seed %llu: evaluation %zu grade %.4f  %s\n", name.c_str(),
                   (unsigned long long)seed, n, t.value, t.uri.c_str());
         }
+        ConfTrial& c = measured[t.uri];
+        c.workload = FLAGS_workload;
+        c.uri = t.uri;
+        c.grade = t.value;
+        c.measured = m;
         if (!have_overall || t.value < overall.value) {
           overall = t;
           overall_target = m;
           have_overall = true;
         }
       });
-      optimizer->Run(space, seed, &budget);
+      std::vector<std::string> skipped;
+      RunWarm(optimizer.get(), space, seed, warm, &budget, &skipped);
+      for (const std::string& uri : skipped) {
+        fprintf(stderr, "tierfs-tune: ConfDB's %s is not a configuration of %s: skipped\n",
+                uri.c_str(), FLAGS_space.c_str());
+      }
       if (budget.failed()) {
         fprintf(stderr, "tierfs-tune: %s\n", budget.error().c_str());
         return 1;
@@ -151,6 +308,19 @@ int Main() {
   if (!csv) {
     fprintf(stderr, "tierfs-tune: cannot write %s\n", FLAGS_csv.c_str());
     return 1;
+  }
+  if (confdb && FLAGS_confdb_write) {
+    ConfEntry add;
+    for (const auto& [uri, t] : measured) add.trials.push_back(t);
+    add.positions[FLAGS_workload] = target.center;
+    if (!confdb->Add(model.Id(), target.cluster, add, &error)) {
+      fprintf(stderr, "tierfs-tune: %s\n", error.c_str());
+      return 1;
+    }
+    if (!FLAGS_quiet) {
+      fprintf(stderr, "tierfs-tune: %zu configurations written to %s, %s\n", add.trials.size(),
+              FLAGS_confdb.c_str(), ConfDb::Key(model.Id(), target.cluster).c_str());
+    }
   }
   const Measurement& ref = objective.reference_target();
   printf("best %s\n", overall.uri.c_str());
@@ -174,12 +344,20 @@ int Main() {
 
 int main(int argc, char** argv) {
   gflags::SetUsageMessage(
-      "--space=FILE --workload=W [--others=W2,W3] [--optimizer=NAME|all] [--evaluations=N] "
-      "[--seed=S|--seeds=S1,S2] [--csv=FILE]: search TierFS configurations in the simulator");
+      "[characterize|show] --space=FILE --workload=W [--others=W2,W3] [--optimizer=NAME|all] "
+      "[--evaluations=N] [--seed=S|--seeds=S1,S2] [--csv=FILE] [--confdb=DIR --model=FILE]: "
+      "search TierFS configurations in the simulator\n"
+      "  characterize --model=FILE --workloads=W1,W2,...   build the workload model\n"
+      "  characterize --model=FILE --workload=W            assign W to a cluster\n"
+      "  show --confdb=DIR                                 ConfDB's clusters and best trials");
   gflags::ParseCommandLineFlags(&argc, &argv, true);
-  if (argc > 1) {
-    fprintf(stderr, "tierfs-tune: unexpected argument '%s'\n", argv[1]);
+  const std::string command = argc > 1 ? argv[1] : "";
+  if (argc > 2 || (argc == 2 && command != "characterize" && command != "show")) {
+    fprintf(stderr, "tierfs-tune: unexpected argument '%s' (commands: characterize, show)\n",
+            argv[argc - 1]);
     return 1;
   }
-  return tierfs::tune::Main();
+  if (command == "characterize") return tierfs::tune::Characterize();
+  if (command == "show") return tierfs::tune::Show();
+  return tierfs::tune::Tune();
 }
