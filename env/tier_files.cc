@@ -376,6 +376,12 @@ IOStatus SegmentWriter::WritePiece(uint64_t offset, const Slice& piece, int hint
   const uint64_t end = offset + piece.size();
   IOStatus s;
   if (seg != cur_seg_ || end > cur_charged_end_) s = Prepare(seg, end, write_size_, hint);
+  // A device may be full before our account says so (tiers sharing a disk, a
+  // device smaller than configured): each tier that says ENOSPC is marked
+  // full and the segment moves to the next tier with room. Relocation never
+  // picks a tier marked full, so this ends after at most one try per tier.
+  std::string tried;  // the tiers that said no, with what they said
+  bool every_tier_tried = false;
   for (int attempt = 0; s.ok(); ++attempt) {
     const int t = cur_tier_;
     int64_t start = DeviceModel::NowNanos();
@@ -393,15 +399,29 @@ IOStatus SegmentWriter::WritePiece(uint64_t offset, const Slice& piece, int hint
       stats_mask_ |= uint8_t(1u << t);
       if (++unflushed_ >= 256) FlushStats();
       st.Observe(*entry_, seg, offset, piece.size(), IoType::kWrite, t, micros * 1000);
+      return s;
+    }
+    if (!s.IsNoSpace()) break;
+    st.tier(t).MarkDeviceFull();
+    tried += (tried.empty() ? "tier " : "; tier ") + std::to_string(t) + ": " + s.ToString();
+    if (attempt + 1 >= st.NumTiers()) {
+      every_tier_tried = true;
       break;
     }
-    if (!s.IsNoSpace() || attempt > 0) break;
-    // The device is full before our account says so (tiers sharing a disk,
-    // or a smaller device): stop placing there and move this segment.
-    st.tier(t).MarkDeviceFull();
     int moved_to;
     s = st.RelocateSegment(entry_.get(), seg, st.ContentEnd(*entry_, seg), end, &moved_to);
     if (s.ok()) s = Prepare(seg, end, write_size_, hint);
+  }
+  // The segment stays where it is (its data intact, as the map says); the
+  // next write places it again.
+  cur_seg_ = ~0ull;
+  if (!tried.empty() && s.IsNoSpace()) {
+    // One error naming every tier tried and what each said, then why no
+    // other was tried (the relocation's "no tier has room", with each
+    // tier's account) unless every tier was.
+    s = IOStatus::NoSpace("TierFS: no tier could take segment " + std::to_string(seg) +
+                          " of file id " + std::to_string(entry_->id) + "; tried: " + tried +
+                          (every_tier_tried ? std::string() : "; then: " + s.ToString()));
   }
   return s;
 }

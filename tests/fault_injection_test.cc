@@ -191,5 +191,61 @@ TEST_F(FaultInjectionTest, CloseReturnsAFailedFinalSaveNamingIt) {
   ExpectKeys(0, 500);
 }
 
+// Two of three devices say ENOSPC before their accounts are full, the
+// second one to a segment relocated off the first: each is marked full in
+// turn and the write lands on the third (it used to fail after one
+// relocation, and the second device was never marked).
+TEST_F(FaultInjectionTest, EnospcOnTwoTiersOfThreeLandsOnTheThird) {
+  fault_->faults.devices[0].prefix = TierData(0);
+  fault_->faults.devices[0].left = 300 << 10;
+  fault_->faults.devices[1].prefix = TierData(1);
+  fault_->faults.devices[1].left = 0;  // full from the start
+  Open({"64M", "64M", "256M"});
+  rocksdb::Status s = Load(0, 3000);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  std::vector<TierStats> stats;
+  ASSERT_TRUE(GetTierStats(fs_.get(), &stats).ok());
+  EXPECT_GT(stats[2].Get(TierTicker::kSegments), 0u);
+  EXPECT_GT(stats[0].Get(TierTicker::kWriteBytes), 0u);
+  EXPECT_EQ(0u, stats[1].Get(TierTicker::kSegments));
+  ExpectKeys(0, 3000);
+  Close();
+  fault_->faults.devices[0].left = -1;
+  fault_->faults.devices[1].left = -1;
+  Reopen();
+  ASSERT_TRUE(db_->VerifyChecksum().ok());
+  ExpectKeys(0, 3000);
+}
+
+// Every device full: one error naming the tiers, and every write
+// acknowledged before it reads back once the devices have room again.
+TEST_F(FaultInjectionTest, EveryDeviceFullIsOneClearErrorAndLosesNothing) {
+  for (int t = 0; t < 3; ++t) {
+    fault_->faults.devices[t].prefix = TierData(t);
+    fault_->faults.devices[t].left = 200 << 10;
+  }
+  Open({"64M", "64M", "256M"});
+  rocksdb::WriteOptions wo;
+  wo.sync = true;
+  int acked = 0;
+  rocksdb::Status s;
+  for (; acked < 20000; ++acked) {
+    s = db_->Put(wo, Key(acked), Value(acked));
+    if (!s.ok()) break;
+  }
+  ASSERT_FALSE(s.ok()) << "600K of devices took 20,000 values";
+  EXPECT_GT(acked, 300);  // ~600K fit, less RocksDB's own files
+  const std::string msg = s.ToString();
+  EXPECT_NE(std::string::npos, msg.find("No space")) << msg;
+  for (int t = 0; t < 3; ++t) {
+    EXPECT_NE(std::string::npos, msg.find("tier " + std::to_string(t))) << msg;
+  }
+  Close();
+  for (int t = 0; t < 3; ++t) fault_->faults.devices[t].left = -1;
+  Reopen();
+  ExpectKeys(0, acked);
+  ASSERT_TRUE(Load(acked, acked + 500).ok());  // room again: writes go on
+}
+
 }  // namespace
 }  // namespace tierfs
