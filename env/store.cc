@@ -382,6 +382,12 @@ bool Store::DropPageCopiesForData(uint64_t bytes) {
 
 int Store::ChargeSomeTier(FileEntry* entry, int want, int exclude, uint64_t bytes) {
   const int t = SpillOrder(want, NumTiers(), exclude, [&](int t) {
+    if (meta_reserve_.Low(t, 0)) {
+      // Its device is down to the room meta/ needs: full for data until
+      // space is freed on it.
+      tier(t).MarkDeviceFull();
+      return false;
+    }
     return ChargeForFile(tier(t), t, &entry->allowance_mask, bytes);
   });
   if (t >= 0 && t != want) tier(t).Add(TierTicker::kSpillsIn);

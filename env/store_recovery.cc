@@ -11,6 +11,8 @@
 #include <ctime>
 #include <random>
 
+#include <sys/stat.h>
+
 #include "env/admin_channel.h"
 #include "env/config.h"
 #include "env/exit_hook.h"
@@ -212,6 +214,7 @@ IOStatus Store::OpenTiers() {
     if (!s.ok()) return s;
     data_dirs_.push_back(std::move(dir));
   }
+  WatchMetaDevice();
   const bool made_meta = !base_->FileExists(meta_dir_, io, nullptr).ok();
   IOStatus s = base_->CreateDirIfMissing(meta_dir_, io, nullptr);
   if (s.ok() && made_meta) s = SyncDirectory(base_.get(), tiers_[0]->root);  // as data/ above
@@ -222,6 +225,26 @@ IOStatus Store::OpenTiers() {
                              s.ToString());
   }
   return IOStatus::OK();
+}
+
+void Store::WatchMetaDevice() {
+  // Tiers on tier 0's file system spend the room meta/ needs: tier 0 itself,
+  // and tiers sharing its disk. A tier whose device cannot be told is not
+  // watched (its ENOSPC still relocates its segments).
+  struct stat meta_dev;
+  if (stat(tiers_[0]->root.c_str(), &meta_dev) != 0) return;
+  uint8_t watched = 0;
+  for (size_t i = 0; i < tiers_.size(); ++i) {
+    struct stat st;
+    if (stat(tiers_[i]->root.c_str(), &st) == 0 && st.st_dev == meta_dev.st_dev) {
+      watched = uint8_t(watched | (1u << i));
+    }
+  }
+  // Asked through the base file system (statvfs for the default one), so a
+  // test's file system can report a device as full.
+  meta_reserve_.Init(watched, [this](int t, uint64_t* free) {
+    return base_->GetFreeSpace(tiers_[t]->root, IOOptions(), free, nullptr).ok();
+  });
 }
 
 IOStatus Store::Recover() {

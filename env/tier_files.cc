@@ -233,8 +233,9 @@ IOStatus SegmentReader::ReadWithCopies(HotPages& hot, uint64_t offset, size_t n,
     const uint64_t pstart = PageCopies::PageOf(fills[i].key) * page;
     const size_t plen = size_t(std::min(pstart + page, size) - pstart);
     // A writer that opened the file since the decision makes the copy stale.
+    // Nor is a copy written into the room kept for meta/ on tier 0's device.
     bool ok = s.ok() && entry_->seal_gen.load(std::memory_order_acquire) == gen &&
-              hot.WriteSlot(fills[i].slot, buf.get() + (pstart - lo), plen).ok();
+              !store_->meta_reserve().Low(0, plen) && hot.WriteSlot(fills[i].slot, buf.get() + (pstart - lo), plen).ok();
     if (ok && copies.Publish(fills[i])) {
       store_->NoteEvent(TraceEvent::kMove, entry_->id, entry_->kind, PageCopies::PageOf(fills[i].key),
                         EncodeMoveOutcome(Move::kReplicate, true, MoveCause::kPageCopy), 0);
@@ -385,7 +386,15 @@ IOStatus SegmentWriter::WritePiece(uint64_t offset, const Slice& piece, int hint
   for (int attempt = 0; s.ok(); ++attempt) {
     const int t = cur_tier_;
     int64_t start = DeviceModel::NowNanos();
-    s = cur_file_->Write(offset, piece, IOOptions(), nullptr);
+    if (st.meta_reserve().Low(t, piece.size())) {
+      // Not ours to take: the rest of its device is meta/'s (meta_reserve.h).
+      s = IOStatus::NoSpace("TierFS tier " + std::to_string(t) + " (" + st.tier(t).root +
+                            "): the device's free space is down to the " +
+                            std::to_string(MetaReserve::kMetaReserve >> 20) +
+                            " MiB kept for meta/");
+    } else {
+      s = cur_file_->Write(offset, piece, IOOptions(), nullptr);
+    }
     if (s.ok()) {
       uint64_t micros;
       int64_t done = st.tier(t).ModelWrite(entry_->id, offset, piece.size(), start,

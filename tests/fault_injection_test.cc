@@ -6,6 +6,7 @@
 
 #include <atomic>
 
+#include "env/meta_reserve.h"
 #include "env/tier_fs.h"
 #include "tests/fault_fs.h"
 #include "tests/test_util.h"
@@ -189,6 +190,35 @@ TEST_F(FaultInjectionTest, CloseReturnsAFailedFinalSaveNamingIt) {
   fault_->faults.create_fails.clear();
   Reopen();
   ExpectKeys(0, 500);
+}
+
+// Tier 0's device is 6 MiB though TierFS is told 64M, and it holds the
+// journal: data must stop at the room kept for meta/, so no journal append
+// meets ENOSPC and the writes spill to tier 1 (before the reserve, the data
+// filled the device and the next journal append failed the Put).
+TEST_F(FaultInjectionTest, SmallTier0DeviceKeepsRoomForTheJournal) {
+  fault_->faults.devices[0].prefix = dir_.path() + "/tier0/";
+  fault_->faults.devices[0].left = 6 << 20;
+  Open({"64M", "256M"});
+  rocksdb::Status s = Load(0, 10000);  // ~5 MB of values, and as much again in WAL
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  std::vector<TierStats> stats;
+  ASSERT_TRUE(GetTierStats(fs_.get(), &stats).ok());
+  EXPECT_GT(stats[1].Get(TierTicker::kSpillsIn), 0u);
+  EXPECT_GT(stats[1].Get(TierTicker::kSegments), 0u);
+  // The device took data up to about the reserve, and the reserve is intact
+  // but for what meta/ wrote into it.
+  const int64_t left = fault_->faults.devices[0].left.load();
+  EXPECT_GT(left, 0);
+  EXPECT_LT(left, int64_t(MetaReserve::kMetaReserve));
+  EXPECT_GT(stats[0].Get(TierTicker::kWriteBytes), 1u << 20);
+  ExpectKeys(0, 10000);
+  Close();
+  Reopen();
+  ASSERT_TRUE(db_->VerifyChecksum().ok());
+  ExpectKeys(0, 10000);
+  ASSERT_TRUE(Load(10000, 11000).ok());  // still room for the journal
+  ExpectKeys(0, 11000);
 }
 
 // Two of three devices say ENOSPC before their accounts are full, the
