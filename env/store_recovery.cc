@@ -308,19 +308,47 @@ IOStatus Store::Recover() {
 
   // Sizes, orphan copies, and the capacity account.
   for (auto& [id, entry] : ns_.files()) {
+    SegmentTable& segs = entry->segments;
+    // A file's size is not journaled: it is where its data ends. Each
+    // backing file counts only up to the end of the last segment it may
+    // hold: one whose home or recorded copy is its tier, or one with no home
+    // whose data it has (a segment whose record a power cut took, adopted
+    // below). Data elsewhere is a move or relocation that did not commit; a
+    // relocation syncs its copy before the commit, so after a power cut a
+    // never-synced file's backing file on the relocation's destination could
+    // be longer than all its home's data, and taking the longest backing
+    // file for the size made the file read zeros past its home's data
+    // (found by power_loss_test).
     uint64_t size = 0;
+    std::vector<std::pair<uint64_t, uint64_t>> extents[kMaxTiers];
     for (int t = 0; t < NumTiers(); ++t) {
       if (!(entry->data_file_mask & (1u << t))) continue;
+      const std::string path = tier(t).DataPath(id);
       uint64_t sz = 0;
-      // A size not read would cut the file short (its size is its longest
-      // backing file's): refuse to open rather than guess.
-      s = base_->GetFileSize(tier(t).DataPath(id), io, &sz, nullptr);
+      // A size not read would cut the file short: refuse to open rather
+      // than guess.
+      s = base_->GetFileSize(path, io, &sz, nullptr);
       if (!s.ok()) return s;
-      size = std::max(size, sz);
+      extents[t] = DataExtents(path);
+      if (sz == 0) continue;
+      const uint64_t last = SegmentOf(sz - 1);
+      uint64_t reach = 0;  // where the segments this tier may hold end
+      for (uint64_t seg = std::min(last + 1, segs.size()); seg-- > 0;) {
+        if (segs.tier(seg) == t || segs.copy(seg) == t) {
+          reach = SegmentLimit(seg);
+          break;
+        }
+      }
+      for (const auto& [begin, end] : extents[t]) {
+        if (begin >= sz) break;
+        for (uint64_t seg = SegmentOf(begin); seg <= SegmentOf(std::min(end, sz) - 1); ++seg) {
+          if (segs.tier(seg) == kNoTier) reach = std::max(reach, SegmentLimit(seg));
+        }
+      }
+      size = std::max(size, std::min(sz, reach));
     }
     entry->size = size;
     uint64_t nseg = size == 0 ? 0 : SegmentOf(size - 1) + 1;
-    SegmentTable& segs = entry->segments;
     // Data on a tier that is neither its segment's home nor its recorded copy
     // is a half-done move or copy, or a PREFETCH copy (never durable);
     // data of a segment with no home lost its record (power loss) and is
@@ -328,7 +356,7 @@ IOStatus Store::Recover() {
     for (int t = 0; t < NumTiers(); ++t) {
       if (!(entry->data_file_mask & (1u << t))) continue;
       std::string path = tier(t).DataPath(id);
-      for (const auto& [begin, end] : DataExtents(path)) {
+      for (const auto& [begin, end] : extents[t]) {
         uint64_t last = std::min(end, size);
         for (uint64_t seg = SegmentOf(begin); begin < last && seg <= SegmentOf(last - 1); ++seg) {
           uint8_t home = segs.tier(seg);

@@ -506,8 +506,9 @@ IOStatus SegmentWriter::Truncate(uint64_t size) {
   IOStatus dropped = store_->DropCopies(entry_.get());
   if (!dropped.ok()) return dropped;
   // A move copying the tail now would lengthen its destination's backing
-  // file again after the cut, and recovery takes a file's size from its
-  // longest backing file: cut while no move runs (it then sees the new size).
+  // file again after the cut, and once the move commits, recovery takes the
+  // file's size from that home: cut while no move runs (it then sees the new
+  // size).
   std::lock_guard<std::mutex> no_moves(entry_->move_mu);
   const uint8_t mask = entry_->data_file_mask.load();
   for (int t = 0; t < store_->NumTiers(); ++t) {
