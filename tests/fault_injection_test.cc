@@ -80,9 +80,10 @@ class FaultInjectionTest : public ::testing::Test {
 };
 
 TEST_F(FaultInjectionTest, FullDeviceOnTier0SpillsToTier1) {
-  // TierFS believes tier 0 holds 64M; the device says no after 300K.
-  Open({"64M", "256M"});
+  // TierFS believes tier 0 holds 64M; the device says no after 300K. (The
+  // prefix before the store's threads start: they read it at every write.)
   fault_->faults.enospc_prefix = TierData(0);
+  Open({"64M", "256M"});
   fault_->faults.enospc_after = 300 << 10;
   ASSERT_TRUE(Load(0, 3000).ok());  // ~1.5 MB: never fails while tier 1 has room
   EXPECT_GT(fault_->faults.injected.load(), 0);
