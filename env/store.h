@@ -28,7 +28,7 @@
 // engine/placement.h) -> FileEntry::move_mu -> state_mu_ (shared for every
 // change, exclusive for a snapshot) -> ns_mu_ (the namespace) -> the hint
 // table's lock (HintTable::mu_) -> FileEntry::mu -> the journal's locks ->
-// the trace capture's lock (a leaf).
+// the trace capture's lock (a leaf). MetaReserve's probe lock is a leaf too.
 // Reads take no lock: a read looks its tier up in the SegmentTable with two
 // atomic loads inside a ReadGate epoch (env/read_gate.h), which a move waits
 // out before punching the old copy.
