@@ -36,6 +36,8 @@ bool MoveExecutor::ChargeExactly(FileEntry* entry, int t, uint64_t bytes) {
   // The per-file block of a tier is charged with its first segment and
   // released with the file (FreeData), or once moves left no segment or copy
   // of the file there (ReleaseUnusedAllowance).
+  // A move's copy writes `bytes` to t: not into the room kept for meta/.
+  if (store_.meta_reserve().Low(t, bytes)) return false;
   return ChargeForFile(store_.tier(t), t, &entry->allowance_mask, bytes);
 }
 

@@ -382,6 +382,12 @@ bool Store::DropPageCopiesForData(uint64_t bytes) {
 
 int Store::ChargeSomeTier(FileEntry* entry, int want, int exclude, uint64_t bytes) {
   const int t = SpillOrder(want, NumTiers(), exclude, [&](int t) {
+    if (meta_reserve_.Low(t, 0)) {
+      // Its device is down to the room meta/ needs: full for data until
+      // space is freed on it.
+      tier(t).MarkDeviceFull();
+      return false;
+    }
     return ChargeForFile(tier(t), t, &entry->allowance_mask, bytes);
   });
   if (t >= 0 && t != want) tier(t).Add(TierTicker::kSpillsIn);
@@ -528,25 +534,31 @@ IOStatus Store::RelocateSegment(FileEntry* entry, uint64_t seg, uint64_t valid_e
   int from;
   int to;
   uint64_t bytes;
-  {
-    std::unique_lock<std::shared_mutex> lock(entry->mu);
-    from = entry->segments.tier(seg);
-    if (from == kNoTier) return IOStatus::NoSpace(FullMessage());  // nothing to move
-    bytes = seg_size_ ? seg_size_ : RoundUp(need_end - start) + kWholeFileChunk;
-    to = ChargeSomeTier(entry, from + 1 < NumTiers() ? from + 1 : 0, from, bytes);
-    if (to < 0) return IOStatus::NoSpace(FullMessage());
-  }
-  // Copy what the segment holds so far, make it durable, then commit. A
-  // segment placed but never written (its first write did not fit) has no
-  // backing file on its tier yet, and nothing to copy.
-  const bool has_data = valid_end > start && (entry->data_file_mask.load() & (1u << from));
-  IOStatus s = has_data
-                   ? moves_.CopyRange(entry, from, to, start, valid_end, nullptr, /*sync=*/true)
-                   : EnsureDataFile(entry, to);
-  if (s.ok()) s = SyncDataDirs();
-  if (s.ok()) s = Log(JournalRecord::Segment(entry->id, seg, uint8_t(to)), entry);
-  std::unique_lock<std::shared_mutex> lock(entry->mu);
-  if (!s.ok()) {
+  bool has_data;
+  IOStatus s;
+  std::string refused;  // destinations whose device said ENOSPC to the copy
+  std::unique_lock<std::shared_mutex> lock(entry->mu, std::defer_lock);
+  for (int attempt = 0;; ++attempt) {
+    {
+      std::unique_lock<std::shared_mutex> charge_lock(entry->mu);
+      from = entry->segments.tier(seg);
+      if (from == kNoTier) return IOStatus::NoSpace(FullMessage());  // nothing to move
+      bytes = seg_size_ ? seg_size_ : RoundUp(need_end - start) + kWholeFileChunk;
+      to = ChargeSomeTier(entry, from + 1 < NumTiers() ? from + 1 : 0, from, bytes);
+      if (to < 0) return IOStatus::NoSpace(FullMessage() + refused);
+    }
+    // Copy what the segment holds so far, make it durable, then commit. A
+    // segment placed but never written (its first write did not fit) has no
+    // backing file on its tier yet, and nothing to copy.
+    has_data = valid_end > start && (entry->data_file_mask.load() & (1u << from));
+    IOStatus copied = has_data ? moves_.CopyRange(entry, from, to, start, valid_end, nullptr,
+                                                  /*sync=*/true)
+                               : EnsureDataFile(entry, to);
+    s = copied;
+    if (s.ok()) s = SyncDataDirs();
+    if (s.ok()) s = Log(JournalRecord::Segment(entry->id, seg, uint8_t(to)), entry);
+    lock.lock();
+    if (s.ok()) break;
     // Not committed: the segment stays where it was; drop the partial copy
     // (best effort: recovery punches data on a tier that is not its home).
     if (has_data) {
@@ -554,7 +566,12 @@ IOStatus Store::RelocateSegment(FileEntry* entry, uint64_t seg, uint64_t valid_e
     }
     tier(to).Release(bytes);
     moves_.ReleaseUnusedAllowance(entry, to);
-    return s;
+    if (!copied.IsNoSpace() || attempt + 1 >= NumTiers()) return s;
+    // The destination's device is full before its account: mark it so
+    // (ChargeSomeTier skips it now) and try the next tier with room.
+    tier(to).MarkDeviceFull();
+    refused += " tier " + std::to_string(to) + " refused the copy: " + copied.ToString() + ";";
+    lock.unlock();
   }
   // The record is in the journal: the new home is the home, durable or not.
   moves_.MoveHome(entry, seg, from, to, bytes);

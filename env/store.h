@@ -28,7 +28,7 @@
 // engine/placement.h) -> FileEntry::move_mu -> state_mu_ (shared for every
 // change, exclusive for a snapshot) -> ns_mu_ (the namespace) -> the hint
 // table's lock (HintTable::mu_) -> FileEntry::mu -> the journal's locks ->
-// the trace capture's lock (a leaf).
+// the trace capture's lock (a leaf). MetaReserve's probe lock is a leaf too.
 // Reads take no lock: a read looks its tier up in the SegmentTable with two
 // atomic loads inside a ReadGate epoch (env/read_gate.h), which a move waits
 // out before punching the old copy.
@@ -51,6 +51,7 @@
 #include "env/hint_table.h"
 #include "env/info_log.h"
 #include "env/journal.h"
+#include "env/meta_reserve.h"
 #include "env/move_executor.h"
 #include "env/namespace.h"
 #include "env/stats_file.h"
@@ -169,6 +170,9 @@ class Store : public StorageView {
   const rocksdb::FileOptions& backing_options() const { return backing_options_; }
   const std::string& meta_dir() const { return meta_dir_; }
   Tier& tier(int t) { return *tiers_[t]; }
+  // The room kept for meta/ on tier 0's device (env/meta_reserve.h): a data
+  // write or placement on a tier for which it says Low is refused as NoSpace.
+  MetaReserve& meta_reserve() { return meta_reserve_; }
   bool read_only() const { return options_.read_only; }
 
   // Segment geometry. Segment size 0 ("whole file") makes every file one
@@ -347,6 +351,9 @@ class Store : public StorageView {
   void FreeData(const std::shared_ptr<FileEntry>& entry);
   // Called with a file that lost its last name.
   void Retire(const std::shared_ptr<FileEntry>& entry);
+  // Sets up meta_reserve_: which tiers share tier 0's device, and how to ask
+  // it for its free space. Called by OpenTiers of a writable store.
+  void WatchMetaDevice();
   // Starts a new journal generation if the journal grew long.
   void MaybeRotate();
   std::string FullMessage() const;
@@ -402,6 +409,7 @@ class Store : public StorageView {
   std::string meta_dir_;
   rocksdb::FileLock* meta_lock_ = nullptr;
   std::unique_ptr<InfoLog> info_log_;  // <meta_dir_>/LOG; set by OpenTiers
+  MetaReserve meta_reserve_;           // set up by OpenTiers (writable stores)
   StoreErrorCounters errors_;
   // The journal length at which MaybeRotate next tries a rotation: raised
   // after a failed one, so a rotation that keeps failing is retried (and

@@ -11,6 +11,8 @@
 #include <ctime>
 #include <random>
 
+#include <sys/stat.h>
+
 #include "env/admin_channel.h"
 #include "env/config.h"
 #include "env/exit_hook.h"
@@ -212,6 +214,7 @@ IOStatus Store::OpenTiers() {
     if (!s.ok()) return s;
     data_dirs_.push_back(std::move(dir));
   }
+  WatchMetaDevice();
   const bool made_meta = !base_->FileExists(meta_dir_, io, nullptr).ok();
   IOStatus s = base_->CreateDirIfMissing(meta_dir_, io, nullptr);
   if (s.ok() && made_meta) s = SyncDirectory(base_.get(), tiers_[0]->root);  // as data/ above
@@ -222,6 +225,26 @@ IOStatus Store::OpenTiers() {
                              s.ToString());
   }
   return IOStatus::OK();
+}
+
+void Store::WatchMetaDevice() {
+  // Tiers on tier 0's file system spend the room meta/ needs: tier 0 itself,
+  // and tiers sharing its disk. A tier whose device cannot be told is not
+  // watched (its ENOSPC still relocates its segments).
+  struct stat meta_dev;
+  if (stat(tiers_[0]->root.c_str(), &meta_dev) != 0) return;
+  uint8_t watched = 0;
+  for (size_t i = 0; i < tiers_.size(); ++i) {
+    struct stat st;
+    if (stat(tiers_[i]->root.c_str(), &st) == 0 && st.st_dev == meta_dev.st_dev) {
+      watched = uint8_t(watched | (1u << i));
+    }
+  }
+  // Asked through the base file system (statvfs for the default one), so a
+  // test's file system can report a device as full.
+  meta_reserve_.Init(watched, [this](int t, uint64_t* free) {
+    return base_->GetFreeSpace(tiers_[t]->root, IOOptions(), free, nullptr).ok();
+  });
 }
 
 IOStatus Store::Recover() {
@@ -285,19 +308,47 @@ IOStatus Store::Recover() {
 
   // Sizes, orphan copies, and the capacity account.
   for (auto& [id, entry] : ns_.files()) {
+    SegmentTable& segs = entry->segments;
+    // A file's size is not journaled: it is where its data ends. Each
+    // backing file counts only up to the end of the last segment it may
+    // hold: one whose home or recorded copy is its tier, or one with no home
+    // whose data it has (a segment whose record a power cut took, adopted
+    // below). Data elsewhere is a move or relocation that did not commit; a
+    // relocation syncs its copy before the commit, so after a power cut a
+    // never-synced file's backing file on the relocation's destination could
+    // be longer than all its home's data, and taking the longest backing
+    // file for the size made the file read zeros past its home's data
+    // (found by power_loss_test).
     uint64_t size = 0;
+    std::vector<std::pair<uint64_t, uint64_t>> extents[kMaxTiers];
     for (int t = 0; t < NumTiers(); ++t) {
       if (!(entry->data_file_mask & (1u << t))) continue;
+      const std::string path = tier(t).DataPath(id);
       uint64_t sz = 0;
-      // A size not read would cut the file short (its size is its longest
-      // backing file's): refuse to open rather than guess.
-      s = base_->GetFileSize(tier(t).DataPath(id), io, &sz, nullptr);
+      // A size not read would cut the file short: refuse to open rather
+      // than guess.
+      s = base_->GetFileSize(path, io, &sz, nullptr);
       if (!s.ok()) return s;
-      size = std::max(size, sz);
+      extents[t] = DataExtents(path);
+      if (sz == 0) continue;
+      const uint64_t last = SegmentOf(sz - 1);
+      uint64_t reach = 0;  // where the segments this tier may hold end
+      for (uint64_t seg = std::min(last + 1, segs.size()); seg-- > 0;) {
+        if (segs.tier(seg) == t || segs.copy(seg) == t) {
+          reach = SegmentLimit(seg);
+          break;
+        }
+      }
+      for (const auto& [begin, end] : extents[t]) {
+        if (begin >= sz) break;
+        for (uint64_t seg = SegmentOf(begin); seg <= SegmentOf(std::min(end, sz) - 1); ++seg) {
+          if (segs.tier(seg) == kNoTier) reach = std::max(reach, SegmentLimit(seg));
+        }
+      }
+      size = std::max(size, std::min(sz, reach));
     }
     entry->size = size;
     uint64_t nseg = size == 0 ? 0 : SegmentOf(size - 1) + 1;
-    SegmentTable& segs = entry->segments;
     // Data on a tier that is neither its segment's home nor its recorded copy
     // is a half-done move or copy, or a PREFETCH copy (never durable);
     // data of a segment with no home lost its record (power loss) and is
@@ -305,7 +356,7 @@ IOStatus Store::Recover() {
     for (int t = 0; t < NumTiers(); ++t) {
       if (!(entry->data_file_mask & (1u << t))) continue;
       std::string path = tier(t).DataPath(id);
-      for (const auto& [begin, end] : DataExtents(path)) {
+      for (const auto& [begin, end] : extents[t]) {
         uint64_t last = std::min(end, size);
         for (uint64_t seg = SegmentOf(begin); begin < last && seg <= SegmentOf(last - 1); ++seg) {
           uint8_t home = segs.tier(seg);

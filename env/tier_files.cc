@@ -232,8 +232,9 @@ IOStatus SegmentReader::ReadWithCopies(HotPages& hot, uint64_t offset, size_t n,
     const uint64_t pstart = PageCopies::PageOf(fills[i].key) * page;
     const size_t plen = size_t(std::min(pstart + page, size) - pstart);
     // A writer that opened the file since the decision makes the copy stale.
+    // Nor is a copy written into the room kept for meta/ on tier 0's device.
     bool ok = s.ok() && entry_->seal_gen.load(std::memory_order_acquire) == gen &&
-              hot.WriteSlot(fills[i].slot, buf.get() + (pstart - lo), plen).ok();
+              !store_->meta_reserve().Low(0, plen) && hot.WriteSlot(fills[i].slot, buf.get() + (pstart - lo), plen).ok();
     if (ok && copies.Publish(fills[i])) {
       store_->NoteEvent(TraceEvent::kMove, entry_->id, entry_->kind, PageCopies::PageOf(fills[i].key),
                         EncodeMoveOutcome(Move::kReplicate, true, MoveCause::kPageCopy), 0);
@@ -375,10 +376,24 @@ IOStatus SegmentWriter::WritePiece(uint64_t offset, const Slice& piece, int hint
   const uint64_t end = offset + piece.size();
   IOStatus s;
   if (seg != cur_seg_ || end > cur_charged_end_) s = Prepare(seg, end, write_size_, hint);
+  // A device may be full before our account says so (tiers sharing a disk, a
+  // device smaller than configured): each tier that says ENOSPC is marked
+  // full and the segment moves to the next tier with room. Relocation never
+  // picks a tier marked full, so this ends after at most one try per tier.
+  std::string tried;  // the tiers that said no, with what they said
+  bool every_tier_tried = false;
   for (int attempt = 0; s.ok(); ++attempt) {
     const int t = cur_tier_;
     int64_t start = DeviceModel::NowNanos();
-    s = cur_file_->Write(offset, piece, IOOptions(), nullptr);
+    if (st.meta_reserve().Low(t, piece.size())) {
+      // Not ours to take: the rest of its device is meta/'s (meta_reserve.h).
+      s = IOStatus::NoSpace("TierFS tier " + std::to_string(t) + " (" + st.tier(t).root +
+                            "): the device's free space is down to the " +
+                            std::to_string(MetaReserve::kMetaReserve >> 20) +
+                            " MiB kept for meta/");
+    } else {
+      s = cur_file_->Write(offset, piece, IOOptions(), nullptr);
+    }
     if (s.ok()) {
       uint64_t micros;
       int64_t done = st.tier(t).ModelWrite(entry_->id, offset, piece.size(), start,
@@ -392,15 +407,29 @@ IOStatus SegmentWriter::WritePiece(uint64_t offset, const Slice& piece, int hint
       stats_mask_ |= uint8_t(1u << t);
       if (++unflushed_ >= 256) FlushStats();
       st.Observe(*entry_, seg, offset, piece.size(), IoType::kWrite, t, micros * 1000);
+      return s;
+    }
+    if (!s.IsNoSpace()) break;
+    st.tier(t).MarkDeviceFull();
+    tried += (tried.empty() ? "tier " : "; tier ") + std::to_string(t) + ": " + s.ToString();
+    if (attempt + 1 >= st.NumTiers()) {
+      every_tier_tried = true;
       break;
     }
-    if (!s.IsNoSpace() || attempt > 0) break;
-    // The device is full before our account says so (tiers sharing a disk,
-    // or a smaller device): stop placing there and move this segment.
-    st.tier(t).MarkDeviceFull();
     int moved_to;
     s = st.RelocateSegment(entry_.get(), seg, st.ContentEnd(*entry_, seg), end, &moved_to);
     if (s.ok()) s = Prepare(seg, end, write_size_, hint);
+  }
+  // The segment stays where it is (its data intact, as the map says); the
+  // next write places it again.
+  cur_seg_ = ~0ull;
+  if (!tried.empty() && s.IsNoSpace()) {
+    // One error naming every tier tried and what each said, then why no
+    // other was tried (the relocation's "no tier has room", with each
+    // tier's account) unless every tier was.
+    s = IOStatus::NoSpace("TierFS: no tier could take segment " + std::to_string(seg) +
+                          " of file id " + std::to_string(entry_->id) + "; tried: " + tried +
+                          (every_tier_tried ? std::string() : "; then: " + s.ToString()));
   }
   return s;
 }
@@ -477,8 +506,9 @@ IOStatus SegmentWriter::Truncate(uint64_t size) {
   IOStatus dropped = store_->DropCopies(entry_.get());
   if (!dropped.ok()) return dropped;
   // A move copying the tail now would lengthen its destination's backing
-  // file again after the cut, and recovery takes a file's size from its
-  // longest backing file: cut while no move runs (it then sees the new size).
+  // file again after the cut, and once the move commits, recovery takes the
+  // file's size from that home: cut while no move runs (it then sees the new
+  // size).
   std::lock_guard<std::mutex> no_moves(entry_->move_mu);
   const uint8_t mask = entry_->data_file_mask.load();
   for (int t = 0; t < store_->NumTiers(); ++t) {

@@ -1,6 +1,10 @@
 // A FileSystem wrapper for fault injection under TierFS: switches that make
 // chosen operations of the base file system fail (ENOSPC after a byte budget,
-// EIO on reads, writes or syncs, a file that cannot be created or renamed).
+// EIO on reads, writes or syncs, a file that cannot be created or renamed),
+// and small devices: a byte budget that every write under a path spends
+// (backing files, the journal, snapshots, STATS), that GetFreeSpace reports,
+// and that, once a write did not fit, refuses every later write there, as a
+// full device refuses the next block.
 // A fault applies to paths that start with (prefix) or contain (substring)
 // the string given; switches flip while the store runs.
 #pragma once
@@ -33,6 +37,40 @@ struct Faults {
   std::string writable_sync_fails;  // Sync/Fsync of writable files whose path contains this...
   std::atomic<bool> writable_sync_eio{false};  // ...fail while this is on
 
+  // Small devices: writes under `prefix` spend `left` (bytes; -1: off).
+  // Deletes give nothing back. Set the prefixes before switching them on.
+  struct Device {
+    std::string prefix;
+    std::atomic<int64_t> left{-1};
+  };
+  static constexpr int kDevices = 3;
+  Device devices[kDevices];
+
+  // The device holding `path` (a path under its prefix, or its prefix
+  // without the last slash); null if none is on.
+  Device* DeviceOf(const std::string& path) {
+    for (Device& d : devices) {
+      if (d.left.load() < 0 || d.prefix.empty()) continue;
+      if (Matches(d.prefix, path) || Matches(d.prefix, path + "/")) return &d;
+    }
+    return nullptr;
+  }
+  // Spends `n` bytes of the device holding `path`; false (and the device
+  // full from now on) if they do not fit.
+  bool DeviceRefuses(const std::string& path, size_t n) {
+    Device* d = DeviceOf(path);
+    if (!d) return false;
+    int64_t left = d->left.load();
+    do {
+      if (int64_t(n) > left) {
+        d->left = 0;
+        injected++;
+        return true;
+      }
+    } while (!d->left.compare_exchange_weak(left, left - int64_t(n)));
+    return false;
+  }
+
   bool Matches(const std::string& prefix, const std::string& path) const {
     return !prefix.empty() && path.compare(0, prefix.size(), prefix) == 0;
   }
@@ -54,7 +92,9 @@ class FaultRWFile : public rocksdb::FSRandomRWFileOwnerWrapper {
   FaultRWFile(std::unique_ptr<rocksdb::FSRandomRWFile> f, std::string path, Faults* faults)
       : FSRandomRWFileOwnerWrapper(std::move(f)), path_(std::move(path)), faults_(faults) {}
   IOStatus Write(uint64_t offset, const Slice& data, const IOOptions& o, IODebugContext* d) override {
-    if (faults_->WriteFails(path_, data.size())) return IOStatus::NoSpace("injected ENOSPC: " + path_);
+    if (faults_->WriteFails(path_, data.size()) || faults_->DeviceRefuses(path_, data.size())) {
+      return IOStatus::NoSpace("injected ENOSPC: " + path_);
+    }
     return FSRandomRWFileOwnerWrapper::Write(offset, data, o, d);
   }
   IOStatus Sync(const IOOptions& o, IODebugContext* d) override {
@@ -76,6 +116,15 @@ class FaultWritableFile : public rocksdb::FSWritableFileOwnerWrapper {
  public:
   FaultWritableFile(std::unique_ptr<rocksdb::FSWritableFile> f, std::string path, Faults* faults)
       : FSWritableFileOwnerWrapper(std::move(f)), path_(std::move(path)), faults_(faults) {}
+  IOStatus Append(const Slice& data, const IOOptions& o, IODebugContext* d) override {
+    if (faults_->DeviceRefuses(path_, data.size())) return IOStatus::NoSpace("injected ENOSPC: " + path_);
+    return FSWritableFileOwnerWrapper::Append(data, o, d);
+  }
+  IOStatus Append(const Slice& data, const IOOptions& o,
+                  const rocksdb::DataVerificationInfo& info, IODebugContext* d) override {
+    if (faults_->DeviceRefuses(path_, data.size())) return IOStatus::NoSpace("injected ENOSPC: " + path_);
+    return FSWritableFileOwnerWrapper::Append(data, o, info, d);
+  }
   IOStatus Sync(const IOOptions& o, IODebugContext* d) override {
     if (Fails()) return IOStatus::IOError("injected EIO on sync: " + path_);
     return FSWritableFileOwnerWrapper::Sync(o, d);
@@ -146,6 +195,14 @@ class FaultFS : public rocksdb::FileSystemWrapper {
     IOStatus s = target()->NewWritableFile(f, o, &file, d);
     if (s.ok()) r->reset(new FaultWritableFile(std::move(file), f, &faults));
     return s;
+  }
+  IOStatus GetFreeSpace(const std::string& path, const IOOptions& o, uint64_t* free,
+                        IODebugContext* d) override {
+    if (Faults::Device* dev = faults.DeviceOf(path)) {
+      *free = uint64_t(dev->left.load());
+      return IOStatus::OK();
+    }
+    return target()->GetFreeSpace(path, o, free, d);
   }
   IOStatus RenameFile(const std::string& src, const std::string& dst, const IOOptions& o,
                       IODebugContext* d) override {

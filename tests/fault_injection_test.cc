@@ -6,6 +6,7 @@
 
 #include <atomic>
 
+#include "env/meta_reserve.h"
 #include "env/tier_fs.h"
 #include "tests/fault_fs.h"
 #include "tests/test_util.h"
@@ -79,9 +80,10 @@ class FaultInjectionTest : public ::testing::Test {
 };
 
 TEST_F(FaultInjectionTest, FullDeviceOnTier0SpillsToTier1) {
-  // TierFS believes tier 0 holds 64M; the device says no after 300K.
-  Open({"64M", "256M"});
+  // TierFS believes tier 0 holds 64M; the device says no after 300K. (The
+  // prefix before the store's threads start: they read it at every write.)
   fault_->faults.enospc_prefix = TierData(0);
+  Open({"64M", "256M"});
   fault_->faults.enospc_after = 300 << 10;
   ASSERT_TRUE(Load(0, 3000).ok());  // ~1.5 MB: never fails while tier 1 has room
   EXPECT_GT(fault_->faults.injected.load(), 0);
@@ -189,6 +191,91 @@ TEST_F(FaultInjectionTest, CloseReturnsAFailedFinalSaveNamingIt) {
   fault_->faults.create_fails.clear();
   Reopen();
   ExpectKeys(0, 500);
+}
+
+// Tier 0's device is 6 MiB though TierFS is told 64M, and it holds the
+// journal: data must stop at the room kept for meta/, so no journal append
+// meets ENOSPC and the writes spill to tier 1 (before the reserve, the data
+// filled the device and the next journal append failed the Put).
+TEST_F(FaultInjectionTest, SmallTier0DeviceKeepsRoomForTheJournal) {
+  fault_->faults.devices[0].prefix = dir_.path() + "/tier0/";
+  fault_->faults.devices[0].left = 6 << 20;
+  Open({"64M", "256M"});
+  rocksdb::Status s = Load(0, 10000);  // ~5 MB of values, and as much again in WAL
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  std::vector<TierStats> stats;
+  ASSERT_TRUE(GetTierStats(fs_.get(), &stats).ok());
+  EXPECT_GT(stats[1].Get(TierTicker::kSpillsIn), 0u);
+  EXPECT_GT(stats[1].Get(TierTicker::kSegments), 0u);
+  // The device took data up to about the reserve, and the reserve is intact
+  // but for what meta/ wrote into it.
+  const int64_t left = fault_->faults.devices[0].left.load();
+  EXPECT_GT(left, 0);
+  EXPECT_LT(left, int64_t(MetaReserve::kMetaReserve));
+  EXPECT_GT(stats[0].Get(TierTicker::kWriteBytes), 1u << 20);
+  ExpectKeys(0, 10000);
+  Close();
+  Reopen();
+  ASSERT_TRUE(db_->VerifyChecksum().ok());
+  ExpectKeys(0, 10000);
+  ASSERT_TRUE(Load(10000, 11000).ok());  // still room for the journal
+  ExpectKeys(0, 11000);
+}
+
+// Two of three devices say ENOSPC before their accounts are full, the
+// second one to a segment relocated off the first: each is marked full in
+// turn and the write lands on the third (it used to fail after one
+// relocation, and the second device was never marked).
+TEST_F(FaultInjectionTest, EnospcOnTwoTiersOfThreeLandsOnTheThird) {
+  fault_->faults.devices[0].prefix = TierData(0);
+  fault_->faults.devices[0].left = 300 << 10;
+  fault_->faults.devices[1].prefix = TierData(1);
+  fault_->faults.devices[1].left = 0;  // full from the start
+  Open({"64M", "64M", "256M"});
+  rocksdb::Status s = Load(0, 3000);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  std::vector<TierStats> stats;
+  ASSERT_TRUE(GetTierStats(fs_.get(), &stats).ok());
+  EXPECT_GT(stats[2].Get(TierTicker::kSegments), 0u);
+  EXPECT_GT(stats[0].Get(TierTicker::kWriteBytes), 0u);
+  EXPECT_EQ(0u, stats[1].Get(TierTicker::kSegments));
+  ExpectKeys(0, 3000);
+  Close();
+  fault_->faults.devices[0].left = -1;
+  fault_->faults.devices[1].left = -1;
+  Reopen();
+  ASSERT_TRUE(db_->VerifyChecksum().ok());
+  ExpectKeys(0, 3000);
+}
+
+// Every device full: one error naming the tiers, and every write
+// acknowledged before it reads back once the devices have room again.
+TEST_F(FaultInjectionTest, EveryDeviceFullIsOneClearErrorAndLosesNothing) {
+  for (int t = 0; t < 3; ++t) {
+    fault_->faults.devices[t].prefix = TierData(t);
+    fault_->faults.devices[t].left = 200 << 10;
+  }
+  Open({"64M", "64M", "256M"});
+  rocksdb::WriteOptions wo;
+  wo.sync = true;
+  int acked = 0;
+  rocksdb::Status s;
+  for (; acked < 20000; ++acked) {
+    s = db_->Put(wo, Key(acked), Value(acked));
+    if (!s.ok()) break;
+  }
+  ASSERT_FALSE(s.ok()) << "600K of devices took 20,000 values";
+  EXPECT_GT(acked, 300);  // ~600K fit, less RocksDB's own files
+  const std::string msg = s.ToString();
+  EXPECT_NE(std::string::npos, msg.find("No space")) << msg;
+  for (int t = 0; t < 3; ++t) {
+    EXPECT_NE(std::string::npos, msg.find("tier " + std::to_string(t))) << msg;
+  }
+  Close();
+  for (int t = 0; t < 3; ++t) fault_->faults.devices[t].left = -1;
+  Reopen();
+  ExpectKeys(0, acked);
+  ASSERT_TRUE(Load(acked, acked + 500).ok());  // room again: writes go on
 }
 
 }  // namespace

@@ -21,7 +21,6 @@
 // says where they are made (default /dev/shm when there is one).
 #include <gtest/gtest.h>
 
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -120,7 +119,6 @@ struct Totals {
   uint64_t calls = 0, steps = 0, synced_keys = 0;
   uint64_t truncated = 0, undone = 0, removed = 0, restored = 0;
   uint64_t spills = 0, moves = 0, copies = 0, page_copies = 0, slow_homes = 0;
-  uint64_t excused = 0;  // files let pass by UnexcusedProblems
 };
 
 class PowerLossTest : public ::testing::Test {
@@ -185,16 +183,14 @@ class PowerLossTest : public ::testing::Test {
     printf("power loss (seed %u): %d cuts (%d in recovery, %d in the workload), %llu steps, "
            "%llu calls; %llu keys synced at the end; dropped %llu bytes, undid %llu writes, "
            "removed %llu entries, restored %llu; at least %llu spills, %llu moves, %llu copies, "
-           "%llu page copies; %llu segment homes on tier 1 seen after cuts; %llu never-synced "
-           "files with a short home excused (see UnexcusedProblems)\n",
+           "%llu page copies; %llu segment homes on tier 1 seen after cuts\n",
            seed_, totals_.cuts, totals_.recovery_cuts, totals_.workload_cuts,
            (unsigned long long)totals_.steps, (unsigned long long)totals_.calls,
            (unsigned long long)totals_.synced_keys, (unsigned long long)totals_.truncated,
            (unsigned long long)totals_.undone, (unsigned long long)totals_.removed,
            (unsigned long long)totals_.restored, (unsigned long long)totals_.spills,
            (unsigned long long)totals_.moves, (unsigned long long)totals_.copies,
-           (unsigned long long)totals_.page_copies, (unsigned long long)totals_.slow_homes,
-           (unsigned long long)totals_.excused);
+           (unsigned long long)totals_.page_copies, (unsigned long long)totals_.slow_homes);
     EXPECT_GT(totals_.workload_cuts, cuts / 3) << "too few cuts landed in the workload";
     EXPECT_GT(totals_.synced_keys, uint64_t(kKeys / 2)) << "too few keys synced to test anything";
     EXPECT_GT(totals_.undone + totals_.truncated, 0u) << "no cut dropped anything";
@@ -209,44 +205,6 @@ class PowerLossTest : public ::testing::Test {
     const std::string cmd = std::string("rm -rf '") + to + "/" + name + "' && mkdir -p '" + to +
                             "' && cp -a '" + dir_.path() + "' '" + to + "/" + name + "'";
     if (system(cmd.c_str()) != 0) ADD_FAILURE() << "could not run: " << cmd;
-  }
-
-  // The audit's problems but one kind, which TierFS has and this test lets
-  // pass, counted (and printed at the end): "F segment N: its home on tier T
-  // holds no data" where F's backing file on T exists but is shorter than the
-  // segment's content. That is a file whose writes never reached a sync: its
-  // home lost them at the cut, but a relocation of it that failed had synced
-  // a longer (then punched) copy elsewhere, and recovery takes a file's size
-  // from its longest backing file. The database never synced such a file, so
-  // Check requires that DB::Open deletes it. A home whose backing file is
-  // missing is not excused (that is how the faults fixed in TierFS showed).
-  std::string UnexcusedProblems(const std::string& problems, std::vector<std::string>* excused) {
-    Store* store = StoreOf(fs_.get());
-    std::string left;
-    size_t begin = 0;
-    while (begin < problems.size()) {
-      const size_t end = problems.find('\n', begin);
-      const std::string line = problems.substr(begin, end - begin);
-      begin = end == std::string::npos ? problems.size() : end + 1;
-      char file[256];
-      unsigned long long seg = 0;
-      int tier = -1;
-      std::shared_ptr<FileEntry> e;
-      if (store && sscanf(line.c_str(), "%255s segment %llu: its home on tier %d holds no data",
-                          file, &seg, &tier) == 3 &&
-          line.find("holds no data") != std::string::npos && tier >= 0 &&
-          tier < store->NumTiers() && (e = store->Find(TierFileSystem::Normalize(file)))) {
-        struct stat st;
-        const std::string path = store->tier(tier).DataPath(e->id);
-        if (stat(path.c_str(), &st) == 0 &&
-            uint64_t(st.st_size) < store->ContentEnd(*e, seg)) {
-          excused->push_back(file);
-          continue;
-        }
-      }
-      left += line + "\n";
-    }
-    return left;
   }
 
   rocksdb::Options DBOptions() {
@@ -300,16 +258,9 @@ class PowerLossTest : public ::testing::Test {
     ASSERT_TRUE(s.ok()) << "the store does not open after a cut: " << s.ToString();
     test::Audit audit = test::AuditStore(fs_.get(), "/", /*all_files=*/true);
     totals_.slow_homes += audit.homes.size() > 1 ? audit.homes[1] : 0;
-    std::vector<std::string> short_homes;  // files excused if RocksDB deletes them at open
-    const std::string problems = UnexcusedProblems(audit.problems, &short_homes);
-    ASSERT_EQ("", problems) << "after the cut before run " << run;
+    ASSERT_EQ("", audit.problems) << "after the cut before run " << run;
     s = OpenDB();
     ASSERT_TRUE(s.ok()) << "the database does not open after a cut: " << s.ToString();
-    for (const std::string& f : short_homes) {
-      ASSERT_TRUE(fs_->FileExists(f, rocksdb::IOOptions(), nullptr).IsNotFound())
-          << f << ": its home holds less than its size, and the database still has it";
-      totals_.excused++;
-    }
     // The calls of an open (store and database, and the audit's few): the
     // range of the next recovery cut.
     open_calls_ = std::max<uint64_t>(power_->calls() - open_start, 20);

@@ -286,6 +286,52 @@ TEST_F(TierFsTest, RecoveryRemovesOrphansAndHalfCopies) {
   EXPECT_EQ(0u, store().Used(1));
 }
 
+// After a power cut a never-synced file's home can hold less than a copy a
+// failed relocation synced elsewhere (then punched, keeping its size): the
+// file's size comes from the data its homes hold, not from that longer
+// backing file, or the file would read zeros past its home's data.
+TEST_F(TierFsTest, RecoverySizesAFileFromItsHomesNotAFailedRelocationsCopy) {
+  Open({"64K", "8M"});
+  std::string data = RandomBytes(20000, 12);
+  Write("/db/000007.log", data, 5000, /*sync=*/false);  // segments 0 and 1 on tier 0
+  ASSERT_EQ((std::vector<uint64_t>{2, 0}), SegmentsPerTier("/db/000007.log"));
+  uint64_t id = store().Find("/db/000007.log")->id;
+  std::string home = store().tier(0).DataPath(id);
+  std::string copy = store().tier(1).DataPath(id);
+  fs_.reset();
+  // The cut took the home's unsynced tail; the relocation's copy of segment
+  // 1 on tier 1 was synced, then punched when the relocation failed.
+  ASSERT_EQ(0, truncate(home.c_str(), 18000));
+  int fd = open(copy.c_str(), O_CREAT | O_WRONLY, 0644);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(ssize_t(data.size() - 16384), pwrite(fd, data.data() + 16384, data.size() - 16384, 16384));
+  close(fd);
+  ASSERT_TRUE(PunchHole(copy, 16384, 4096).ok());
+  Reopen();
+  uint64_t size = 0;
+  ASSERT_TRUE(fs_->GetFileSize("/db/000007.log", IOOptions(), &size, nullptr).ok());
+  EXPECT_EQ(18000u, size);
+  EXPECT_TRUE(data.substr(0, 18000) == test::ReadAll(fs_.get(), "/db/000007.log"));
+}
+
+// Data of a segment whose Segment record a power cut took (possible only
+// where a device kept an unsynced write) is adopted, and counts for the size.
+TEST_F(TierFsTest, RecoveryAdoptsASegmentWithNoRecordAndSizesTheFileByIt) {
+  Open({"64K", "8M"});
+  std::string data = RandomBytes(20000, 13);
+  Write("/db/000008.log", data.substr(0, 16384));  // segment 0 on tier 0
+  uint64_t id = store().Find("/db/000008.log")->id;
+  std::string other = store().tier(1).DataPath(id);
+  fs_.reset();
+  int fd = open(other.c_str(), O_CREAT | O_WRONLY, 0644);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(ssize_t(data.size() - 16384), pwrite(fd, data.data() + 16384, data.size() - 16384, 16384));
+  close(fd);
+  Reopen();
+  EXPECT_TRUE(data == test::ReadAll(fs_.get(), "/db/000008.log"));
+  EXPECT_EQ((std::vector<uint64_t>{1, 1}), SegmentsPerTier("/db/000008.log"));
+}
+
 TEST_F(TierFsTest, CorruptJournalIsRefusedWithItsName) {
   Open();
   for (int i = 0; i < 20; ++i) Write("/db/" + std::to_string(100 + i) + ".sst", "x");

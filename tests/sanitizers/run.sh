@@ -26,7 +26,9 @@
 # TSan runs the tests whose point is threads: migration_stress_test (readers
 # verifying every byte while segments move; the read gate),
 # relocation_read_test (readers of a file being written while the writer's
-# tier-full relocation moves it), concurrent_writers_test, hot_pages_test, the learner's weight swap and
+# tier-full relocation moves it), fault_injection_test's full devices (a
+# relocation that moves on past a second full device, under RocksDB's
+# threads), concurrent_writers_test, hot_pages_test, the learner's weight swap and
 # background training (agents_learning_test), info_log_test's many writers,
 # migration_test (the migration thread against writers and readers),
 # rocksdb_e2e_test (RocksDB's flush and compaction threads through TierFS;
@@ -53,6 +55,7 @@ STAGE="${1:?usage: tests/sanitizers/run.sh asan|tsan}"
 TSAN_TESTS=(
   "migration_stress_test"
   "relocation_read_test"
+  "fault_injection_test:FaultInjectionTest.FullDeviceOnTier0SpillsToTier1:FaultInjectionTest.EnospcOnTwoTiersOfThreeLandsOnTheThird"
   "concurrent_writers_test"
   "hot_pages_test"
   "agents_learning_test:AgentTest.InferenceNeverSeesTornWeightsWhileTheyAreSwapped:LearnerTest.BackgroundTrainingRunsOffTheCallersThread"
