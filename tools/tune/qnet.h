@@ -6,7 +6,7 @@
 // batches everywhere); this is only the network.
 //
 // LibTorch sits behind this header as the learning agents' does
-// (agents/rl/learner.h): qnet_torch.cc, the tuner's only translation unit
+// (agents/rl/learner.h): libtorch/qnet_torch.cc, the tuner's only translation unit
 // that includes LibTorch headers, is built into a shared library of its own,
 // libtierfs_tune_qnet.so, which qnet_loader.cc opens with dlopen the first
 // time a dqn search starts. The tuner library and tierfs-tune neither
@@ -32,7 +32,7 @@ struct QNetOptions {
   uint64_t seed = 1;                // LibTorch's initial weights
 };
 
-// What the LibTorch half implements (qnet_torch.cc). Not thread-safe: one
+// What the LibTorch half implements (libtorch/qnet_torch.cc). Not thread-safe: one
 // search calls it from one thread. Deterministic for given options and
 // calls: LibTorch runs on one thread, seeded by options.seed.
 class QNetImpl {

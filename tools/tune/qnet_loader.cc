@@ -8,6 +8,8 @@
 #include <dlfcn.h>
 
 #include <mutex>
+#include <string>
+#include <vector>
 
 #include "tools/tune/qnet.h"
 
@@ -40,7 +42,9 @@ const Loaded& Load() {
       candidates.push_back(dir + "/" + kLibrary);
     }
 #ifdef TIERFS_TUNE_QNET_BUILT
-    candidates.push_back(TIERFS_TUNE_QNET_BUILT);
+    if (candidates.empty() || candidates[0] != TIERFS_TUNE_QNET_BUILT) {
+      candidates.push_back(TIERFS_TUNE_QNET_BUILT);
+    }
 #endif
     candidates.push_back(kLibrary);
     std::string tried;
