@@ -1,10 +1,9 @@
 // Loads the dqn optimizer's LibTorch half (libtierfs_tune_qnet.so, see
 // qnet.h) the first time a search asks for it, as agents/rl/learner_loader.cc
 // loads the agents' learner: from a loaded object that already provides it
-// (a test linked with it), else from the directory of the program holding
-// this code (tierfs-tune, built or installed), else from the build tree
-// (TIERFS_TUNE_QNET_BUILT, set by CMake), else by the dynamic loader's
-// search path.
+// (the tuner's tests link it), else from the directory of the program
+// holding this code (tierfs-tune, built or installed: the library is built
+// next to it), else by the dynamic loader's search path.
 #include <dlfcn.h>
 
 #include <mutex>
@@ -41,11 +40,6 @@ const Loaded& Load() {
       dir = dir.rfind('/') == std::string::npos ? "." : dir.substr(0, dir.rfind('/'));
       candidates.push_back(dir + "/" + kLibrary);
     }
-#ifdef TIERFS_TUNE_QNET_BUILT
-    if (candidates.empty() || candidates[0] != TIERFS_TUNE_QNET_BUILT) {
-      candidates.push_back(TIERFS_TUNE_QNET_BUILT);
-    }
-#endif
     candidates.push_back(kLibrary);
     std::string tried;
     for (const std::string& path : candidates) {
