@@ -141,6 +141,12 @@ class Dqn : public Optimizer {
     options.inputs = int(space.Encode(space.Default()).size());
     options.actions = actions.count;
     options.seed = seed;
+    Point current = space.Default();
+    double value;
+    if (!budget->Evaluate(current, &value)) return;
+    // After the default, so that a search whose network fails (NewOptimizer
+    // checked that the library loads; LibTorch may still refuse) ends with
+    // a trial, as the Budget's callers expect.
     std::string error;
     std::unique_ptr<QNetImpl> net = NewQNet(options, &error);
     if (!net) {
@@ -153,9 +159,6 @@ class Dqn : public Optimizer {
     uint64_t batches = 0;
     std::vector<float> q(size_t(actions.count));
 
-    Point current = space.Default();
-    double value;
-    if (!budget->Evaluate(current, &value)) return;
     Moves moves = PossibleMoves(space, actions, current);
     size_t steps = 0, stall = 0;
     while (!budget->Done()) {
