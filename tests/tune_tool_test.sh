@@ -50,8 +50,8 @@ run "$TMP/b.csv" 4 >/dev/null
 check "same seed, same search" "$(cmp -s "$TMP/a.csv" "$TMP/b.csv" && echo ok || echo differ)"
 
 expect_error "no workload" "--space=FILE and --workload=NAME|TRACE are required" --space="$SPACE"
-expect_error "unknown optimizer" "unknown optimizer 'dqn'" --space="$SPACE" --workload=LUN0 \
-  --optimizer=dqn
+expect_error "unknown optimizer" "unknown optimizer 'ppo'" --space="$SPACE" --workload=LUN0 \
+  --optimizer=ppo
 expect_error "unknown workload" "workload 'nosuch'" --space="$SPACE" --workload=nosuch \
   --evaluations=2 --csv="$TMP/c.csv"
 expect_error "bad seeds" "bad seed 'x' in --seeds" --space="$SPACE" --workload=LUN0 --seeds=1,x

@@ -1,6 +1,8 @@
 // The budget and the optimizer registry (optimizer.h).
 #include "tools/tune/optimizer.h"
 
+#include "tools/tune/qnet.h"
+
 namespace tierfs {
 namespace tune {
 
@@ -35,7 +37,9 @@ bool Budget::Evaluate(const Point& p, double* value) {
 }
 
 std::vector<std::string> OptimizerNames() {
-  return {"random", "anneal", "genetic", "bayes", "descent"};
+  std::vector<std::string> names = {"random", "anneal", "genetic", "bayes", "descent"};
+  if (QNetAvailable(nullptr)) names.push_back("dqn");
+  return names;
 }
 
 std::unique_ptr<Optimizer> NewOptimizer(const std::string& name, std::string* error) {
@@ -44,6 +48,10 @@ std::unique_ptr<Optimizer> NewOptimizer(const std::string& name, std::string* er
   if (name == "genetic") return NewGenetic();
   if (name == "bayes") return NewBayesian();
   if (name == "descent") return NewGprDescent();
+  if (name == "dqn") {
+    if (QNetAvailable(error)) return NewDqn();
+    return nullptr;
+  }
   std::string known;
   for (const std::string& n : OptimizerNames()) known += (known.empty() ? "" : ", ") + n;
   *error = "unknown optimizer '" + name + "' (known: " + known + ")";

@@ -13,6 +13,9 @@
 //            top three configurations, the adjacent configurations the
 //            Gaussian process predicts best, an exploit factor and an
 //            iteration limit
+//   dqn      a deep Q-network (dqn.cc): steps one parameter at a time,
+//            rewarded by the change in grade; on LibTorch, loaded at run time
+//            (qnet.h), so listed only where libtierfs_tune_qnet.so loads
 //
 // Every optimizer evaluates the space's default first, so no run returns a
 // configuration worse than the default.
@@ -87,8 +90,9 @@ class Optimizer {
   virtual void Run(const Space& space, uint64_t seed, Budget* budget) = 0;
 };
 
-// The optimizer called `name` (random, anneal, genetic, bayes, descent), or
-// nullptr and *error listing the known names.
+// The optimizer called `name` (random, anneal, genetic, bayes, descent,
+// dqn), or nullptr and *error listing the known names (or, for dqn where
+// LibTorch's half does not load, why not).
 std::unique_ptr<Optimizer> NewOptimizer(const std::string& name, std::string* error);
 std::vector<std::string> OptimizerNames();
 
@@ -98,6 +102,7 @@ std::unique_ptr<Optimizer> NewAnnealing();
 std::unique_ptr<Optimizer> NewGenetic();
 std::unique_ptr<Optimizer> NewBayesian();
 std::unique_ptr<Optimizer> NewGprDescent();
+std::unique_ptr<Optimizer> NewDqn();
 
 }  // namespace tune
 }  // namespace tierfs

@@ -50,7 +50,7 @@
 DEFINE_string(space, "", "the search space file (the default is tools/tune/space.txt)");
 DEFINE_string(workload, "", "the target workload: a synthetic suite name or a trace file");
 DEFINE_string(others, "", "other workloads the grade protects, comma-separated");
-DEFINE_string(optimizer, "bayes", "random, anneal, genetic, bayes, descent, or all");
+DEFINE_string(optimizer, "bayes", "random, anneal, genetic, bayes, descent, dqn, or all");
 DEFINE_uint64(evaluations, 50, "configurations to evaluate per run");
 DEFINE_uint64(seed, 1, "the optimizer's seed");
 DEFINE_string(seeds, "", "several seeds, comma-separated (overrides --seed)");
