@@ -3,13 +3,12 @@
 // already provides it (a program linked with it), else from the directory of
 // the library holding this code (libtierfs.so, built or installed), else by
 // the dynamic loader's search path.
-#include <dlfcn.h>
-
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
 
 #include "agents/rl/learner.h"
+#include "util/sibling_library.h"
 
 namespace tierfs {
 namespace rl {
@@ -29,31 +28,10 @@ const Loaded& Load() {
   static Loaded loaded;
   static std::once_flag once;
   std::call_once(once, [] {
-    if (void* sym = dlsym(RTLD_DEFAULT, kEntry)) {
-      loaded.factory = reinterpret_cast<Factory>(sym);
-      return;
-    }
     std::string tried;
-    Dl_info self;
-    std::vector<std::string> candidates;
-    if (dladdr(reinterpret_cast<void*>(&Load), &self) && self.dli_fname) {
-      std::string dir = self.dli_fname;
-      dir = dir.rfind('/') == std::string::npos ? "." : dir.substr(0, dir.rfind('/'));
-      candidates.push_back(dir + "/" + kLibrary);
-    }
-    candidates.push_back(kLibrary);
-    for (const std::string& path : candidates) {
-      void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-      if (!handle) {
-        tried += std::string(tried.empty() ? "" : "; ") + dlerror();
-        continue;
-      }
-      if (void* sym = dlsym(handle, kEntry)) {
-        loaded.factory = reinterpret_cast<Factory>(sym);
-        return;
-      }
-      tried += "; " + path + " has no " + kEntry;
-    }
+    loaded.factory = reinterpret_cast<Factory>(
+        FindSiblingSymbol(kLibrary, kEntry, reinterpret_cast<const void*>(&Load), &tried));
+    if (loaded.factory) return;
     loaded.error = std::string("the learning policies need ") + kLibrary +
                    " (TierFS's LibTorch half, built with libtierfs): " + tried;
   });

@@ -4,13 +4,11 @@
 // (the tuner's tests link it), else from the directory of the program
 // holding this code (tierfs-tune, built or installed: the library is built
 // next to it), else by the dynamic loader's search path.
-#include <dlfcn.h>
-
 #include <mutex>
 #include <string>
-#include <vector>
 
 #include "tools/tune/qnet.h"
+#include "util/sibling_library.h"
 
 namespace tierfs {
 namespace tune {
@@ -29,31 +27,10 @@ const Loaded& Load() {
   static Loaded loaded;
   static std::once_flag once;
   std::call_once(once, [] {
-    if (void* sym = dlsym(RTLD_DEFAULT, kEntry)) {
-      loaded.factory = reinterpret_cast<Factory>(sym);
-      return;
-    }
-    std::vector<std::string> candidates;
-    Dl_info self;
-    if (dladdr(reinterpret_cast<void*>(&Load), &self) && self.dli_fname) {
-      std::string dir = self.dli_fname;
-      dir = dir.rfind('/') == std::string::npos ? "." : dir.substr(0, dir.rfind('/'));
-      candidates.push_back(dir + "/" + kLibrary);
-    }
-    candidates.push_back(kLibrary);
     std::string tried;
-    for (const std::string& path : candidates) {
-      void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-      if (!handle) {
-        tried += std::string(tried.empty() ? "" : "; ") + dlerror();
-        continue;
-      }
-      if (void* sym = dlsym(handle, kEntry)) {
-        loaded.factory = reinterpret_cast<Factory>(sym);
-        return;
-      }
-      tried += "; " + path + " has no " + kEntry;
-    }
+    loaded.factory = reinterpret_cast<Factory>(
+        FindSiblingSymbol(kLibrary, kEntry, reinterpret_cast<const void*>(&Load), &tried));
+    if (loaded.factory) return;
     loaded.error = std::string("the dqn optimizer needs ") + kLibrary +
                    " (tierfs-tune's LibTorch half, built where LibTorch is): " + tried;
   });
