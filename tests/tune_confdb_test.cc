@@ -22,7 +22,7 @@ const char kSpace[] =
     "policy categorical fast-first lru cde hintstor\n"
     "segment_size discrete 64K 256K 1M 4M\n"
     "migration_queue numeric 1..64 log\n"
-    "fast_headroom numeric 0..50 unit=%\n"
+    "fast_headroom numeric 0..50 unit=% default=5\n"
     "hintstor.interval numeric 256..262144 log default=16384\n";
 
 ConfTrial Trial(const std::string& workload, const std::string& uri, double grade) {

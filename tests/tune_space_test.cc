@@ -39,6 +39,8 @@ TEST(TuneSpace, DefaultFileRendersTierFsDefaults) {
   EXPECT_EQ(ours.migration.plan_ms, theirs.migration.plan_ms);
   EXPECT_EQ(ours.migration.busy_share, theirs.migration.busy_share);
   EXPECT_EQ(ours.migration.fast_headroom_pct, theirs.migration.fast_headroom_pct);
+  EXPECT_EQ(ours.migration.fast_headroom_bytes, theirs.migration.fast_headroom_bytes);
+  EXPECT_EQ(ours.migration.fast_headroom_auto, theirs.migration.fast_headroom_auto);
   EXPECT_EQ(ours.copies.enabled, theirs.copies.enabled);
   EXPECT_EQ(ours.copies.page, theirs.copies.page);
   EXPECT_EQ(ours.copies.share_pct, theirs.copies.share_pct);
@@ -173,6 +175,8 @@ TEST(TuneSpace, BadFilesAreRefusedNamingLineAndKey) {
       {"policy categorical fast-first hintstor\nhintstor.bogus numeric 1..4 default=2\n",
        "line 3 (hintstor.bogus): "},
       {"hintstor.interval numeric 1..4\n", "line 2 (hintstor.interval): no TierFS default known"},
+      {"fast_headroom numeric 0..50 unit=%\n",
+       "line 2 (fast_headroom): TierFS's default 'auto' is not a number"},
       {"segment_size discrete 1M 2M\nsegment_size discrete 1M\n",
        "line 3 (segment_size): declared twice"},
       {"copy_page discrete 4K 8K log\n", "line 2 (copy_page): log and unit= are for numeric"},

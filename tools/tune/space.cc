@@ -34,7 +34,11 @@ std::string TierFsDefault(const std::string& key, const sim::SimConfig& d) {
   if (key == "migration_rate") return FormatSizeExact(m.rate);
   if (key == "migration_busy_share") return std::to_string(m.busy_share);
   if (key == "migration_plan_ms") return std::to_string(m.plan_ms);
-  if (key == "fast_headroom") return std::to_string(m.fast_headroom_pct);
+  if (key == "fast_headroom") {
+    if (m.fast_headroom_auto) return "auto";
+    return m.fast_headroom_bytes ? FormatSizeExact(m.fast_headroom_bytes)
+                                 : std::to_string(m.fast_headroom_pct) + "%";
+  }
   if (key == "copies") return d.copies.enabled ? "on" : "off";
   if (key == "copy_page") return FormatSizeExact(d.copies.page);
   if (key == "copy_share") return std::to_string(d.copies.share_pct);
@@ -245,7 +249,13 @@ bool Space::Parse(const std::string& text, const std::string& name, Space* space
     std::string number = text;
     if (!number.empty() && number.back() == '%') number.pop_back();
     uint64_t n;
-    if (!ParseSize(number, &n)) return fail(p.key, "bad default '" + text + "'");
+    if (!ParseSize(number, &n)) {
+      if (!explicit_default.count(p.key)) {
+        return fail(p.key, "TierFS's default '" + text + "' is not a number: give default=VALUE "
+                           "or list it among categorical values");
+      }
+      return fail(p.key, "bad default '" + text + "'");
+    }
     if (p.kind == ParamKind::kNumeric) {
       if (explicit_default.count(p.key) && (double(n) < p.low || double(n) > p.high)) {
         return fail(p.key, "default '" + text + "' is outside the range");
