@@ -36,7 +36,8 @@
 // gets the best configuration as a TierFS URI (`best URI`, the rocksdb.NAME
 // keys taken out), its RocksDB options (`rocksdb NAME=VALUE ...`, when the
 // space has any), its grade and measurements; --options_out writes those
-// options as a RocksDB OPTIONS file (rocksdb_options.h, OptionsFileText). The CSV holds every evaluation of every (optimizer, seed) run:
+// options as a RocksDB OPTIONS file (rocksdb_options.h, OptionsFileText).
+// The CSV holds every evaluation of every (optimizer, seed) run:
 // optimizer,seed,evaluation,grade,best_grade,mean_us,p99_us,throughput,uri
 // (the target's measurements; the URI quoted); benchmarks/tune_report.py draws its
 // convergence curves. Runs of several optimizers or seeds share one cache of
