@@ -87,6 +87,7 @@ TEST(TuneEvaluator, EndToEndSearchOfTheDefaultSpace) {
   ASSERT_TRUE(Space::Load(std::string(TIERFS_SOURCE_DIR) + "/tools/tune/space.txt", &space,
                           &error))
       << error;
+  space = space.WithoutLive();  // as tierfs-tune does for the simulator
   SimEvaluatorOptions options;
   options.requests = 4000;
   SimEvaluator eval(options);

@@ -5,7 +5,10 @@
 # bad flags and a bad space file by name. `characterize` builds a workload
 # model and assigns workloads to its clusters; a run with --confdb writes what
 # it measured under the target's cluster and a run on another workload of that
-# cluster evaluates the stored configurations first; `show` lists them.
+# cluster evaluates the stored configurations first; `show` lists them. A
+# simulated search leaves the space's live-only rocksdb.NAME keys out; a short
+# live search (--evaluator=live, db_bench through the plugin) prints the best
+# URI and RocksDB options and writes an OPTIONS file db_bench runs with.
 #   tests/tune_tool_test.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 BUILD="$1" SRC="$2"
@@ -48,6 +51,47 @@ check "the default is first, at grade 0" \
   "$(awk -F, 'NR == 2 { print ($4 == 0 && $3 == 1) ? "ok" : $0 }' "$TMP/a.csv")"
 run "$TMP/b.csv" 4 >/dev/null
 check "same seed, same search" "$(cmp -s "$TMP/a.csv" "$TMP/b.csv" && echo ok || echo differ)"
+
+note="$("$TUNE" --space="$SPACE" --workload=LUN0 --optimizer=random --evaluations=2 \
+         --requests=3000 --csv="$TMP/d.csv" 2>&1 >/dev/null)"
+check "a simulated search leaves the live-only keys out, saying so" \
+  "$(grep -q 'live-only keys left out of the search: rocksdb.block_cache_size' <<<"$note" \
+     && echo ok || echo "$note")"
+
+# Live: a short search through db_bench on the emulated devices (2,000 keys);
+# the best configuration's OPTIONS file is what RocksDB then runs with.
+if [ -x /usr/bin/db_bench ]; then
+  mkdir "$TMP/live"
+  live="$("$TUNE" --space="$SPACE" --workload=fillrandom,readrandom --evaluator=live \
+           --live_dir="$TMP/live" --live_num=2000 --optimizer=random --evaluations=3 \
+           --csv="$TMP/live.csv" --options_out="$TMP/best.ini" --quiet)"
+  luri="$(sed -n 's/^best //p' <<<"$live")"
+  check "live: the best is a TierFS URI without RocksDB keys" \
+    "$([[ "$luri" == tierfs://* && "$luri" != *rocksdb.* ]] && echo ok || echo "got: $live")"
+  wbs="$(sed -n 's/^rocksdb .*write_buffer_size=\([^ ]*\).*/\1/p' <<<"$live")"
+  check "live: the best's RocksDB options are printed" "$([ -n "$wbs" ] && echo ok || echo "$live")"
+  check "live: one CSV row per evaluation" \
+    "$([ "$(wc -l <"$TMP/live.csv")" = 4 ] && echo ok || cat "$TMP/live.csv")"
+  check "live: the runs are removed" "$([ -z "$(ls "$TMP/live")" ] && echo ok || ls "$TMP/live")"
+  bytes="$(numfmt --from=iec "$wbs")"
+  check "live: the OPTIONS file carries the best's values in bytes" \
+    "$(grep -qx "  write_buffer_size=$bytes" "$TMP/best.ini" && echo ok || cat "$TMP/best.ini")"
+  mkdir -p "$TMP/run/t0" "$TMP/run/t1"
+  check "live: db_bench runs with that OPTIONS file" \
+    "$(LD_PRELOAD="$BUILD/libtierfs.so" /usr/bin/db_bench --options_file="$TMP/best.ini" \
+         --fs_uri="tierfs://$TMP/run/t0:64M:optane,$TMP/run/t1:1G:sata-ssd" --db=/db \
+         --benchmarks=fillseq --num=1000 >"$TMP/run.log" 2>&1 && echo ok || tail -5 "$TMP/run.log")"
+  expect_error "live: a failed run names the configuration" "under 'tierfs://" \
+    --space="$SPACE" --workload=fillrandom --evaluator=live --live_dir="$TMP/live" \
+    --db_bench=/bin/false --evaluations=1 --csv="$TMP/e.csv"
+  expect_error "live: needs a directory" "--evaluator=live needs --live_dir" --space="$SPACE" \
+    --workload=fillrandom --evaluator=live
+  expect_error "live: does not write the ConfDB" "a live run does not write the ConfDB" \
+    --space="$SPACE" --workload=fillrandom --evaluator=live --live_dir="$TMP/live" \
+    --confdb="$TMP/x" --model="$TMP/y"
+fi
+expect_error "unknown evaluator" "unknown --evaluator 'fast'" --space="$SPACE" --workload=LUN0 \
+  --evaluator=fast
 
 expect_error "no workload" "--space=FILE and --workload=NAME|TRACE are required" --space="$SPACE"
 expect_error "unknown optimizer" "unknown optimizer 'ppo'" --space="$SPACE" --workload=LUN0 \

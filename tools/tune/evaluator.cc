@@ -6,6 +6,7 @@
 
 #include "tools/sim/compare.h"
 #include "tools/sim/simulator.h"
+#include "tools/tune/rocksdb_options.h"
 
 namespace tierfs {
 namespace tune {
@@ -18,6 +19,17 @@ bool SimEvaluator::Evaluate(const std::string& workload, const std::string& uri,
     ++hits_;
     *out = cached->second;
     return true;
+  }
+  // Refused, not ignored: a measurement cached under a configuration whose
+  // RocksDB options the simulator never saw would tell the optimizer those
+  // options make no difference.
+  std::map<std::string, std::string> live;
+  SplitConfiguration(uri, nullptr, &live);
+  if (!live.empty()) {
+    *error = "configuration '" + uri + "': " + kRocksDbPrefix + live.begin()->first +
+             " is a live-only key: the simulator replays TierFS's I/O and runs no RocksDB, so "
+             "it cannot measure it (evaluate live, or search the space without it)";
+    return false;
   }
   if (!(options_.warmup >= 0 && options_.warmup < 1)) {
     *error = "bad warm-up share " + std::to_string(options_.warmup) + " (from 0 to below 1)";

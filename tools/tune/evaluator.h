@@ -39,7 +39,9 @@ struct SimEvaluatorOptions {
   double warmup = 0;
 };
 
-// Replays in-process (tools/sim). Workload: a synthetic suite name or a
+// Replays in-process (tools/sim). A configuration with a live-only
+// rocksdb.NAME key (rocksdb_options.h) is refused by name: the simulator runs
+// no RocksDB. Workload: a synthetic suite name or a
 // trace file, as `tierfs-sim run --workload` takes (sim::LoadWorkload); each
 // loaded once. Not thread-safe: one caller at a time.
 class SimEvaluator : public Evaluator {

@@ -9,6 +9,7 @@
 
 #include "agents/policy.h"
 #include "tools/sim/simulator.h"
+#include "tools/tune/rocksdb_options.h"
 #include "util/size.h"
 
 namespace tierfs {
@@ -26,6 +27,10 @@ const std::vector<std::string>& TunableKeys() {
 
 // TierFS's default of `key` as the URI spells it ("" if it has none here).
 std::string TierFsDefault(const std::string& key, const sim::SimConfig& d) {
+  if (IsRocksDbKey(key)) {
+    const RocksDbOption* o = FindLiveOption(key.substr(sizeof(kRocksDbPrefix) - 1));
+    return o ? o->rocksdb_default : "";
+  }
   const MigrationOptions& m = d.migration;
   if (key == "segment_size") return FormatSizeExact(d.segment_size);
   if (key == "policy") return d.policy;
@@ -58,9 +63,13 @@ bool IsSize(const std::string& s) {
 }
 
 // Checks that `key` set to `value` is a configuration the simulator takes
-// (and, for POLICY.PARAM, a parameter the policy knows).
+// (and, for POLICY.PARAM, a parameter the policy knows); a live-only
+// `rocksdb.NAME` against RocksDB's option of that name (rocksdb_options.h).
 bool CheckValue(const std::string& tiers, const std::string& key, const std::string& value,
                 const std::string& policy, std::string* error) {
+  if (IsRocksDbKey(key)) {
+    return CheckRocksDbValue(key.substr(sizeof(kRocksDbPrefix) - 1), value, error);
+  }
   std::string uri = "tierfs://" + tiers;
   if (!policy.empty()) uri += ";policy:" + policy;
   uri += ";" + key + ":" + value;
@@ -124,7 +133,7 @@ bool Space::Parse(const std::string& text, const std::string& name, Space* space
     }
     if (key == "fixed") {
       if (w.size() != 3) return fail("", "expected 'fixed KEY VALUE'");
-      if (w[1].find('.') != std::string::npos) {
+      if (w[1].find('.') != std::string::npos && !IsRocksDbKey(w[1])) {
         return fail(w[1], "a POLICY.PARAM cannot be fixed (it binds only under its policy): "
                           "declare it categorical with one value");
       }
@@ -139,12 +148,13 @@ bool Space::Parse(const std::string& text, const std::string& name, Space* space
       return fail(key, "tier capacities are fixed by the 'tiers' line, not parameters");
     }
     const size_t dot = key.find('.');
-    const std::string policy = dot == std::string::npos ? "" : key.substr(0, dot);
-    if (policy.empty() &&
+    const bool live = IsRocksDbKey(key);
+    const std::string policy = dot == std::string::npos || live ? "" : key.substr(0, dot);
+    if (policy.empty() && !live &&
         std::find(TunableKeys().begin(), TunableKeys().end(), key) == TunableKeys().end()) {
       std::string known;
       for (const std::string& k : TunableKeys()) known += (known.empty() ? "" : ", ") + k;
-      return fail(key, "unknown key (known: " + known + ", POLICY.PARAM)");
+      return fail(key, "unknown key (known: " + known + ", POLICY.PARAM, rocksdb.OPTION)");
     }
     if (s.Find(key) >= 0) return fail(key, "declared twice");
     for (const auto& f : s.fixed_) {
@@ -155,6 +165,7 @@ bool Space::Parse(const std::string& text, const std::string& name, Space* space
     Param p;
     p.key = key;
     p.policy = policy;
+    p.live = live;
     p.line = lineno;
     std::vector<std::string> items;
     for (size_t i = 2; i < w.size(); ++i) {
@@ -461,6 +472,38 @@ bool Space::Feasible(const Point& p) const {
     if (!Holds(c, p)) return false;
   }
   return true;
+}
+
+bool Space::HasLive() const {
+  for (const Param& p : params_) {
+    if (p.live) return true;
+  }
+  for (const auto& f : fixed_) {
+    if (IsRocksDbKey(f.first)) return true;
+  }
+  return false;
+}
+
+Space Space::WithoutLive() const {
+  Space s = *this;
+  s.params_.clear();
+  s.defaults_.clear();
+  s.fixed_.clear();
+  s.constraints_.clear();
+  s.policy_index_ = -1;
+  for (const Param& p : params_) {
+    if (p.live) continue;
+    if (p.key == "policy") s.policy_index_ = int(s.params_.size());
+    s.params_.push_back(p);
+    s.defaults_.push_back(p.default_value);
+  }
+  for (const auto& f : fixed_) {
+    if (!IsRocksDbKey(f.first)) s.fixed_.push_back(f);
+  }
+  for (const Constraint& c : constraints_) {
+    if (!IsRocksDbKey(c.left) && !IsRocksDbKey(c.right)) s.constraints_.push_back(c);
+  }
+  return s;
 }
 
 std::string Space::Value(const Point& p, size_t i) const {

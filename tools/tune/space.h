@@ -18,11 +18,21 @@
 // migration_queue, migration_rate, migration_busy_share, migration_plan_ms,
 // fast_headroom, copies, copy_page, copy_share, copy_inherit) or a policy's
 // own POLICY.PARAM, which is active only in configurations whose policy is
-// POLICY (the URI grammar refuses it otherwise). Every value a parameter can
-// take is checked against the live grammar (env/config.cc) and, for a
-// POLICY.PARAM, against the policy itself, when the file is read. Without
-// default=, a parameter's default is TierFS's own (MigrationOptions,
-// PageCopyOptions) where the value is in range, else the value nearest it.
+// POLICY (the URI grammar refuses it otherwise), or a live-only RocksDB
+// option `rocksdb.NAME` (rocksdb_options.h: block_cache_size,
+// write_buffer_size, max_bytes_for_level_base, max_bytes_for_level_multiplier,
+// target_file_size_base, compaction_readahead_size, use_direct_reads,
+// use_direct_io_for_flush_and_compaction; `fixed` may name one too). A
+// live-only key renders among the URI's keys (`;rocksdb.write_buffer_size:8M`)
+// so that one string still names a configuration; SplitConfiguration
+// separates it from the URI TierFS takes. The simulator cannot measure these
+// options (it runs no RocksDB), so a simulated search drops them
+// (WithoutLive) and the simulator evaluator refuses a configuration that
+// holds one. Every value a parameter can take is checked against the live
+// grammar (env/config.cc) and, for a POLICY.PARAM, against the policy itself,
+// when the file is read. Without default=, a parameter's default is TierFS's
+// own (MigrationOptions, PageCopyOptions; RocksDB 7.8's own for
+// `rocksdb.NAME`) where the value is in range, else the value nearest it.
 // `log` searches a numeric range on a logarithmic scale (LOW > 0).
 #pragma once
 
@@ -53,6 +63,7 @@ struct Param {
   std::vector<double> numbers;      // discrete: each value's number (sorted ascending)
   double default_value = 0;         // as a Point holds it
   std::string policy;  // a POLICY.PARAM's POLICY: active only when the policy is this
+  bool live = false;   // a live-only rocksdb.NAME: only a live run measures it
   int line = 0;        // where the file declared it
 };
 
@@ -76,6 +87,11 @@ class Space {
   size_t size() const { return params_.size(); }
   // The index of parameter `key`, or -1.
   int Find(const std::string& key) const;
+  // True if a parameter or a fixed key is a live-only rocksdb.NAME.
+  bool HasLive() const;
+  // This space without its live-only parameters, fixed keys and the
+  // constraints that name them: what a simulated search explores.
+  Space WithoutLive() const;
 
   // The defaults: TierFS's own configuration on these tiers (the grade's
   // reference).

@@ -1,10 +1,21 @@
 // tierfs-tune: searches a space of TierFS configurations (tools/tune/space.h)
 // for the one with the best LearnedSSD grade on a workload, the simulator
-// measuring each configuration in this process.
+// measuring each configuration in this process, or (--evaluator=live) db_bench
+// through the plugin on a fresh store per configuration (live_evaluator.h).
 //
 //   tierfs-tune --space=FILE --workload=W [--others=W2,W3] [--optimizer=NAME|all]
 //               [--evaluations=N] [--seed=S | --seeds=S1,S2] [--csv=FILE]
 //               [--confdb=DIR --model=FILE [--warm=N] [--confdb_write=false]]
+//               [--options_out=FILE]
+//               [--evaluator=live --live_dir=DIR [--plugin=SO] [--db_bench=PATH]
+//                [--live_num=N] [--live_value_size=B] [--live_repeats=R]
+//                [--db_bench_flags=--a=1,--b=2] [--live_keep]]
+//
+// The space's live-only rocksdb.NAME keys (rocksdb_options.h) are searched by
+// a live run only: a simulated one drops them from the space (a note on
+// stderr says which), since the simulator runs no RocksDB. A live run's
+// workloads are db_bench --benchmarks lists ("fillrandom,readrandom"; the
+// last is measured).
 //   tierfs-tune characterize --model=FILE --workloads=W1,W2,... [--max_k=K]
 //   tierfs-tune characterize --model=FILE --workload=W
 //   tierfs-tune show --confdb=DIR
@@ -22,8 +33,11 @@
 //
 // Workloads are synthetic suite names or trace files, as `tierfs-sim run
 // --workload` takes. Progress goes to stderr (one line per new best); stdout
-// gets the best configuration as a TierFS URI with its grade and
-// measurements. The CSV holds every evaluation of every (optimizer, seed) run:
+// gets the best configuration as a TierFS URI (`best URI`, the rocksdb.NAME
+// keys taken out), its RocksDB options (`rocksdb NAME=VALUE ...`, when the
+// space has any), its grade and measurements; --options_out writes those
+// options as a RocksDB OPTIONS file (rocksdb_options.h, OptionsFileText).
+// The CSV holds every evaluation of every (optimizer, seed) run:
 // optimizer,seed,evaluation,grade,best_grade,mean_us,p99_us,throughput,uri
 // (the target's measurements; the URI quoted); benchmarks/tune_report.py draws its
 // convergence curves. Runs of several optimizers or seeds share one cache of
@@ -39,11 +53,15 @@
 #include <set>
 #include <sstream>
 
+#include <unistd.h>
+
 #include "tools/tune/characterize.h"
 #include "tools/tune/confdb.h"
 #include "tools/tune/evaluator.h"
+#include "tools/tune/live_evaluator.h"
 #include "tools/tune/objective.h"
 #include "tools/tune/optimizer.h"
+#include "tools/tune/rocksdb_options.h"
 #include "tools/tune/space.h"
 #include "tools/tune/warm_start.h"
 
@@ -67,6 +85,17 @@ DEFINE_string(model, "", "the workload model (tierfs-tune characterize writes it
 DEFINE_bool(confdb_write, true, "with --confdb: write what was measured back (false: only read, "
             "as a benchmark comparing runs from one ConfDB does)");
 DEFINE_uint64(warm, 5, "with --confdb: stored configurations evaluated first, at most");
+DEFINE_string(options_out, "", "write the best configuration's RocksDB options to this OPTIONS "
+              "file");
+DEFINE_string(evaluator, "sim", "sim (the simulator) or live (db_bench through the plugin)");
+DEFINE_string(live_dir, "", "live: the directory runs are made in (must exist)");
+DEFINE_string(plugin, "", "live: libtierfs.so (default: the build tree's, beside tools/)");
+DEFINE_string(db_bench, "/usr/bin/db_bench", "live: the db_bench binary");
+DEFINE_uint64(live_num, 100000, "live: db_bench --num (keys)");
+DEFINE_uint64(live_value_size, 400, "live: db_bench --value_size");
+DEFINE_int32(live_repeats, 1, "live: fresh-store runs per configuration (the median is kept)");
+DEFINE_string(db_bench_flags, "", "live: more db_bench flags, comma-separated (--reads=1000)");
+DEFINE_bool(live_keep, false, "live: keep each run's directory");
 DEFINE_string(workloads, "", "characterize: the training workloads, comma-separated");
 DEFINE_uint64(max_k, 8, "characterize: the largest number of clusters tried");
 
@@ -88,6 +117,20 @@ std::string CsvQuoted(const std::string& s) {
   std::string out = "\"";
   for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
   return out + "\"";
+}
+
+// The plugin of the build tree tierfs-tune runs from (BUILD/tools/tune/
+// tierfs-tune -> BUILD/libtierfs.so), or "" if it is not there.
+std::string DefaultPlugin() {
+  char exe[4096];
+  const ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+  if (n <= 0) return "";
+  std::string path(exe, size_t(n));
+  for (int i = 0; i < 3 && path.rfind('/') != std::string::npos; ++i) {
+    path.resize(path.rfind('/'));
+  }
+  path += "/libtierfs.so";
+  return access(path.c_str(), R_OK) == 0 ? path : "";
 }
 
 // `characterize`: builds and writes a model (--workloads), or assigns one
@@ -210,6 +253,25 @@ int Tune() {
     fprintf(stderr, "tierfs-tune: %s\n", error.c_str());
     return 1;
   }
+  const bool live = FLAGS_evaluator == "live";
+  if (!live && FLAGS_evaluator != "sim") {
+    fprintf(stderr, "tierfs-tune: unknown --evaluator '%s' (sim or live)\n",
+            FLAGS_evaluator.c_str());
+    return 1;
+  }
+  if (!live && space.HasLive()) {
+    // The simulator runs no RocksDB: searching these would spend evaluations
+    // on options that cannot change what it measures.
+    std::string dropped;
+    for (const Param& p : space.params()) {
+      if (p.live) dropped += " " + p.key;
+    }
+    if (!FLAGS_quiet) {
+      fprintf(stderr, "tierfs-tune: the simulator does not run RocksDB: live-only keys left out "
+                      "of the search:%s\n", dropped.c_str());
+    }
+    space = space.WithoutLive();
+  }
   std::vector<std::string> optimizers = {FLAGS_optimizer};
   if (FLAGS_optimizer == "all") optimizers = OptimizerNames();
   for (const std::string& name : optimizers) {
@@ -229,6 +291,12 @@ int Tune() {
         return 1;
       }
     }
+  }
+  if (live && !FLAGS_confdb.empty() && FLAGS_confdb_write) {
+    // ConfDB holds the simulator's grades; a live grade is another scale.
+    fprintf(stderr, "tierfs-tune: a live run does not write the ConfDB (its grades are not the "
+                    "simulator's): add --confdb_write=false\n");
+    return 1;
   }
   if (!FLAGS_confdb.empty() && FLAGS_model.empty()) {
     fprintf(stderr, "tierfs-tune: --confdb needs --model=FILE (tierfs-tune characterize)\n");
@@ -250,11 +318,29 @@ int Tune() {
   eval_options.requests = FLAGS_requests;
   eval_options.seed = FLAGS_workload_seed;
   eval_options.warmup = FLAGS_warmup;
-  SimEvaluator evaluator(eval_options);
+  SimEvaluator sim_evaluator(eval_options);
+  LiveEvaluatorOptions live_options;
+  if (live) {
+    live_options.plugin = FLAGS_plugin.empty() ? DefaultPlugin() : FLAGS_plugin;
+    live_options.work_dir = FLAGS_live_dir;
+    live_options.db_bench = FLAGS_db_bench;
+    live_options.num = FLAGS_live_num;
+    live_options.value_size = FLAGS_live_value_size;
+    live_options.repeats = FLAGS_live_repeats;
+    live_options.flags = SplitList(FLAGS_db_bench_flags);
+    live_options.keep_runs = FLAGS_live_keep;
+    if (FLAGS_live_dir.empty() || live_options.plugin.empty()) {
+      fprintf(stderr, "tierfs-tune: --evaluator=live needs --live_dir=DIR (and --plugin=SO "
+                      "outside the build tree)\n");
+      return 1;
+    }
+  }
+  LiveEvaluator live_evaluator(live_options);
+  Evaluator* evaluator = live ? static_cast<Evaluator*>(&live_evaluator) : &sim_evaluator;
   GradeOptions grade;
   grade.alpha = FLAGS_alpha;
   grade.beta = FLAGS_beta;
-  GradedObjective objective(&space, &evaluator, FLAGS_workload, SplitList(FLAGS_others), grade);
+  GradedObjective objective(&space, evaluator, FLAGS_workload, SplitList(FLAGS_others), grade);
 
   std::ofstream csv(FLAGS_csv);
   csv << "optimizer,seed,evaluation,grade,best_grade,mean_us,p99_us,throughput,uri\n";
@@ -323,7 +409,22 @@ int Tune() {
     }
   }
   const Measurement& ref = objective.reference_target();
-  printf("best %s\n", overall.uri.c_str());
+  std::string best_uri;
+  std::map<std::string, std::string> best_options;
+  SplitConfiguration(overall.uri, &best_uri, &best_options);
+  printf("best %s\n", best_uri.c_str());
+  if (!best_options.empty()) {
+    printf("rocksdb");
+    for (const auto& [name, value] : best_options) printf(" %s=%s", name.c_str(), value.c_str());
+    printf("\n");
+  }
+  if (!FLAGS_options_out.empty()) {
+    if (!WriteOptionsFile(best_options, FLAGS_options_out, &error)) {
+      fprintf(stderr, "tierfs-tune: %s\n", error.c_str());
+      return 1;
+    }
+    if (!FLAGS_quiet) fprintf(stderr, "tierfs-tune: wrote %s\n", FLAGS_options_out.c_str());
+  }
   printf("grade %.4f (the default's is 0; lower is better)\n", overall.value);
   printf("%s: mean %.1f us (default %.1f), p99 %.1f us (default %.1f), %.0f req/s (default "
          "%.0f)\n",
@@ -331,10 +432,17 @@ int Tune() {
          ref.p99_us, overall_target.throughput, ref.throughput);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (live) {
+    fprintf(stderr, "%llu db_bench runs (%.1f s), %llu cached answers, %.1f s in all; curve in "
+            "%s\n",
+            (unsigned long long)live_evaluator.runs(), live_evaluator.seconds(),
+            (unsigned long long)live_evaluator.hits(), seconds, FLAGS_csv.c_str());
+    return 0;
+  }
   fprintf(stderr, "%llu simulations (%.1f s of replay), %llu cached answers, %.1f s in all; "
           "curve in %s\n",
-          (unsigned long long)evaluator.runs(), evaluator.seconds(),
-          (unsigned long long)evaluator.hits(), seconds, FLAGS_csv.c_str());
+          (unsigned long long)sim_evaluator.runs(), sim_evaluator.seconds(),
+          (unsigned long long)sim_evaluator.hits(), seconds, FLAGS_csv.c_str());
   return 0;
 }
 
@@ -346,7 +454,8 @@ int main(int argc, char** argv) {
   gflags::SetUsageMessage(
       "[characterize|show] --space=FILE --workload=W [--others=W2,W3] [--optimizer=NAME|all] "
       "[--evaluations=N] [--seed=S|--seeds=S1,S2] [--csv=FILE] [--confdb=DIR --model=FILE]: "
-      "search TierFS configurations in the simulator\n"
+      "search TierFS configurations in the simulator (or live: --evaluator=live --live_dir=DIR, "
+      "workloads db_bench --benchmarks lists; --options_out=FILE)\n"
       "  characterize --model=FILE --workloads=W1,W2,...   build the workload model\n"
       "  characterize --model=FILE --workload=W            assign W to a cluster\n"
       "  show --confdb=DIR                                 ConfDB's clusters and best trials");
