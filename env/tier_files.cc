@@ -234,7 +234,8 @@ IOStatus SegmentReader::ReadWithCopies(HotPages& hot, uint64_t offset, size_t n,
     // A writer that opened the file since the decision makes the copy stale.
     // Nor is a copy written into the room kept for meta/ on tier 0's device.
     bool ok = s.ok() && entry_->seal_gen.load(std::memory_order_acquire) == gen &&
-              !store_->meta_reserve().Low(0, plen) && hot.WriteSlot(fills[i].slot, buf.get() + (pstart - lo), plen).ok();
+              !store_->meta_reserve().Low(0, plen) &&
+              hot.WriteSlot(fills[i].slot, buf.get() + (pstart - lo), plen).ok();
     if (ok && copies.Publish(fills[i])) {
       store_->NoteEvent(TraceEvent::kMove, entry_->id, entry_->kind, PageCopies::PageOf(fills[i].key),
                         EncodeMoveOutcome(Move::kReplicate, true, MoveCause::kPageCopy), 0);
