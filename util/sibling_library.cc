@@ -31,4 +31,11 @@ void* FindSiblingSymbol(const char* library, const char* entry, const void* anch
   return nullptr;
 }
 
+SiblingSymbol::SiblingSymbol(const char* library, const char* entry, const void* anchor,
+                             const std::string& why) {
+  std::string tried;
+  symbol_ = FindSiblingSymbol(library, entry, anchor, &tried);
+  if (!symbol_) error_ = why + tried;
+}
+
 }  // namespace tierfs

@@ -17,4 +17,21 @@ namespace tierfs {
 void* FindSiblingSymbol(const char* library, const char* entry, const void* anchor,
                         std::string* tried);
 
+// FindSiblingSymbol, done once: keep one in a function-local static (its
+// construction is thread-safe) and call it on first use.
+class SiblingSymbol {
+ public:
+  // `why`: the start of the error if none is found ("the learning policies
+  // need libtierfs_learner.so (...): "), what each attempt said follows.
+  SiblingSymbol(const char* library, const char* entry, const void* anchor,
+                const std::string& why);
+
+  void* get() const { return symbol_; }
+  const std::string& error() const { return error_; }  // "" if found
+
+ private:
+  void* symbol_ = nullptr;
+  std::string error_;
+};
+
 }  // namespace tierfs

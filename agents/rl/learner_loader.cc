@@ -5,7 +5,6 @@
 // the dynamic loader's search path.
 #include <cstdio>
 #include <cstdlib>
-#include <mutex>
 
 #include "agents/rl/learner.h"
 #include "util/sibling_library.h"
@@ -19,40 +18,29 @@ using Factory = LearnerImpl* (*)(const LearnerOptions*, const Weights*);
 constexpr const char* kLibrary = "libtierfs_learner.so";
 constexpr const char* kEntry = "TierFSNewTorchLearner";
 
-struct Loaded {
-  Factory factory = nullptr;
-  std::string error;
-};
-
-const Loaded& Load() {
-  static Loaded loaded;
-  static std::once_flag once;
-  std::call_once(once, [] {
-    std::string tried;
-    loaded.factory = reinterpret_cast<Factory>(
-        FindSiblingSymbol(kLibrary, kEntry, reinterpret_cast<const void*>(&Load), &tried));
-    if (loaded.factory) return;
-    loaded.error = std::string("the learning policies need ") + kLibrary +
-                   " (TierFS's LibTorch half, built with libtierfs): " + tried;
-  });
-  return loaded;
+const SiblingSymbol& Load() {
+  static const SiblingSymbol learner(
+      kLibrary, kEntry, reinterpret_cast<const void*>(&Load),
+      std::string("the learning policies need ") + kLibrary +
+          " (TierFS's LibTorch half, built with libtierfs): ");
+  return learner;
 }
 
 }  // namespace
 
 bool LearnerAvailable(std::string* error) {
-  const Loaded& l = Load();
-  if (!l.factory && error) *error = l.error;
-  return l.factory != nullptr;
+  const SiblingSymbol& l = Load();
+  if (!l.get() && error) *error = l.error();
+  return l.get() != nullptr;
 }
 
 Learner::Learner(const LearnerOptions& options, const Weights* initial) : options_(options) {
-  const Loaded& l = Load();
-  if (l.factory) impl_.reset(l.factory(&options_, initial));
+  const SiblingSymbol& l = Load();
+  if (l.get()) impl_.reset(reinterpret_cast<Factory>(l.get())(&options_, initial));
   if (!impl_) {
     // The policies check LearnerAvailable() when they are created: reaching
     // here is a bug, not a configuration error.
-    fprintf(stderr, "TierFS: %s\n", l.factory ? "the learner failed to start" : l.error.c_str());
+    fprintf(stderr, "TierFS: %s\n", l.get() ? "the learner failed to start" : l.error().c_str());
     abort();
   }
 }
