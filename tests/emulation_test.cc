@@ -5,7 +5,9 @@
 // last_level_temperature, finds each table file on the tier it chose.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <map>
+#include <thread>
 
 #include <rocksdb/db.h>
 #include <rocksdb/options.h>
@@ -284,6 +286,14 @@ TEST(EmulationRocksDBTest, LastLevelTemperatureSendsWarmFilesToTheSlowTier) {
   // manual compaction of a database that has not reached L2 yet does not).
   Fill(tdb->db.get(), 0, 8000);
   ASSERT_TRUE(tdb->db->Flush(rocksdb::FlushOptions()).ok());
+  // The compactions run in the background: wait until one has reached L2
+  // (a slow build, as under ASan, may not have got there yet).
+  std::string at_l2 = "0";
+  for (int i = 0; i < 600 && at_l2 == "0"; ++i) {
+    ASSERT_TRUE(tdb->db->GetProperty("rocksdb.num-files-at-level2", &at_l2));
+    if (at_l2 == "0") std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  ASSERT_NE("0", at_l2) << "no compaction reached L2 in 60 s";
   Fill(tdb->db.get(), 8000, 200);  // a fresh L0 file: not the last level, not warm
   ASSERT_TRUE(tdb->db->Flush(rocksdb::FlushOptions()).ok());
   ASSERT_TRUE(tdb->db->PauseBackgroundWork().ok());
