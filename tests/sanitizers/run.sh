@@ -61,7 +61,7 @@ TSAN_TESTS=(
   "agents_learning_test:AgentTest.InferenceNeverSeesTornWeightsWhileTheyAreSwapped:LearnerTest.BackgroundTrainingRunsOffTheCallersThread"
   "info_log_test"
   "migration_test"
-  "rocksdb_e2e_test"
+  "rocksdb_e2e_test:-*SyncWalRunsBesideWriters*"
   "device_model_test"
 )
 ASAN_EXCLUDED='^(install_test|ycsb_report_test|fast_tier_report_test|sim_suite_test|learning_state_test|exit_order_test)$'
