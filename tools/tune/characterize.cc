@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "env/json_number.h"
 #include "tools/tune/window_features.h"
 
 namespace tierfs {
@@ -104,8 +105,10 @@ bool WorkloadModel::FromJson(const std::string& text, WorkloadModel* model, std:
     j.at("silhouettes").get_to(m.silhouettes);
     for (const json& w : j.at("workloads")) {
       Assignment a;
-      w.at("cluster").get_to(a.cluster);
-      w.at("votes").get_to(a.votes);
+      // Integers through JsonNumber: nlohmann's get_to casts a float such as
+      // 1e300 to size_t, which is undefined behaviour (found by tune_fuzzer).
+      a.cluster = JsonNumber<size_t>(w.at("cluster"));
+      for (const json& v : w.at("votes")) a.votes.push_back(JsonNumber<size_t>(v));
       w.at("share").get_to(a.share);
       w.at("distance").get_to(a.distance);
       w.at("center").get_to(a.center);
@@ -117,8 +120,12 @@ bool WorkloadModel::FromJson(const std::string& text, WorkloadModel* model, std:
     for (const Vec& c : m.components) shaped = shaped && c.size() == f;
     for (const Vec& c : m.centroids) shaped = shaped && c.size() == 2;
     for (double s : m.sd) shaped = shaped && s > 0;
+    for (const auto& [name, a] : m.workloads) {
+      shaped = shaped && a.cluster < m.centroids.size() && a.votes.size() == m.centroids.size();
+    }
     if (!shaped) {
-      *error = "the model's vectors do not agree in size (or a standard deviation is not positive)";
+      *error = "the model's vectors do not agree in size (or a standard deviation is not "
+               "positive, or a workload names a cluster the model lacks)";
       return false;
     }
     const std::string id = j.at("id").get<std::string>();
@@ -129,7 +136,7 @@ bool WorkloadModel::FromJson(const std::string& text, WorkloadModel* model, std:
     }
     *model = std::move(m);
     return true;
-  } catch (const json::exception& e) {
+  } catch (const std::exception& e) {  // nlohmann's errors and JsonNumber's
     *error = std::string("bad model JSON: ") + e.what();
     return false;
   }
