@@ -88,24 +88,44 @@ void FrequencySketch::Reset() {
 // ------------------------------------------------------------ the copies
 
 PageCopies::PageCopies(const Config& config, Policy* policy, CapacityAccount* account,
-                       std::function<void()> wait_readers, std::function<void(uint64_t)> free_slot)
+                       std::function<void()> wait_readers,
+                       std::function<void(uint64_t, uint64_t)> free_bytes)
     : config_(config),
       headroom_(config.headroom),
       policy_(policy),
       account_(account),
       wait_readers_(std::move(wait_readers)),
-      free_slot_(std::move(free_slot)),
+      free_bytes_(std::move(free_bytes)),
+      ways_(config.blocks ? kBlockWays : kWays),
       sets_((config.slots + kWays - 1) / kWays),
-      keys_(new std::atomic<uint64_t>[sets_ * kWays]),
-      sketch_(config.slots),
-      owner_(sets_ * kWays, 0),
-      state_(sets_ * kWays, Slot::kFree),
-      level_(sets_ * kWays, -1),
-      kind_(sets_ * kWays, 0) {
-  for (uint64_t s = 0; s < sets_ * kWays; ++s) keys_[s].store(0, std::memory_order_relaxed);
-  // The last set may have ways beyond `slots`: they are never used, so the
-  // copies never hold more than `slots` pages.
-  for (uint64_t s = config.slots; s < sets_ * kWays; ++s) state_[s] = Slot::kRetired;
+      set_bytes_(kWays * config.page),
+      keys_(new std::atomic<uint64_t>[sets_ * ways_]),
+      where_(new std::atomic<uint64_t>[sets_ * ways_]),
+      extent_(new std::atomic<uint64_t>[sets_ * ways_]),
+      // Blocks: about a page's worth of keys per page of the reserve would
+      // undercount them (a block is smaller than a page).
+      sketch_(config.blocks ? config.slots * config.page / (4 << 10) : config.slots),
+      owner_(sets_ * ways_, 0),
+      state_(sets_ * ways_, Slot::kFree),
+      level_(sets_ * ways_, -1),
+      kind_(sets_ * ways_, 0),
+      charge_(sets_ * ways_, 0) {
+  for (uint64_t s = 0; s < sets_ * ways_; ++s) {
+    keys_[s].store(0, std::memory_order_relaxed);
+    // Pages: a slot is a page of its set's bytes; blocks: set at placement.
+    where_[s].store(config.blocks ? 0 : s * config.page, std::memory_order_relaxed);
+    extent_[s].store(0, std::memory_order_relaxed);
+  }
+  // Pages: the last set may have ways beyond `slots`: they are never used,
+  // so the copies never hold more than `slots` pages. (Blocks: the last set
+  // has fewer bytes, SetLimit.)
+  if (!config.blocks) {
+    for (uint64_t s = config.slots; s < sets_ * ways_; ++s) state_[s] = Slot::kRetired;
+  }
+}
+
+uint64_t PageCopies::SlotCount() const {
+  return config_.blocks ? sets_ * ways_ : std::min<uint64_t>(config_.slots, sets_ * ways_);
 }
 
 uint64_t PageCopies::SetOf(uint64_t key) const {
@@ -131,7 +151,7 @@ PageCopies::Fill PageCopies::OnMiss(const Policy::CopyCandidate& page, bool bloc
                                     Reader* reader) {
   Fill fill;
   const uint64_t key = Key(page.file_id, page.page);
-  if (key == 0 || config_.slots == 0) return fill;
+  if (config_.blocks || key == 0 || config_.slots == 0) return fill;
   if (reader) {
     if (key == reader->last) return fill;  // the same visit: no new evidence
     reader->last = key;
@@ -176,8 +196,9 @@ PageCopies::Fill PageCopies::OnMiss(const Policy::CopyCandidate& page, bool bloc
     }
   }
   int64_t slot = -1;
-  const bool charged =
-      retired < 0 && free_slot >= 0 && account_->TryChargeCopy(config_.page, headroom_.load(std::memory_order_relaxed));
+  const bool charged = retired < 0 && free_slot >= 0 &&
+                       account_->TryChargeCopy(config_.page,
+                                               headroom_.load(std::memory_order_relaxed));
   if (retired < 0 && free_slot >= 0 && !charged &&
       account_->copy_reserve_left() >= config_.page && policy_->AdmitCopy(candidate, nullptr)) {
     // The set has a free way and the policy wants the page, but tier 0 is
@@ -201,6 +222,8 @@ PageCopies::Fill PageCopies::OnMiss(const Policy::CopyCandidate& page, bool bloc
       fill.wait = true;
     } else {
       slot = free_slot;
+      charge_[uint64_t(slot)] = config_.page;
+      held_++;
     }
   } else if (victim >= 0) {
     Policy::CopyCandidate v;
@@ -222,17 +245,221 @@ PageCopies::Fill PageCopies::OnMiss(const Policy::CopyCandidate& page, bool bloc
     counters_.rejected++;  // no room, nothing to replace
     return fill;
   }
-  const uint64_t s = uint64_t(slot);
+  Take(uint64_t(slot), key, page, &fill);
+  return fill;
+}
+
+void PageCopies::Take(uint64_t s, uint64_t key, const Policy::CopyCandidate& c, Fill* fill) {
   state_[s] = Slot::kFilling;
   owner_[s] = key;
-  level_[s] = page.level;
-  kind_[s] = uint8_t(page.kind);
-  by_file_[page.file_id].insert(s);
+  level_[s] = c.level;
+  kind_[s] = uint8_t(c.kind);
+  by_file_[c.file_id].insert(s);
   counters_.admitted++;
-  admitted_ += config_.page;
-  fill.slot = slot;
-  fill.key = key;
+  admitted_ += charge_[s];
+  fill->slot = int64_t(s);
+  fill->key = key;
+  fill->where = where_[s].load(std::memory_order_relaxed);
+}
+
+PageCopies::Fill PageCopies::OnMissBlock(const Policy::CopyCandidate& block, uint64_t offset,
+                                         uint64_t length, bool blocking, Reader* reader) {
+  Fill fill;
+  const uint64_t key = Key(block.file_id, offset / kBlockUnit);
+  if (!config_.blocks || key == 0 || config_.slots == 0 || length == 0 ||
+      length > kMaxBlock || (offset >> 44) != 0) {
+    return fill;
+  }
+  if (reader) {
+    if (key == reader->last) return fill;  // the same visit: no new evidence
+    reader->last = key;
+  }
+  std::unique_lock<std::mutex> lock(mu_, std::defer_lock);
+  if (blocking) {
+    lock.lock();
+  } else if (!lock.try_lock()) {
+    return fill;
+  }
+  counters_.misses++;
+  Count(key);
+  Policy::CopyCandidate candidate = block;
+  candidate.page = offset / kBlockUnit;
+  candidate.frequency = sketch_.Estimate(key);
+  const uint64_t set = SetOf(key);
+  for (uint64_t s = set * ways_; s < (set + 1) * ways_; ++s) {
+    // Being copied, or copied (another block of the same unit holds the key).
+    if (state_[s] != Slot::kFree && state_[s] != Slot::kRetired && owner_[s] == key) return fill;
+  }
+  // No window scan for what the policy would not copy anywhere.
+  if (!policy_->AdmitCopy(candidate, nullptr)) {
+    counters_.rejected++;
+    return fill;
+  }
+  const uint64_t bytes = (length + kBlockUnit - 1) / kBlockUnit * kBlockUnit;
+  if (!PlaceBlock(set, candidate, bytes, &fill)) return fill;
+  fill.offset = offset;
+  fill.length = length;
   return fill;
+}
+
+uint64_t PageCopies::SetLimit(uint64_t set) const {
+  const uint64_t total = config_.slots * config_.page, base = set * set_bytes_;
+  return base >= total ? 0 : std::min(set_bytes_, total - base);
+}
+
+// A block goes to a window of its set's bytes: at the set's start or where
+// a copy ends or begins. The copies it overlaps make way: the window with the
+// least frequent of them wins (then the fewest live bytes lost, then the
+// least waste), as TinyLFU replaces its victim only for a more frequent
+// candidate. The new copy holds the union of its window and the copies it
+// replaced (their readers may still read any of it until they are waited
+// out), so it is charged for that union and leaves no gap a concurrent fill
+// could write into under a reader.
+bool PageCopies::PlaceBlock(uint64_t set, const Policy::CopyCandidate& candidate, uint64_t bytes,
+                            Fill* fill) {
+  const uint64_t base = set * set_bytes_, limit = SetLimit(set);
+  if (bytes > limit) {
+    counters_.rejected++;
+    return false;
+  }
+  struct Used {
+    uint64_t start, end, slot;
+    uint32_t freq;
+  };
+  Used used[kBlockWays];
+  int n = 0;
+  uint64_t free_ways = 0;
+  int64_t a_free_way = -1;
+  for (uint64_t s = set * ways_; s < (set + 1) * ways_; ++s) {
+    if (state_[s] == Slot::kFree) {
+      free_ways++;
+      if (a_free_way < 0) a_free_way = int64_t(s);
+      continue;
+    }
+    const uint64_t start = where_[s].load(std::memory_order_relaxed) - base;
+    used[n++] = {start, start + charge_[s], s,
+                 state_[s] == Slot::kLive ? sketch_.Estimate(owner_[s]) : 0};
+  }
+  std::sort(used, used + n, [](const Used& a, const Used& b) { return a.start < b.start; });
+  struct Window {
+    uint64_t lo = 0, hi = 0;      // the union held
+    uint32_t max_freq = 0;        // of the live copies replaced
+    uint64_t live = 0, freed = 0;  // their live bytes; the bytes of all replaced
+    int victim = -1;              // the most frequent live copy replaced (index in used)
+    int first = 0, last = -1;     // the copies replaced: used[first..last]
+    bool Better(const Window& o) const {
+      if (max_freq != o.max_freq) return max_freq < o.max_freq;
+      if (live != o.live) return live < o.live;
+      return hi - lo < o.hi - o.lo;
+    }
+  };
+  const uint64_t headroom = headroom_.load(std::memory_order_relaxed);
+  // The best window overall, and the best needing no new charge (for when
+  // tier 0 has no room: replacing copies frees what the new one takes).
+  Window best, best_free;
+  bool have = false, have_free = false;
+  auto consider = [&](uint64_t a) {
+    if (a + bytes > limit) return;
+    Window w;
+    w.lo = a;
+    w.hi = a + bytes;
+    w.first = n;
+    for (int i = 0; i < n; ++i) {
+      const Used& u = used[i];
+      if (u.start >= a + bytes || u.end <= a) continue;
+      if (state_[u.slot] == Slot::kFilling || state_[u.slot] == Slot::kCanceled) return;
+      w.first = std::min(w.first, i);
+      w.last = i;
+      w.lo = std::min(w.lo, u.start);
+      w.hi = std::max(w.hi, u.end);
+      w.freed += u.end - u.start;
+      if (state_[u.slot] == Slot::kLive) {
+        w.live += u.end - u.start;
+        if (w.victim < 0 || u.freq > w.max_freq) {
+          w.victim = i;
+          w.max_freq = u.freq;
+        }
+      }
+    }
+    // Copies sorted by start do not overlap: the ones replaced are a run.
+    const uint64_t replaced = w.last >= w.first ? uint64_t(w.last - w.first + 1) : 0;
+    if (free_ways + replaced == 0) return;  // no way for the key
+    if (!have || w.Better(best)) {
+      best = w;
+      have = true;
+    }
+    if ((w.hi - w.lo) <= w.freed && (!have_free || w.Better(best_free))) {
+      best_free = w;
+      have_free = true;
+    }
+  };
+  consider(0);
+  for (int i = 0; i < n; ++i) {
+    consider(used[i].start);
+    consider(used[i].end);
+  }
+  if (!have) {
+    counters_.rejected++;  // every window is being filled
+    return false;
+  }
+  // The union's bytes not already charged to the copies it replaces.
+  Window w = best;
+  uint64_t charged = 0;
+  if ((w.hi - w.lo) > w.freed && account_->TryChargeCopy((w.hi - w.lo) - w.freed, headroom)) {
+    charged = (w.hi - w.lo) - w.freed;
+  } else if ((w.hi - w.lo) > w.freed) {
+    if (account_->copy_reserve_left() >= bytes) {
+      // Tier 0 is full of homes: ask for room (TakeWantedBytes), and
+      // meanwhile see whether colder copies can make way.
+      counters_.no_room++;
+      wanted_ += bytes;
+    }
+    if (!have_free) {
+      counters_.rejected++;
+      return false;
+    }
+    w = best_free;
+  }
+  if (w.victim >= 0) {
+    const uint64_t vs = used[w.victim].slot;
+    Policy::CopyCandidate v;
+    v.file_id = FileOf(owner_[vs]);
+    v.page = PageOf(owner_[vs]);
+    v.level = level_[vs];
+    v.kind = FileKind(kind_[vs]);
+    v.frequency = w.max_freq;
+    if (!policy_->AdmitCopy(candidate, &v)) {
+      if (charged) account_->ReleaseCopy(charged);
+      counters_.rejected++;
+      return false;
+    }
+  }
+  // The copies replaced give their bytes (and their charge) to the new one.
+  int64_t slot = -1;
+  for (int i = w.first; i <= w.last; ++i) {
+    const uint64_t s = used[i].slot;
+    if (state_[s] == Slot::kLive) {
+      Unpublish(s);
+      Forget(s);
+      counters_.evicted++;
+    } else {  // kRetired: a Reclaim may hold it in its list; it frees only what is still retired
+      auto it = std::find(retired_.begin(), retired_.end(), s);
+      if (it != retired_.end()) retired_.erase(it);
+    }
+    fill->wait = true;  // readers may be reading it
+    state_[s] = Slot::kFree;
+    owner_[s] = 0;
+    charge_[s] = 0;
+    held_--;
+    if (slot < 0) slot = int64_t(s);
+  }
+  if (slot < 0) slot = a_free_way;
+  const uint64_t s = uint64_t(slot);
+  charge_[s] = w.hi - w.lo;  // >= the bytes replaced: they are inside it
+  held_++;
+  where_[s].store(base + w.lo, std::memory_order_relaxed);
+  Take(s, Key(candidate.file_id, candidate.page), candidate, fill);
+  return true;
 }
 
 bool PageCopies::Publish(const Fill& fill) {
@@ -243,6 +470,9 @@ bool PageCopies::Publish(const Fill& fill) {
     return false;
   }
   state_[s] = Slot::kLive;
+  if (config_.blocks) {
+    extent_[s].store(fill.offset << 20 | fill.length, std::memory_order_relaxed);
+  }
   keys_[s].store(fill.key, std::memory_order_release);
   return true;
 }
@@ -268,8 +498,10 @@ void PageCopies::Forget(uint64_t s) {
 void PageCopies::FreeSlot(uint64_t s) {
   state_[s] = Slot::kFree;
   owner_[s] = 0;
-  account_->ReleaseCopy(config_.page);
-  free_slot_(s);
+  account_->ReleaseCopy(charge_[s]);
+  free_bytes_(where_[s].load(std::memory_order_relaxed), charge_[s]);
+  charge_[s] = 0;
+  held_--;
 }
 
 void PageCopies::Invalidate(uint64_t file_id, bool readers_possible) {
@@ -317,16 +549,18 @@ uint64_t PageCopies::Shrink(uint64_t bytes) {
     // The least frequent copies first; ties by slot, from where the last
     // shrink stopped, so repeated shrinks do not always hit the same sets.
     std::vector<std::pair<uint32_t, uint64_t>> live;  // (frequency, distance from the hand)
-    const uint64_t n = config_.slots;
+    const uint64_t n = SlotCount();
     for (uint64_t s = 0; s < n; ++s) {
       if (state_[s] == Slot::kLive) {
         live.emplace_back(sketch_.Estimate(owner_[s]), (s + n - shrink_hand_) % n);
       }
     }
     std::sort(live.begin(), live.end());
+    uint64_t chosen = 0;
     for (const auto& [freq, distance] : live) {
-      if (victims.size() * config_.page >= bytes) break;
+      if (chosen >= bytes) break;
       const uint64_t s = (distance + shrink_hand_) % n;
+      chosen += charge_[s];
       Unpublish(s);
       Forget(s);
       state_[s] = Slot::kRetired;  // not reusable until readers are out
@@ -342,15 +576,15 @@ uint64_t PageCopies::Shrink(uint64_t bytes) {
   for (uint64_t s : victims) {
     // OnMiss may have reused a victim meanwhile (for another page).
     if (state_[s] != Slot::kRetired) continue;
+    freed += charge_[s];
     FreeSlot(s);
-    freed += config_.page;
   }
   return freed;
 }
 
 void PageCopies::Clear() {
   std::lock_guard<std::mutex> lock(mu_);
-  for (uint64_t s = 0; s < config_.slots; ++s) {
+  for (uint64_t s = 0; s < SlotCount(); ++s) {
     if (state_[s] == Slot::kFree) continue;
     Unpublish(s);
     if (state_[s] == Slot::kFilling) {
@@ -365,7 +599,8 @@ void PageCopies::Clear() {
 
 void PageCopies::NoteInput(Reader* reader, uint64_t file_id, uint64_t offset, uint64_t size) {
   if (size == 0 || config_.slots == 0) return;
-  const uint64_t first = offset / config_.page, last = (offset + size - 1) / config_.page;
+  const uint64_t unit = key_unit();
+  const uint64_t first = offset / unit, last = (offset + size - 1) / unit;
   uint64_t mass = 0;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -378,7 +613,7 @@ void PageCopies::NoteInput(Reader* reader, uint64_t file_id, uint64_t offset, ui
     }
   }
   reader->input_mass += double(mass);
-  reader->input_bytes += (last - first + 1) * config_.page;
+  reader->input_bytes += (last - first + 1) * unit;
 }
 
 void PageCopies::NoteOutput(Reader* reader, uint64_t file_id, uint64_t offset, uint64_t size) {
@@ -389,7 +624,8 @@ void PageCopies::NoteOutput(Reader* reader, uint64_t file_id, uint64_t offset, u
   // order): pages [offset / page, end / page).
   const double used = std::min(1.0, double(size) / double(reader->input_bytes));
   const double mass = reader->input_mass * used;
-  const double per_page = mass / (double(reader->input_bytes) * used) * double(config_.page);
+  const uint64_t unit = key_unit();
+  const double per_page = mass / (double(reader->input_bytes) * used) * double(unit);
   reader->input_mass -= mass;
   reader->input_bytes -= uint64_t(double(reader->input_bytes) * used);
   if (mass <= 0) return;
@@ -397,7 +633,7 @@ void PageCopies::NoteOutput(Reader* reader, uint64_t file_id, uint64_t offset, u
   // copied, not two; more if the input was hotter on average.
   const uint32_t count = std::max<uint32_t>(1, uint32_t(per_page + 0.5));
   std::lock_guard<std::mutex> lock(mu_);
-  for (uint64_t p = offset / config_.page; p < (offset + size) / config_.page; ++p) {
+  for (uint64_t p = offset / unit; p < (offset + size) / unit; ++p) {
     const uint64_t key = Key(file_id, p);
     if (key == 0) continue;
     sketch_.Raise(key, count);
@@ -405,10 +641,10 @@ void PageCopies::NoteOutput(Reader* reader, uint64_t file_id, uint64_t offset, u
   }
 }
 
-uint64_t PageCopies::ChargedSlots() const {
+uint64_t PageCopies::ChargedBytes() const {
   std::lock_guard<std::mutex> lock(mu_);
   uint64_t n = 0;
-  for (uint64_t s = 0; s < config_.slots; ++s) n += state_[s] != Slot::kFree;
+  for (uint64_t s = 0; s < SlotCount(); ++s) n += state_[s] != Slot::kFree ? charge_[s] : 0;
   return n;
 }
 
@@ -429,7 +665,7 @@ uint64_t PageCopies::TakeAdmittedBytes() {
 PageCopies::Counters PageCopies::counters() const {
   std::lock_guard<std::mutex> lock(mu_);
   Counters c = counters_;
-  c.used_slots = account_->copy_used() / config_.page;
+  c.used_slots = held_;
   return c;
 }
 

@@ -79,7 +79,12 @@ class FrequencySketch {
 
 class PageCopies {
  public:
+  // Ways per set: pages; blocks (Config::blocks), which are smaller than a
+  // page and of any length, get more ways over a set's bytes.
   static constexpr int kWays = 16;
+  static constexpr int kBlockWays = 64;
+  // Blocks: the unit of their keys and of their space in a set.
+  static constexpr uint64_t kBlockUnit = 512;
   // The device-model stream of the copies (DeviceModel::Schedule's `stream`).
   static constexpr uint64_t kStream = ~0ull;
   // The most file ids and pages a key can name (Key() returns 0 beyond).
@@ -87,20 +92,34 @@ class PageCopies {
   static constexpr uint64_t kMaxFileId = (1ull << (64 - kPageBits)) - 2;
 
   struct Config {
-    uint64_t page = 8 << 10;   // bytes per copy
-    uint64_t slots = 0;        // the most copies at once (the reserve / page)
+    uint64_t page = 8 << 10;   // bytes per copy (pages); a set's bytes / kWays (blocks)
+    uint64_t slots = 0;        // the most pages at once (the reserve / page)
     uint64_t headroom = 0;     // bytes of tier 0 a new copy leaves free
+    // Copies of blocks instead of pages (PageCopyOptions::unit): a copy holds
+    // exactly the bytes a read asked for (a RocksDB block: its offset and
+    // length, up to kMaxBlock), keyed by the 512-byte unit it starts in, and
+    // takes its length (in units) of its set's bytes, not a whole page. A
+    // block straddling two pages costs a page copy both pages; a block copy
+    // costs its own bytes (DESIGN.md, "Block copies").
+    bool blocks = false;
   };
+  // The longest block a copy holds.
+  static constexpr uint64_t kMaxBlock = 64 << 10;
   // `account` is tier 0's; `wait_readers` blocks until every read that began
-  // before the call has ended; `free_slot` is told of a slot that holds no
-  // copy any more (the store punches it; the simulator has nothing to do).
+  // before the call has ended; `free_bytes(offset, length)` is told of bytes
+  // of the copy file that hold no copy any more (the store punches them; the
+  // simulator has nothing to do).
   PageCopies(const Config& config, Policy* policy, CapacityAccount* account,
-             std::function<void()> wait_readers, std::function<void(uint64_t)> free_slot);
+             std::function<void()> wait_readers,
+             std::function<void(uint64_t, uint64_t)> free_bytes);
   PageCopies(const PageCopies&) = delete;
   PageCopies& operator=(const PageCopies&) = delete;
 
   uint64_t page() const { return config_.page; }
   uint64_t slots() const { return config_.slots; }
+  bool blocks() const { return config_.blocks; }
+  // The bytes one key names: a page, or a block's first unit.
+  uint64_t key_unit() const { return config_.blocks ? kBlockUnit : config_.page; }
   // The bytes of tier 0 a new copy leaves free from now on (Config::headroom
   // at first; the engine's plans follow what new writes need).
   void SetHeadroom(uint64_t bytes) { headroom_.store(bytes, std::memory_order_relaxed); }
@@ -119,12 +138,28 @@ class PageCopies {
   // call: the slot then keeps this page until the read ends.
   int64_t Find(uint64_t key) const {
     if (key == 0 || config_.slots == 0) return -1;
-    const uint64_t first = SetOf(key) * kWays;
-    for (uint64_t s = first; s < first + kWays; ++s) {
+    const uint64_t first = SetOf(key) * ways_;
+    for (uint64_t s = first; s < first + ways_; ++s) {
       if (keys_[s].load(std::memory_order_acquire) == key) return int64_t(s);
     }
     return -1;
   }
+  // Blocks: the slot holding block [offset, offset + length) of the file
+  // `key` names (Key(file, offset / kBlockUnit)), -1 if none. A copy of a
+  // longer block at the same offset serves a shorter read; one at another
+  // offset in the same unit serves nothing. Same contract as Find.
+  int64_t FindBlock(uint64_t key, uint64_t offset, uint64_t length) const {
+    const int64_t s = Find(key);
+    if (s < 0) return -1;
+    const uint64_t e = extent_[uint64_t(s)].load(std::memory_order_relaxed);
+    return (e >> 20) == offset && (e & kLengthMask) >= length ? s : -1;
+  }
+  // The set of `key`: its copy's bytes are in [set * kWays * page, + kWays *
+  // page) of the copy file.
+  uint64_t SetOf(uint64_t key) const;
+  // Where slot `s`'s bytes are in the copy file. Valid while the slot is
+  // found (after Find, within the read) or being filled (after OnMiss).
+  uint64_t Where(int64_t s) const { return where_[uint64_t(s)].load(std::memory_order_relaxed); }
   // What one reading thread (a stream, in the simulator) tells the copies,
   // kept by that thread: the hits not yet added to the sketch, and the last
   // page it read. A read of the page the thread read just before is the same
@@ -168,12 +203,20 @@ class PageCopies {
     int64_t slot = -1;  // -1: nothing to copy
     uint64_t key = 0;
     bool wait = false;
+    uint64_t where = 0;   // where the bytes go in the copy file
+    uint64_t offset = 0;  // blocks: the block's offset in its file, and its length
+    uint64_t length = 0;
   };
   // A user read of `page` missed tier 0. Counts the access and decides
   // whether to copy it. `blocking`: wait for the lock (the simulator, tests);
   // otherwise a busy lock means no decision this time.
   // `reader`: the reading thread's state (nullptr: count every read).
   Fill OnMiss(const Policy::CopyCandidate& page, bool blocking, Reader* reader = nullptr);
+  // Blocks: a user read of block [offset, offset + length) of a file missed
+  // tier 0 (`block.page` is ignored: the key is the offset's unit). The owner
+  // copies the block's bytes to `Fill::where`.
+  Fill OnMissBlock(const Policy::CopyCandidate& block, uint64_t offset, uint64_t length,
+                   bool blocking, Reader* reader = nullptr);
   // The slot holds the page's bytes: readers may find it. False if the file
   // was invalidated meanwhile (the slot is freed, nothing published).
   bool Publish(const Fill& fill);
@@ -202,15 +245,15 @@ class PageCopies {
   // The copies' reserve they do not hold yet (engine/capacity.h).
   uint64_t reserve_left() const { return account_->copy_reserve_left(); }
 
-  // Slots charged to tier 0 now, counted slot by slot (live, being filled,
+  // Bytes charged to tier 0 now, counted slot by slot (live, being filled,
   // or waiting out readers): what an audit checks the account against.
-  uint64_t ChargedSlots() const;
+  uint64_t ChargedBytes() const;
 
   struct Counters {
     uint64_t hits = 0, misses = 0, admitted = 0, rejected = 0, evicted = 0, invalidated = 0;
     uint64_t no_room = 0;  // admitted by the policy, but tier 0 was full
     uint64_t inherited = 0;  // output pages given their input's frequency
-    uint64_t used_slots = 0;
+    uint64_t used_slots = 0;  // copies held (pages or blocks)
   };
   Counters counters() const;
 
@@ -222,7 +265,16 @@ class PageCopies {
     kLive,      // charged, published
     kRetired,   // charged, unpublished, a reader may still read it: Reclaim frees it
   };
-  uint64_t SetOf(uint64_t key) const;
+  static constexpr uint64_t kLengthMask = (1ull << 20) - 1;
+  uint64_t SlotCount() const;              // the slots that may hold a copy
+  uint64_t SetLimit(uint64_t set) const;   // blocks: the bytes of set `set`
+  // Blocks: where in set `set` a block of `bytes` (whole units) goes; fills
+  // `fill` and returns true, or false (counted) if nowhere is worth it.
+  // REQUIRES: mu_.
+  bool PlaceBlock(uint64_t set, const Policy::CopyCandidate& candidate, uint64_t bytes,
+                  Fill* fill);
+  // Takes slot `s` for `key` (being filled). REQUIRES: mu_.
+  void Take(uint64_t s, uint64_t key, const Policy::CopyCandidate& c, Fill* fill);
   // REQUIRES: mu_.
   void Count(uint64_t key) { sketch_.Add(key); }
   void FreeSlot(uint64_t s);     // REQUIRES: mu_; charged -> kFree
@@ -235,11 +287,18 @@ class PageCopies {
   Policy* const policy_;
   CapacityAccount* const account_;
   const std::function<void()> wait_readers_;
-  const std::function<void(uint64_t)> free_slot_;
+  const std::function<void(uint64_t, uint64_t)> free_bytes_;
+  const uint64_t ways_;       // kWays or kBlockWays
   const uint64_t sets_;
+  const uint64_t set_bytes_;  // a set's share of the copy file
   // The directory, read lock-free: the key of the live page of each slot, 0
   // if none. Written under mu_.
   const std::unique_ptr<std::atomic<uint64_t>[]> keys_;
+  // Per slot, read lock-free with keys_: where its bytes are in the copy file
+  // (pages: fixed), and (blocks) the block it holds, offset << 20 | length.
+  // Written under mu_ only while the slot cannot be found.
+  const std::unique_ptr<std::atomic<uint64_t>[]> where_;
+  const std::unique_ptr<std::atomic<uint64_t>[]> extent_;
 
   mutable std::mutex mu_;
   FrequencySketch sketch_;                  // guarded by mu_
@@ -247,6 +306,8 @@ class PageCopies {
   std::vector<Slot> state_;                 // guarded by mu_
   std::vector<int32_t> level_;              // guarded by mu_: the owner's file level (victims)
   std::vector<uint8_t> kind_;               // guarded by mu_
+  std::vector<uint64_t> charge_;            // guarded by mu_: bytes charged (slot not free)
+  uint64_t held_ = 0;                       // guarded by mu_: slots not free
   std::unordered_map<uint64_t, std::unordered_set<uint64_t>> by_file_;  // guarded by mu_
   std::vector<uint64_t> retired_;           // guarded by mu_
   uint64_t shrink_hand_ = 0;                // guarded by mu_: where Shrink starts among ties

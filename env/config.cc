@@ -193,6 +193,14 @@ Status ApplyKey(const std::string& key, const std::string& value,
     options->copies.page = v;
     return Status::OK();
   }
+  if (key == "copy_unit") {
+    if (value != "page" && value != "block") {
+      return Status::InvalidArgument(where + ": bad copy_unit '" + value +
+                                     "' (expected page or block)");
+    }
+    options->copies.blocks = value == "block";
+    return Status::OK();
+  }
   if (key == "copy_share") {
     uint64_t v;
     const std::string pct = !value.empty() && value.back() == '%' ? value.substr(0, value.size() - 1)
@@ -234,7 +242,7 @@ Status ApplyKey(const std::string& key, const std::string& value,
   return Status::InvalidArgument(where + ": unknown key '" + key +
                                  "' (known: segment_size, policy, placement, POLICY.PARAM, migration, "
                                  "migration_queue, migration_rate, migration_idle_ops, migration_busy_share, "
-                                 "migration_plan_ms, fast_headroom, copies, copy_page, copy_share, copy_inherit, "
+                                 "migration_plan_ms, fast_headroom, copies, copy_page, copy_unit, copy_share, copy_inherit, "
                                  "trace, stats_log, stats_log_ms, metrics_file, metrics_ms" +
                                  (where.rfind("line", 0) == 0 ? ", tier" : "") + ")");
 }

@@ -48,20 +48,21 @@ IOStatus HotPages::Open(const PageCopyOptions& options, int share_pct, Policy* p
   config.page = page;
   config.slots = reserve / page;
   config.headroom = headroom;
+  config.blocks = options.blocks;
   HotPages* raw = hot.get();
   hot->copies_ = std::make_unique<PageCopies>(
       config, policy, tier0, [] { ReadGate::WaitForReaders(); },
-      [raw, page](uint64_t slot) {
-        // Best effort: a slot not punched keeps its blocks until reused.
-        fallocate(raw->fd_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, off_t(slot * page),
-                  off_t(page));
+      [raw](uint64_t offset, uint64_t length) {
+        // Best effort: bytes not punched keep their blocks until reused.
+        fallocate(raw->fd_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, off_t(offset),
+                  off_t(length));
       });
   *out = std::move(hot);
   return IOStatus::OK();
 }
 
 IOStatus HotPages::ReadSlot(int64_t slot, uint64_t offset, size_t n, char* scratch) const {
-  const off_t at = off_t(uint64_t(slot) * page() + offset);
+  const off_t at = off_t(copies_->Where(slot) + offset);
   size_t done = 0;
   while (done < n) {
     const ssize_t r = pread(fd_, scratch + done, n - done, at + off_t(done));
@@ -73,8 +74,8 @@ IOStatus HotPages::ReadSlot(int64_t slot, uint64_t offset, size_t n, char* scrat
   return IOStatus::OK();
 }
 
-IOStatus HotPages::WriteSlot(int64_t slot, const char* data, size_t n) {
-  const off_t at = off_t(uint64_t(slot) * page());
+IOStatus HotPages::WriteSlot(const PageCopies::Fill& fill, const char* data, size_t n) {
+  const off_t at = off_t(fill.where);
   const int64_t start = DeviceModel::NowNanos();
   size_t done = 0;
   while (done < n) {

@@ -1,5 +1,5 @@
 // The live store's half of hot-page copies (engine/page_copies.h decides):
-// the file on tier 0 that holds the copies, one page per slot, and the reads
+// the file on tier 0 that holds the copies (a page per slot, or blocks), and the reads
 // and writes of it. The engine's decisions are the simulator's too.
 //
 // The copy file is <tier 0>/meta/PAGES, created empty at every open and
@@ -45,9 +45,9 @@ class HotPages {
   // Reads `n` bytes at `offset` within slot `slot`. REQUIRES: a ReadGuard
   // held since before the Find() that returned the slot.
   rocksdb::IOStatus ReadSlot(int64_t slot, uint64_t offset, size_t n, char* scratch) const;
-  // Writes a page's bytes into `slot` (not findable yet), paying tier 0's
-  // device model as a buffered write.
-  rocksdb::IOStatus WriteSlot(int64_t slot, const char* data, size_t n);
+  // Writes a page's (or block's) bytes where `fill` says (its slot is not
+  // findable yet), paying tier 0's device model as a buffered write.
+  rocksdb::IOStatus WriteSlot(const PageCopies::Fill& fill, const char* data, size_t n);
   // Counts a read served from copies of `keys` (admission evidence, and the
   // page_hits ticker in batches of kHitBatch), in per-thread buffers: no
   // shared write per hit. A thread's last partial batch is not counted.

@@ -109,7 +109,9 @@ IOStatus SegmentReader::Read(uint64_t offset, size_t n, const IOOptions& options
   const bool user = IsUserRead(options, sequential_);
   if (hot && user && entry_->sealed.load(std::memory_order_acquire)) {
     bool served = false;
-    IOStatus s = ReadWithCopies(*hot, offset, n, size, options, scratch, dbg, &served);
+    IOStatus s = hot->copies().blocks()
+                     ? ReadWithBlockCopy(*hot, offset, n, size, options, scratch, dbg, &served)
+                     : ReadWithCopies(*hot, offset, n, size, options, scratch, dbg, &served);
     if (!s.ok()) return s;
     if (served) {
       *result = Slice(scratch, valid);
@@ -182,20 +184,12 @@ IOStatus SegmentReader::ReadWithCopies(HotPages& hot, uint64_t offset, size_t n,
         IOStatus s = hot.ReadSlot(slots[i], lo - pstart, size_t(hi - lo), scratch + (lo - offset));
         if (!s.ok()) return s;
       }
-      done = hot.tier().AccountRead(PageCopies::kStream, uint64_t(slots[0]) * page, end - offset,
+      done = hot.tier().AccountRead(PageCopies::kStream, copies.Where(slots[0]), end - offset,
                                     start, /*user=*/true);
     }
   }
   if (all) {
-    // As a read served by tier 0, piece by piece (the statistics and the
-    // policy see segments).
-    for (uint64_t off = offset; off < end;) {
-      const uint64_t seg = store_->SegmentOf(off);
-      const uint64_t piece_end = std::min(end, store_->SegmentLimit(seg));
-      store_->Observe(*entry_, seg, off, piece_end - off, IoType::kUserRead, 0,
-                      uint64_t(done - start), TracePriority(options.rate_limiter_priority));
-      off = piece_end;
-    }
+    ObserveCopyHit(offset, end, options, start, done);
     hot.NoteHits(keys, np);
     *served = true;
     return IOStatus::OK();
@@ -235,13 +229,88 @@ IOStatus SegmentReader::ReadWithCopies(HotPages& hot, uint64_t offset, size_t n,
     // Nor is a copy written into the room kept for meta/ on tier 0's device.
     bool ok = s.ok() && entry_->seal_gen.load(std::memory_order_acquire) == gen &&
               !store_->meta_reserve().Low(0, plen) &&
-              hot.WriteSlot(fills[i].slot, buf.get() + (pstart - lo), plen).ok();
+              hot.WriteSlot(fills[i], buf.get() + (pstart - lo), plen).ok();
     if (ok && copies.Publish(fills[i])) {
       store_->NoteEvent(TraceEvent::kMove, entry_->id, entry_->kind, PageCopies::PageOf(fills[i].key),
                         EncodeMoveOutcome(Move::kReplicate, true, MoveCause::kPageCopy), 0);
     } else if (!ok) {
       copies.Abandon(fills[i]);
     }
+  }
+  if (!s.ok()) return s;
+  *served = true;
+  return IOStatus::OK();
+}
+
+void SegmentReader::ObserveCopyHit(uint64_t offset, uint64_t end, const IOOptions& options,
+                                   int64_t start, int64_t done) {
+  for (uint64_t off = offset; off < end;) {
+    const uint64_t seg = store_->SegmentOf(off);
+    const uint64_t piece_end = std::min(end, store_->SegmentLimit(seg));
+    store_->Observe(*entry_, seg, off, piece_end - off, IoType::kUserRead, 0,
+                    uint64_t(done - start), TracePriority(options.rate_limiter_priority));
+    off = piece_end;
+  }
+}
+
+IOStatus SegmentReader::ReadWithBlockCopy(HotPages& hot, uint64_t offset, size_t n,
+                                          uint64_t size, const IOOptions& options, char* scratch,
+                                          IODebugContext* dbg, bool* served) {
+  *served = false;
+  PageCopies& copies = hot.copies();
+  const uint64_t end = std::min<uint64_t>(offset + n, size);
+  const uint64_t length = end - offset;
+  if (length > PageCopies::kMaxBlock) return IOStatus::OK();  // a scan or a large value
+  for (uint64_t seg = store_->SegmentOf(offset); seg <= store_->SegmentOf(end - 1); ++seg) {
+    if (entry_->segments.read_tier(seg) == 0) return IOStatus::OK();  // no copy needed
+  }
+  const uint64_t key = PageCopies::Key(entry_->id, offset / PageCopies::kBlockUnit);
+  int64_t start = 0, done = 0;
+  bool hit = false;
+  {
+    // The gate keeps the slot found here from being reused until the read
+    // of it is done (engine/page_copies.h).
+    ReadGuard gate;
+    const int64_t slot = copies.FindBlock(key, offset, length);
+    if (slot >= 0) {
+      start = DeviceModel::NowNanos();
+      IOStatus s = hot.ReadSlot(slot, 0, size_t(length), scratch);
+      if (!s.ok()) return s;
+      done = hot.tier().AccountRead(PageCopies::kStream, copies.Where(slot), length, start,
+                                    /*user=*/true);
+      hit = true;
+    }
+  }
+  if (hit) {
+    ObserveCopyHit(offset, end, options, start, done);
+    hot.NoteHits(&key, 1);
+    *served = true;
+    return IOStatus::OK();
+  }
+
+  // A miss: copy the block if the policy admits it.
+  const uint64_t gen = entry_->seal_gen.load(std::memory_order_acquire);
+  Policy::CopyCandidate c;
+  c.file_id = entry_->id;
+  c.kind = entry_->kind;
+  c.level = entry_->level.load(std::memory_order_relaxed);
+  const PageCopies::Fill fill =
+      copies.OnMissBlock(c, offset, length, /*blocking=*/false, hot.ThisThread());
+  if (fill.slot < 0) return IOStatus::OK();
+  // Bytes that held other blocks: wait out their readers before overwriting.
+  if (fill.wait) ReadGate::WaitForReaders();
+  // The caller's own read, from the homes, then its bytes copied.
+  IOStatus s = ReadRange(offset, n, size, options, scratch, dbg);
+  // A writer that opened the file since the decision makes the copy stale.
+  // Nor is a copy written into the room kept for meta/ on tier 0's device.
+  const bool ok = s.ok() && entry_->seal_gen.load(std::memory_order_acquire) == gen &&
+                  !store_->meta_reserve().Low(0, length) &&
+                  hot.WriteSlot(fill, scratch, size_t(length)).ok();
+  if (ok && copies.Publish(fill)) {
+    store_->NoteEvent(TraceEvent::kMove, entry_->id, entry_->kind, offset / PageCopies::kBlockUnit,
+                      EncodeMoveOutcome(Move::kReplicate, true, MoveCause::kPageCopy), 0);
+  } else if (!ok) {
+    copies.Abandon(fill);
   }
   if (!s.ok()) return s;
   *served = true;

@@ -57,6 +57,16 @@ class SegmentReader {
   rocksdb::IOStatus ReadWithCopies(HotPages& hot, uint64_t offset, size_t n, uint64_t size,
                                    const rocksdb::IOOptions& options, char* scratch,
                                    rocksdb::IODebugContext* dbg, bool* served);
+  // The same with block copies (copy_unit:block): served from the copy of
+  // exactly this block; otherwise, if the block is admitted, read from its
+  // homes, copied and served; otherwise left to the caller.
+  rocksdb::IOStatus ReadWithBlockCopy(HotPages& hot, uint64_t offset, size_t n, uint64_t size,
+                                      const rocksdb::IOOptions& options, char* scratch,
+                                      rocksdb::IODebugContext* dbg, bool* served);
+  // A read of [offset, end) served by copies, from `start` to `done`: the
+  // statistics and the policy see tier 0 serve it, piece by piece.
+  void ObserveCopyHit(uint64_t offset, uint64_t end, const rocksdb::IOOptions& options,
+                      int64_t start, int64_t done);
   // Reads one piece that lies within a single segment into scratch.
   rocksdb::IOStatus ReadPiece(uint64_t offset, size_t n, uint64_t file_size,
                               const rocksdb::IOOptions& options, char* scratch,

@@ -106,7 +106,7 @@ void AuditPageCopies(Store* store, const std::vector<TierStats>& stats, Audit* a
                      const Problem& problem) {
   HotPages* hot = store->hot_pages();
   if (!hot) return;
-  const uint64_t bytes = hot->copies().ChargedSlots() * hot->page();
+  const uint64_t bytes = hot->copies().ChargedBytes();
   a->expected[0] += bytes;
   a->page_copies = bytes;
   if (stats[0].Get(TierTicker::kPageCopyBytes) != bytes) {

@@ -28,7 +28,7 @@ class PageCopiesTest : public ::testing::Test {
     c.headroom = headroom;
     copies_ = std::make_unique<PageCopies>(
         c, policy_.get(), account_.get(), [this] { waits_++; },
-        [this](uint64_t slot) { freed_.insert(slot); });
+        [this](uint64_t offset, uint64_t) { freed_.insert(offset / kPage); });
   }
   Policy::CopyCandidate Page(uint64_t file, uint64_t page) {
     Policy::CopyCandidate c;

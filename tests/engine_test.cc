@@ -332,7 +332,7 @@ struct FullFastTier {
   }
   explicit FullFastTier(uint64_t reserve)
       : view({&fast, &slow}),
-        copies(CopyConfig(reserve), &policy, &fast, [] {}, [](uint64_t) {}) {
+        copies(CopyConfig(reserve), &policy, &fast, [] {}, [](uint64_t, uint64_t) {}) {
     fast.SetCopyReserve(reserve);
     fast.ForceCharge(1 << 20);
     for (uint64_t i = 0; i < 16; ++i) view.Add(i, 0, uint32_t(100 - i));
@@ -458,7 +458,7 @@ TEST(EngineTest, TheFillLeavesGrowingCopiesTheirReserve) {
   PageCopies::Config c;
   c.page = 4096;
   c.slots = 128;
-  PageCopies copies(c, &policy, &fast, [] {}, [](uint64_t) {});
+  PageCopies copies(c, &policy, &fast, [] {}, [](uint64_t, uint64_t) {});
   engine.AttachCopies(&copies);
   std::vector<Move> moves;
   // Copies idle: the fill takes all of tier 0 above the headroom (51.2 KiB),

@@ -30,11 +30,11 @@ class HotPagesTest : public ::testing::Test {
 
   // Tier 0 of 1 MiB (copies may hold half of it, in 16 KiB pages), tier 1 of 64 MiB; 64 KiB
   // segments; fast-first placement, no migration (WriteSlow puts a file on
-  // tier 1).
+  // tier 1). Page copies unless `extra` says copy_unit:block.
   void Open(const std::string& extra = "") {
     uri_ = test::MakeUri(dir_, {"1M", "64M"},
                          ";segment_size:64K;policy:fast-first;migration:off;copy_page:16K;"
-                         "copy_share:50%" + extra);
+                         "copy_unit:page;copy_share:50%" + extra);
     rocksdb::Status s = NewTierFileSystem(uri_, &fs_);
     ASSERT_TRUE(s.ok()) << s.ToString();
   }
@@ -82,6 +82,11 @@ class HotPagesTest : public ::testing::Test {
     std::vector<TierStats> stats;
     EXPECT_TRUE(GetTierStats(fs_.get(), &stats).ok());
     return stats[0].Get(t);
+  }
+  // Whether block [off, off + len) of file `file_id` has a copy.
+  bool BlockCopied(uint64_t file_id, uint64_t off, uint64_t len) {
+    return hot().copies().FindBlock(PageCopies::Key(file_id, off / PageCopies::kBlockUnit), off,
+                                    len) >= 0;
   }
   uint64_t CopiesOf(uint64_t file_id, uint64_t pages) {
     uint64_t n = 0;
@@ -304,6 +309,144 @@ TEST_F(HotPagesTest, ReadersNeverSeeAnotherPagesBytes) {
   EXPECT_EQ(0u, bad.load()) << "of " << reads.load() << " reads";
   EXPECT_GT(Ticker(TierTicker::kPageHits), 0u);
   EXPECT_GT(Ticker(TierTicker::kPagesCopied), 6u);
+  EXPECT_EQ("", test::AuditStore(fs_.get(), "/db").problems);
+}
+
+// ---- block copies (copy_unit:block, the default) ----
+
+TEST_F(HotPagesTest, ABlockIsCopiedOnReuseAndServedOnlyForItsOwnRead) {
+  Open(";copy_unit:block");
+  ASSERT_TRUE(fs_->CreateDir("/db", IOOptions(), nullptr).ok());
+  const std::string data = test::RandomBytes(512 << 10, 21);
+  WriteSlow("/db/000031.sst", data);
+  const uint64_t id = store().Find("/db/000031.sst")->id;
+  // A block as RocksDB reads one: 4,101 bytes at an offset its index names.
+  const uint64_t off = 3 * 4101 + 777, len = 4101;
+  EXPECT_EQ(data.substr(off, len), Read("/db/000031.sst", off, len));
+  EXPECT_FALSE(BlockCopied(id, off, len));
+  EXPECT_EQ(data.substr(off, len), Read("/db/000031.sst", off, len));
+  EXPECT_TRUE(BlockCopied(id, off, len));
+  EXPECT_EQ(4608u, store().tier(0).copy_used());  // its bytes in 512-byte units
+  EXPECT_EQ(1u, Ticker(TierTicker::kPagesCopied));
+  // Served from the copy, byte for byte: the block, and a shorter read of it.
+  const uint64_t user_before = Ticker(TierTicker::kUserReads);
+  for (int i = 0; i < 40; ++i) {
+    ASSERT_EQ(data.substr(off, len), Read("/db/000031.sst", off, len));
+    ASSERT_EQ(data.substr(off, 100), Read("/db/000031.sst", off, 100));
+  }
+  EXPECT_EQ(user_before + 80, Ticker(TierTicker::kUserReads));  // tier 0's: the home is slow
+  EXPECT_GE(Ticker(TierTicker::kPageHits), 64u);  // counted in batches of 32
+  // Reads the copy does not hold in full go to the home, with the home's
+  // bytes: past its end, or from another offset.
+  EXPECT_EQ(data.substr(off, len + 10), Read("/db/000031.sst", off, len + 10));
+  EXPECT_EQ(data.substr(off + 1, 500), Read("/db/000031.sst", off + 1, 500));
+  // Reads longer than a block (scans) are never copied.
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(data.substr(0, 128 << 10), Read("/db/000031.sst", 0, 128 << 10));
+  }
+  EXPECT_FALSE(BlockCopied(id, 0, 128 << 10));
+  EXPECT_EQ("", test::AuditStore(fs_.get(), "/db").problems);
+}
+
+TEST_F(HotPagesTest, BlockCopiesGoWithTheirFileARewriteAndARestart) {
+  Open(";copy_unit:block");
+  ASSERT_TRUE(fs_->CreateDir("/db", IOOptions(), nullptr).ok());
+  const std::string data = test::RandomBytes(256 << 10, 22);
+  WriteSlow("/db/000032.sst", data);
+  const uint64_t id = store().Find("/db/000032.sst")->id;
+  for (uint64_t b = 0; b < 8; ++b) {
+    Read("/db/000032.sst", b * 5000, 4600);
+    Read("/db/000032.sst", b * 5000, 4600);
+  }
+  for (uint64_t b = 0; b < 8; ++b) EXPECT_TRUE(BlockCopied(id, b * 5000, 4600)) << b;
+  ASSERT_EQ(8u * 4608, store().tier(0).copy_used());  // 4,600 bytes in 512-byte units
+  // Opened for writing and changed in place: no reader may see the old bytes.
+  std::string changed = data;
+  for (size_t i = 0; i < 64 << 10; ++i) changed[i] = char(changed[i] ^ 0x5a);
+  {
+    std::unique_ptr<rocksdb::FSRandomRWFile> rw;
+    ASSERT_TRUE(fs_->NewRandomRWFile("/db/000032.sst", FileOptions(), &rw, nullptr).ok());
+    for (uint64_t b = 0; b < 8; ++b) EXPECT_FALSE(BlockCopied(id, b * 5000, 4600)) << b;
+    ASSERT_TRUE(rw->Write(0, Slice(changed.data(), 64 << 10), IOOptions(), nullptr).ok());
+    ASSERT_TRUE(rw->Close(IOOptions(), nullptr).ok());
+  }
+  EXPECT_EQ(0u, store().tier(0).copy_used());
+  for (uint64_t b = 0; b < 8; ++b) {
+    for (int i = 0; i < 3; ++i) {
+      ASSERT_EQ(changed.substr(b * 5000, 4600), Read("/db/000032.sst", b * 5000, 4600));
+    }
+    EXPECT_TRUE(BlockCopied(id, b * 5000, 4600)) << b;  // copied again, from the new bytes
+  }
+  // A restart forgets them, and their space.
+  const std::string pages = hot().path();
+  EXPECT_GE(AllocatedBytes(pages), 8u * 4096);
+  Reopen();
+  EXPECT_EQ(0u, AllocatedBytes(pages));
+  EXPECT_EQ(0u, store().tier(0).copy_used());
+  EXPECT_FALSE(BlockCopied(id, 0, 4600));
+  EXPECT_EQ(changed.substr(0, 4600), Read("/db/000032.sst", 0, 4600));
+  // Deleted: its copies go, and their space.
+  for (int i = 0; i < 2; ++i) Read("/db/000032.sst", 0, 4600);
+  ASSERT_TRUE(BlockCopied(id, 0, 4600));
+  ASSERT_TRUE(fs_->DeleteFile("/db/000032.sst", IOOptions(), nullptr).ok());
+  EXPECT_FALSE(BlockCopied(id, 0, 4600));
+  EXPECT_EQ(0u, store().tier(0).copy_used());
+  EXPECT_EQ("", test::AuditStore(fs_.get(), "/db").problems);
+}
+
+// Readers hammer hot blocks of many sizes while a writer keeps invalidating
+// them and other blocks' copies take their bytes (a new copy may span the
+// bytes of several it replaced): every read returns the file's bytes.
+TEST_F(HotPagesTest, ReadersNeverSeeAnotherBlocksBytes) {
+  Open(";copy_unit:block;copy_share:10%");  // 102 KiB: one set; constant eviction
+  ASSERT_TRUE(fs_->CreateDir("/db", IOOptions(), nullptr).ok());
+  std::vector<std::string> data;
+  for (int f = 0; f < 4; ++f) {
+    data.push_back(test::RandomBytes(256 << 10, 30 + uint32_t(f)));
+    WriteSlow("/db/00004" + std::to_string(f) + ".sst", data.back());
+  }
+  std::atomic<bool> stop{false};
+  std::atomic<uint64_t> reads{0}, bad{0};
+  std::vector<std::thread> readers;
+  for (int r = 0; r < 3; ++r) {
+    readers.emplace_back([&, r] {
+      std::mt19937_64 rng(uint64_t(r) + 1);
+      std::vector<std::unique_ptr<rocksdb::FSRandomAccessFile>> files(4);
+      for (int f = 0; f < 4; ++f) {
+        ASSERT_TRUE(fs_->NewRandomAccessFile("/db/00004" + std::to_string(f) + ".sst",
+                                             FileOptions(), &files[size_t(f)], nullptr)
+                        .ok());
+      }
+      std::string buf(9000, '\0');
+      IOOptions io;
+      io.rate_limiter_priority = rocksdb::Env::IO_USER;
+      while (!stop.load()) {
+        const size_t f = size_t(rng() % 4);
+        const uint64_t b = rng() % 16;  // a few hot blocks per file, of their own sizes
+        const uint64_t off = b * 9100 + f * 37, len = 700 + (b * 1237 + f * 311) % 8000;
+        Slice got;
+        if (!files[f]->Read(off, len, io, &got, buf.data(), nullptr).ok() ||
+            got.ToString() != data[f].substr(off, len)) {
+          bad++;
+        }
+        reads++;
+      }
+    });
+  }
+  for (int i = 0; i < 30; ++i) {
+    std::unique_ptr<rocksdb::FSRandomRWFile> rw;
+    const std::string name = "/db/00004" + std::to_string(i % 4) + ".sst";
+    ASSERT_TRUE(fs_->NewRandomRWFile(name, FileOptions(), &rw, nullptr).ok());
+    ASSERT_TRUE(rw->Write(0, Slice(data[size_t(i % 4)].substr(0, 4096)), IOOptions(), nullptr).ok());
+    ASSERT_TRUE(rw->Close(IOOptions(), nullptr).ok());
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  stop = true;
+  for (auto& t : readers) t.join();
+  EXPECT_EQ(0u, bad.load()) << "of " << reads.load() << " reads";
+  EXPECT_GT(Ticker(TierTicker::kPageHits), 0u);
+  EXPECT_GT(Ticker(TierTicker::kPagesCopied), 10u);
+  EXPECT_GT(store().hot_pages()->copies().counters().evicted, 0u);
   EXPECT_EQ("", test::AuditStore(fs_.get(), "/db").problems);
 }
 

@@ -95,6 +95,11 @@ class Simulation : public StorageView {
   // served from tier 0 if every page has a copy; else, if pages are
   // admitted, read page-aligned from the homes and the pages copied. False
   // in *handled if neither (the caller serves it as usual).
+  // A read served by a copy (tier 0) that `done` completes: as the store,
+  // the statistics and the policy see tier 0 serve each piece.
+  void CountCopyHit(const TraceRecord& r, File& file, int64_t t, int64_t done);
+  bool ServeWithBlockCopy(const TraceRecord& r, File& file, int64_t t, int64_t* completion,
+                          bool* handled, std::string* error);
   bool ServeWithCopies(const TraceRecord& r, File& file, int64_t t, int64_t* completion,
                        bool* handled, std::string* error);
   // Hot-page copies for a trace of RocksDB files (SST, blob), as the store.
@@ -475,6 +480,7 @@ bool Simulation::ServeRange(const TraceRecord& r, File& file, uint64_t offset, u
 bool Simulation::ServeWithCopies(const TraceRecord& r, File& file, int64_t t, int64_t* completion,
                                  bool* handled, std::string* error) {
   *handled = false;
+  if (copies_->blocks()) return ServeWithBlockCopy(r, file, t, completion, handled, error);
   const uint64_t page = copies_->page();
   const uint64_t end = r.offset + r.size;
   const uint64_t p0 = r.offset / page, p1 = (end - 1) / page;
@@ -503,21 +509,10 @@ bool Simulation::ServeWithCopies(const TraceRecord& r, File& file, int64_t t, in
   if (all) {
     // Every segment the read touches was placed when its pages were read
     // before; the statistics and the policy see tier 0 serve each piece.
-    const int64_t done = fast.device.Schedule(false, PageCopies::kStream, uint64_t(slots[0]) * page,
-                                              r.size, t);
+    const int64_t done =
+        fast.device.Schedule(false, PageCopies::kStream, copies_->Where(slots[0]), r.size, t);
     *completion = std::max(*completion, done);
-    for (uint64_t off = r.offset; off < end;) {
-      const uint64_t seg = off / seg_size_;
-      const uint64_t piece_end = std::min(end, (seg + 1) * seg_size_);
-      fast.result.served++;
-      CountUserRead(file, &fast.result);
-      fast.result.page_hits++;
-      fast.result.read_bytes += piece_end - off;
-      ObserveRequest(*policy_, &file.segments[seg].heat, clock_.Next(&blocks_[r.stream]), r.type,
-                     file.id, file.kind, seg, off, piece_end - off, 0, uint64_t(done - t));
-      stats_.pieces++;
-      off = piece_end;
-    }
+    CountCopyHit(r, file, t, done);
     PageCopies::Reader& reader = readers_[r.stream];
     for (int i = 0; i < np; ++i) copies_->NoteHit(&reader, keys[i]);
     *handled = true;
@@ -543,13 +538,76 @@ bool Simulation::ServeWithCopies(const TraceRecord& r, File& file, int64_t t, in
   for (int i = 0; i < nf; ++i) {
     const uint64_t pstart = PageCopies::PageOf(fills[i].key) * page;
     const uint64_t plen = std::min(pstart + page, file.size) - pstart;
-    fast.device.ScheduleWriteBack(PageCopies::kStream, uint64_t(fills[i].slot) * page, plen,
-                                  *completion);
+    fast.device.ScheduleWriteBack(PageCopies::kStream, fills[i].where, plen, *completion);
     copies_->Publish(fills[i]);
     fast.result.pages_copied++;
     Decide(TraceEvent::kMove, file.id, file.kind, PageCopies::PageOf(fills[i].key),
            EncodeMoveOutcome(Move::kReplicate, true, MoveCause::kPageCopy), 0);
   }
+  fast.result.peak_copy_bytes = std::max(fast.result.peak_copy_bytes, fast.account.copy_used());
+  *handled = true;
+  return true;
+}
+
+void Simulation::CountCopyHit(const TraceRecord& r, File& file, int64_t t, int64_t done) {
+  TierState& fast = *tiers_[0];
+  const uint64_t end = r.offset + r.size;
+  for (uint64_t off = r.offset; off < end;) {
+    const uint64_t seg = off / seg_size_;
+    const uint64_t piece_end = std::min(end, (seg + 1) * seg_size_);
+    fast.result.served++;
+    CountUserRead(file, &fast.result);
+    fast.result.page_hits++;
+    fast.result.read_bytes += piece_end - off;
+    ObserveRequest(*policy_, &file.segments[seg].heat, clock_.Next(&blocks_[r.stream]), r.type,
+                   file.id, file.kind, seg, off, piece_end - off, 0, uint64_t(done - t));
+    stats_.pieces++;
+    off = piece_end;
+  }
+}
+
+// As SegmentReader::ReadWithBlockCopy (env/tier_files.cc): a copy of the
+// block the read names, or a miss that may make one.
+bool Simulation::ServeWithBlockCopy(const TraceRecord& r, File& file, int64_t t,
+                                    int64_t* completion, bool* handled, std::string* error) {
+  const uint64_t end = r.offset + r.size;
+  if (r.size > PageCopies::kMaxBlock) return true;  // a scan or a large value
+  for (uint64_t seg = r.offset / seg_size_; seg <= (end - 1) / seg_size_; ++seg) {
+    if (seg < file.segments.size() && file.segments[seg].home >= 0 &&
+        (file.segments[seg].copy >= 0 ? file.segments[seg].copy : file.segments[seg].home) == 0) {
+      return true;  // its home is on tier 0
+    }
+  }
+  bool placed = true;
+  for (uint64_t seg = r.offset / seg_size_; placed && seg <= (end - 1) / seg_size_; ++seg) {
+    placed = seg < file.segments.size() && file.segments[seg].home >= 0;
+  }
+  const uint64_t key = PageCopies::Key(file.id, r.offset / PageCopies::kBlockUnit);
+  const int64_t slot = placed ? copies_->FindBlock(key, r.offset, r.size) : -1;
+  TierState& fast = *tiers_[0];
+  if (slot >= 0) {
+    const int64_t done =
+        fast.device.Schedule(false, PageCopies::kStream, copies_->Where(slot), r.size, t);
+    *completion = std::max(*completion, done);
+    CountCopyHit(r, file, t, done);
+    copies_->NoteHit(&readers_[r.stream], key);
+    *handled = true;
+    return true;
+  }
+  Policy::CopyCandidate c;
+  c.file_id = file.id;
+  c.kind = file.kind;
+  c.level = file.level;
+  const PageCopies::Fill f =
+      copies_->OnMissBlock(c, r.offset, r.size, /*blocking=*/true, &readers_[r.stream]);
+  if (f.slot < 0) return true;
+  file.size = std::max(file.size, end);
+  if (!ServeRange(r, file, r.offset, end, t, completion, error)) return false;
+  fast.device.ScheduleWriteBack(PageCopies::kStream, f.where, r.size, *completion);
+  copies_->Publish(f);
+  fast.result.pages_copied++;
+  Decide(TraceEvent::kMove, file.id, file.kind, r.offset / PageCopies::kBlockUnit,
+         EncodeMoveOutcome(Move::kReplicate, true, MoveCause::kPageCopy), 0);
   fast.result.peak_copy_bytes = std::max(fast.result.peak_copy_bytes, fast.account.copy_used());
   *handled = true;
   return true;
@@ -789,8 +847,9 @@ void Simulation::SetUpCopies(const std::vector<TraceRecord>& trace) {
   c.page = page;
   c.slots = reserve / page;
   c.headroom = placement_.Headroom(fast.capacity());
+  c.blocks = config_.copies.blocks;
   // One thread: no reader to wait for, no file to punch.
-  copies_ = std::make_unique<PageCopies>(c, policy_, &fast, [] {}, [](uint64_t) {});
+  copies_ = std::make_unique<PageCopies>(c, policy_, &fast, [] {}, [](uint64_t, uint64_t) {});
   placement_.AttachCopies(copies_.get());
 }
 
