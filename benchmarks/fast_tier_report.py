@@ -51,8 +51,9 @@ Definitions (also printed under the tables):
                its capacity, mean over the window; copies: of it, hot-page
                copies (page_copy_bytes)
   moved        bytes migrated (moved_bytes_in), segment copies made
-               (copy_bytes_in) and hot pages copied (pages_copied x the copy
-               page, --copy-page) in the window, all tiers
+               (copy_bytes_in) and hot pages or blocks copied (page_copied_bytes;
+               from a statistics log without it, pages_copied x the copy page,
+               --copy-page) in the window, all tiers
   fast writes / user write
                bytes written to tier 0's device in the window (RocksDB's writes
                there + migrations, copies and hot pages into it) / bytes
@@ -163,6 +164,9 @@ def stats_figures(lines, window, page):
     cap = b["tiers"][0]["capacity"]
     reads = delta("user_reads")
     pages = delta("pages_copied", 0)
+    # The bytes copies wrote (blocks are shorter than a page); older logs
+    # lack the counter: a page per copy.
+    copied = delta("page_copied_bytes", 0) if "page_copied_bytes" in b["tiers"][0] else None
     return {
         "user_reads": reads,
         "hit_ratio": delta("user_reads", 0) / reads if reads > 0 else None,
@@ -171,7 +175,7 @@ def stats_figures(lines, window, page):
         "fast_copy_use": sum(x["tiers"][0]["page_copy_bytes"] for x in inside) / len(inside) / cap,
         "moved_bytes": delta("moved_bytes_in"),
         "segment_copy_bytes": delta("copy_bytes_in"),
-        "page_copy_bytes": pages * page,
+        "page_copy_bytes": copied if copied is not None else pages * page,
         "page_hits": delta("page_hits", 0),
         "fast_device_write_bytes": delta("write_bytes", 0) + delta("moved_bytes_in", 0) +
         delta("copy_bytes_in", 0) + pages * page,
@@ -597,7 +601,7 @@ def report(args):
           "served from its buffers); \"cache\" is 1 - its slow-tier reads per operation / "
           "fast-only's reads per operation. Use: tier 0's used bytes over its capacity, mean "
           "of the statistics lines in the window. Moved: migrations + segment copies + hot "
-          "pages copied (pages_copied x the copy page). Fast-device writes per user write: "
+          "pages or blocks copied (their bytes). Fast-device writes per user write: "
           "tier 0's write_bytes + bytes moved, copied and page-copied into tier 0 / WAL bytes "
           "appended (from the trace); YCSB C writes nothing. Full figures: the CSV."
           % (args.page >> 10))
@@ -648,6 +652,12 @@ def self_test():
     check("whole window", measured_window(log, 5000, True), (0, int(16e9)))
     st = stats_figures(log, measured_window(log, None, True), PAGE)
     check("page bytes copied", st["page_copy_bytes"], 2 * PAGE)
+    # A log with the bytes copies wrote (block copies) counts those.
+    log[-1]["tiers"][0]["page_copied_bytes"] = 9000
+    for x in log[:-1]:
+        x["tiers"][0]["page_copied_bytes"] = 0
+    st = stats_figures(log, measured_window(log, None, True), PAGE)
+    check("block bytes copied", st["page_copy_bytes"], 9000)
     check("fast device writes", st["fast_device_write_bytes"], 700 + 2 * PAGE)
     points, start = series(log, window)
     check("series length", len(points), 16)

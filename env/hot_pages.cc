@@ -87,6 +87,7 @@ IOStatus HotPages::WriteSlot(const PageCopies::Fill& fill, const char* data, siz
   uint64_t micros;
   tier0_->ModelWrite(PageCopies::kStream, uint64_t(at), n, start, /*direct=*/false, &micros);
   tier0_->Add(TierTicker::kPagesCopied);
+  tier0_->Add(TierTicker::kPageCopiedBytes, n);
   return IOStatus::OK();
 }
 

@@ -328,6 +328,7 @@ TEST_F(HotPagesTest, ABlockIsCopiedOnReuseAndServedOnlyForItsOwnRead) {
   EXPECT_TRUE(BlockCopied(id, off, len));
   EXPECT_EQ(4608u, store().tier(0).copy_used());  // its bytes in 512-byte units
   EXPECT_EQ(1u, Ticker(TierTicker::kPagesCopied));
+  EXPECT_EQ(len, Ticker(TierTicker::kPageCopiedBytes));  // the block's bytes written
   // Served from the copy, byte for byte: the block, and a shorter read of it.
   const uint64_t user_before = Ticker(TierTicker::kUserReads);
   for (int i = 0; i < 40; ++i) {

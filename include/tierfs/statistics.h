@@ -73,6 +73,7 @@ enum class TierTicker : uint32_t {
   kPageHits,
   kPagesCopied,
   kPageCopyBytes,  // gauge
+  kPageCopiedBytes,
   kNumTickers  // not a ticker: the count of them
 };
 constexpr size_t kNumTierTickers = size_t(TierTicker::kNumTickers);
@@ -145,6 +146,8 @@ inline constexpr TierTickerInfo kTierTickers[kNumTierTickers] = {
      StatUnit::kCount, StatGroup::kPlacement, "hot pages copied here (admitted on reuse)"},
     {TierTicker::kPageCopyBytes, "page_copy_bytes", "pg bytes", TickerKind::kGauge,
      StatUnit::kBytes, StatGroup::kPlacement, "bytes of hot-page copies resident here"},
+    {TierTicker::kPageCopiedBytes, "page_copied_bytes", "pg copied B", TickerKind::kCounter,
+     StatUnit::kBytes, StatGroup::kPlacement, "bytes written here by hot-page (block) copies"},
 };
 
 // One row per TierHistogram, in enum order. Writes are buffered (write-back)
