@@ -22,7 +22,10 @@
 //     writing. Copies are volatile: the owner forgets them at restart, so
 //     none can outlive a crash unchecked.
 //   - Capacity: copies are charged to tier 0's account within their reserve
-//     (engine/capacity.h), one page per slot in use.
+//     (engine/capacity.h), one page per slot in use (blocks: the bytes the
+//     slot holds).
+//   - Blocks (Config::blocks, the default): a copy is the block a read names
+//     rather than a page; blocks share their set's bytes (PlaceBlock).
 //
 // Threads. Find() is lock-free and writes nothing shared: a reader finds a
 // slot, reads it, and needs only that the slot is not reused meanwhile.
