@@ -147,23 +147,29 @@ void PageCopies::DrainHits(Reader* reader) {
   counters_.hits += reader->n;
 }
 
+bool PageCopies::BeginMiss(uint64_t key, bool blocking, Reader* reader,
+                           std::unique_lock<std::mutex>* lock) {
+  if (reader) {
+    if (key == reader->last) return false;  // the same visit: no new evidence
+    reader->last = key;
+  }
+  if (blocking) {
+    lock->lock();
+  } else if (!lock->try_lock()) {
+    return false;
+  }
+  counters_.misses++;
+  Count(key);
+  return true;
+}
+
 PageCopies::Fill PageCopies::OnMiss(const Policy::CopyCandidate& page, bool blocking,
                                     Reader* reader) {
   Fill fill;
   const uint64_t key = Key(page.file_id, page.page);
   if (config_.blocks || key == 0 || config_.slots == 0) return fill;
-  if (reader) {
-    if (key == reader->last) return fill;  // the same visit: no new evidence
-    reader->last = key;
-  }
   std::unique_lock<std::mutex> lock(mu_, std::defer_lock);
-  if (blocking) {
-    lock.lock();
-  } else if (!lock.try_lock()) {
-    return fill;
-  }
-  counters_.misses++;
-  Count(key);
+  if (!BeginMiss(key, blocking, reader, &lock)) return fill;
   Policy::CopyCandidate candidate = page;
   candidate.frequency = sketch_.Estimate(key);
   const uint64_t first = SetOf(key) * kWays;
@@ -270,18 +276,8 @@ PageCopies::Fill PageCopies::OnMissBlock(const Policy::CopyCandidate& block, uin
       length > kMaxBlock || (offset >> 44) != 0) {
     return fill;
   }
-  if (reader) {
-    if (key == reader->last) return fill;  // the same visit: no new evidence
-    reader->last = key;
-  }
   std::unique_lock<std::mutex> lock(mu_, std::defer_lock);
-  if (blocking) {
-    lock.lock();
-  } else if (!lock.try_lock()) {
-    return fill;
-  }
-  counters_.misses++;
-  Count(key);
+  if (!BeginMiss(key, blocking, reader, &lock)) return fill;
   Policy::CopyCandidate candidate = block;
   candidate.page = offset / kBlockUnit;
   candidate.frequency = sketch_.Estimate(key);

@@ -276,6 +276,10 @@ class PageCopies {
   // REQUIRES: mu_.
   bool PlaceBlock(uint64_t set, const Policy::CopyCandidate& candidate, uint64_t bytes,
                   Fill* fill);
+  // The start of either miss: a read of the key the reader read just before
+  // is the same visit (false); otherwise takes `lock` (on mu_; waits only
+  // if `blocking`, else false when busy) and counts the access.
+  bool BeginMiss(uint64_t key, bool blocking, Reader* reader, std::unique_lock<std::mutex>* lock);
   // Takes slot `s` for `key` (being filled). REQUIRES: mu_.
   void Take(uint64_t s, uint64_t key, const Policy::CopyCandidate& c, Fill* fill);
   // REQUIRES: mu_.
