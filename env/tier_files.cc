@@ -155,11 +155,7 @@ IOStatus SegmentReader::ReadWithCopies(HotPages& hot, uint64_t offset, size_t n,
   constexpr uint64_t kMaxPages = 4;
   if (p1 - p0 >= kMaxPages) return IOStatus::OK();
   const int np = int(p1 - p0 + 1);
-  // Pages whose home is on tier 0 already need no copy (and a copy made
-  // before the home moved up goes cold and is dropped).
-  for (uint64_t seg = store_->SegmentOf(offset); seg <= store_->SegmentOf(end - 1); ++seg) {
-    if (entry_->segments.read_tier(seg) == 0) return IOStatus::OK();
-  }
+  if (ReadFromTierZero(offset, end)) return IOStatus::OK();
   uint64_t keys[kMaxPages];
   int64_t slots[kMaxPages];
   bool all = true;
@@ -242,6 +238,13 @@ IOStatus SegmentReader::ReadWithCopies(HotPages& hot, uint64_t offset, size_t n,
   return IOStatus::OK();
 }
 
+bool SegmentReader::ReadFromTierZero(uint64_t offset, uint64_t end) const {
+  for (uint64_t seg = store_->SegmentOf(offset); seg <= store_->SegmentOf(end - 1); ++seg) {
+    if (entry_->segments.read_tier(seg) == 0) return true;
+  }
+  return false;
+}
+
 void SegmentReader::ObserveCopyHit(uint64_t offset, uint64_t end, const IOOptions& options,
                                    int64_t start, int64_t done) {
   for (uint64_t off = offset; off < end;) {
@@ -261,9 +264,7 @@ IOStatus SegmentReader::ReadWithBlockCopy(HotPages& hot, uint64_t offset, size_t
   const uint64_t end = std::min<uint64_t>(offset + n, size);
   const uint64_t length = end - offset;
   if (length > PageCopies::kMaxBlock) return IOStatus::OK();  // a scan or a large value
-  for (uint64_t seg = store_->SegmentOf(offset); seg <= store_->SegmentOf(end - 1); ++seg) {
-    if (entry_->segments.read_tier(seg) == 0) return IOStatus::OK();  // no copy needed
-  }
+  if (ReadFromTierZero(offset, end)) return IOStatus::OK();
   const uint64_t key = PageCopies::Key(entry_->id, offset / PageCopies::kBlockUnit);
   int64_t start = 0, done = 0;
   bool hit = false;

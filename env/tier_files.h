@@ -63,6 +63,10 @@ class SegmentReader {
   rocksdb::IOStatus ReadWithBlockCopy(HotPages& hot, uint64_t offset, size_t n, uint64_t size,
                                       const rocksdb::IOOptions& options, char* scratch,
                                       rocksdb::IODebugContext* dbg, bool* served);
+  // Whether a segment of [offset, end) is read from tier 0: such bytes need
+  // no copy (and a copy made before the home moved up goes cold and is
+  // dropped).
+  bool ReadFromTierZero(uint64_t offset, uint64_t end) const;
   // A read of [offset, end) served by copies, from `start` to `done`: the
   // statistics and the policy see tier 0 serve it, piece by piece.
   void ObserveCopyHit(uint64_t offset, uint64_t end, const rocksdb::IOOptions& options,

@@ -98,6 +98,11 @@ class Simulation : public StorageView {
   // A read served by a copy (tier 0) that `done` completes: as the store,
   // the statistics and the policy see tier 0 serve each piece.
   void CountCopyHit(const TraceRecord& r, File& file, int64_t t, int64_t done);
+  // As SegmentReader::ReadFromTierZero: a segment of [offset, end) is read
+  // from tier 0 (its home or its copy), so those bytes need no copy.
+  bool ReadFromTierZero(const File& file, uint64_t offset, uint64_t end) const;
+  // Every segment of [offset, end) has been placed (has a home).
+  bool Placed(const File& file, uint64_t offset, uint64_t end) const;
   bool ServeWithBlockCopy(const TraceRecord& r, File& file, int64_t t, int64_t* completion,
                           bool* handled, std::string* error);
   bool ServeWithCopies(const TraceRecord& r, File& file, int64_t t, int64_t* completion,
@@ -496,15 +501,8 @@ bool Simulation::ServeWithCopies(const TraceRecord& r, File& file, int64_t t, in
     all = slots[i] >= 0;
   }
   // As the store: a read of pages whose home is on tier 0 needs no copy.
-  for (uint64_t seg = r.offset / seg_size_; seg <= (end - 1) / seg_size_; ++seg) {
-    if (seg < file.segments.size() && file.segments[seg].home >= 0 &&
-        (file.segments[seg].copy >= 0 ? file.segments[seg].copy : file.segments[seg].home) == 0) {
-      return true;
-    }
-  }
-  for (uint64_t seg = r.offset / seg_size_; all && seg <= (end - 1) / seg_size_; ++seg) {
-    all = seg < file.segments.size() && file.segments[seg].home >= 0;
-  }
+  if (ReadFromTierZero(file, r.offset, end)) return true;
+  all = all && Placed(file, r.offset, end);
   TierState& fast = *tiers_[0];
   if (all) {
     // Every segment the read touches was placed when its pages were read
@@ -549,6 +547,23 @@ bool Simulation::ServeWithCopies(const TraceRecord& r, File& file, int64_t t, in
   return true;
 }
 
+bool Simulation::ReadFromTierZero(const File& file, uint64_t offset, uint64_t end) const {
+  for (uint64_t seg = offset / seg_size_; seg <= (end - 1) / seg_size_; ++seg) {
+    if (seg < file.segments.size() && file.segments[seg].home >= 0 &&
+        (file.segments[seg].copy >= 0 ? file.segments[seg].copy : file.segments[seg].home) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool Simulation::Placed(const File& file, uint64_t offset, uint64_t end) const {
+  for (uint64_t seg = offset / seg_size_; seg <= (end - 1) / seg_size_; ++seg) {
+    if (seg >= file.segments.size() || file.segments[seg].home < 0) return false;
+  }
+  return true;
+}
+
 void Simulation::CountCopyHit(const TraceRecord& r, File& file, int64_t t, int64_t done) {
   TierState& fast = *tiers_[0];
   const uint64_t end = r.offset + r.size;
@@ -572,16 +587,8 @@ bool Simulation::ServeWithBlockCopy(const TraceRecord& r, File& file, int64_t t,
                                     int64_t* completion, bool* handled, std::string* error) {
   const uint64_t end = r.offset + r.size;
   if (r.size > PageCopies::kMaxBlock) return true;  // a scan or a large value
-  for (uint64_t seg = r.offset / seg_size_; seg <= (end - 1) / seg_size_; ++seg) {
-    if (seg < file.segments.size() && file.segments[seg].home >= 0 &&
-        (file.segments[seg].copy >= 0 ? file.segments[seg].copy : file.segments[seg].home) == 0) {
-      return true;  // its home is on tier 0
-    }
-  }
-  bool placed = true;
-  for (uint64_t seg = r.offset / seg_size_; placed && seg <= (end - 1) / seg_size_; ++seg) {
-    placed = seg < file.segments.size() && file.segments[seg].home >= 0;
-  }
+  if (ReadFromTierZero(file, r.offset, end)) return true;  // no copy needed
+  const bool placed = Placed(file, r.offset, end);
   const uint64_t key = PageCopies::Key(file.id, r.offset / PageCopies::kBlockUnit);
   const int64_t slot = placed ? copies_->FindBlock(key, r.offset, r.size) : -1;
   TierState& fast = *tiers_[0];
