@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <functional>
 #include <random>
 #include <thread>
 
@@ -92,6 +93,66 @@ class HotPagesTest : public ::testing::Test {
     uint64_t n = 0;
     for (uint64_t p = 0; p < pages; ++p) n += hot().copies().Find(PageCopies::Key(file_id, p)) >= 0;
     return n;
+  }
+
+  // Four files of 256 KiB (PREFIX0.sst .. PREFIX3.sst, random bytes from
+  // seed `seed`) on tier 1; three threads read them (`pick(random, file)`:
+  // the offset and length of a read) while this thread reopens each for
+  // writing, with the same bytes, 30 times, 20 ms apart, so that their
+  // copies are invalidated under the readers as others evict them. Counts
+  // the reads and those that did not return the file's bytes.
+  struct Churn {
+    uint64_t reads = 0, bad = 0;
+  };
+  Churn ReadWhileRewriting(const std::string& prefix, uint32_t seed,
+                           const std::function<std::pair<uint64_t, uint64_t>(uint64_t, size_t)>& pick) {
+    EXPECT_TRUE(fs_->CreateDir("/db", IOOptions(), nullptr).ok());
+    std::vector<std::string> data, names;
+    for (int f = 0; f < 4; ++f) {
+      data.push_back(test::RandomBytes(256 << 10, seed + uint32_t(f)));
+      names.push_back(prefix + std::to_string(f) + ".sst");
+      WriteSlow(names.back(), data.back());
+    }
+    std::atomic<bool> stop{false};
+    std::atomic<uint64_t> reads{0}, bad{0};
+    std::vector<std::thread> readers;
+    for (int r = 0; r < 3; ++r) {
+      readers.emplace_back([&, r] {
+        std::mt19937_64 rng(uint64_t(r) + 1);
+        std::vector<std::unique_ptr<rocksdb::FSRandomAccessFile>> files(4);
+        for (size_t f = 0; f < 4; ++f) {
+          if (!fs_->NewRandomAccessFile(names[f], FileOptions(), &files[f], nullptr).ok()) {
+            bad++;
+            return;
+          }
+        }
+        std::string buf(64 << 10, '\0');
+        IOOptions io;
+        io.rate_limiter_priority = rocksdb::Env::IO_USER;
+        while (!stop.load()) {
+          const size_t f = size_t(rng() % 4);
+          const auto [off, len] = pick(rng(), f);
+          Slice got;
+          if (!files[f]->Read(off, len, io, &got, buf.data(), nullptr).ok() ||
+              got.ToString() != data[f].substr(off, len)) {
+            bad++;
+          }
+          reads++;
+        }
+      });
+    }
+    for (int i = 0; i < 30; ++i) {
+      std::unique_ptr<rocksdb::FSRandomRWFile> rw;
+      EXPECT_TRUE(fs_->NewRandomRWFile(names[size_t(i % 4)], FileOptions(), &rw, nullptr).ok());
+      if (rw) {
+        EXPECT_TRUE(rw->Write(0, Slice(data[size_t(i % 4)].substr(0, 4096)), IOOptions(), nullptr).ok());
+        EXPECT_TRUE(rw->Close(IOOptions(), nullptr).ok());
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    stop = true;
+    for (auto& t : readers) t.join();
+    return {reads.load(), bad.load()};
   }
 
   test::ScratchDir dir_;
@@ -263,50 +324,10 @@ TEST_F(HotPagesTest, CopiesOffOrAOneTierStoreKeepNone) {
 // copies evict them: every read returns the file's bytes.
 TEST_F(HotPagesTest, ReadersNeverSeeAnotherPagesBytes) {
   Open(";copy_share:10%");  // 102 KiB: six pages, one set; constant eviction
-  ASSERT_TRUE(fs_->CreateDir("/db", IOOptions(), nullptr).ok());
-  std::vector<std::string> data;
-  for (int f = 0; f < 4; ++f) {
-    data.push_back(test::RandomBytes(256 << 10, 10 + uint32_t(f)));
-    WriteSlow("/db/00002" + std::to_string(f) + ".sst", data.back());
-  }
-  std::atomic<bool> stop{false};
-  std::atomic<uint64_t> reads{0}, bad{0};
-  std::vector<std::thread> readers;
-  for (int r = 0; r < 3; ++r) {
-    readers.emplace_back([&, r] {
-      std::mt19937_64 rng(uint64_t(r) + 1);
-      std::vector<std::unique_ptr<rocksdb::FSRandomAccessFile>> files(4);
-      for (int f = 0; f < 4; ++f) {
-        ASSERT_TRUE(fs_->NewRandomAccessFile("/db/00002" + std::to_string(f) + ".sst",
-                                             FileOptions(), &files[size_t(f)], nullptr)
-                        .ok());
-      }
-      std::string buf(5000, '\0');
-      IOOptions io;
-      io.rate_limiter_priority = rocksdb::Env::IO_USER;
-      while (!stop.load()) {
-        const size_t f = size_t(rng() % 4);
-        const uint64_t off = (rng() % 12) * 9000;  // a few hot blocks per file
-        Slice got;
-        if (!files[f]->Read(off, buf.size(), io, &got, buf.data(), nullptr).ok() ||
-            got.ToString() != data[f].substr(off, buf.size())) {
-          bad++;
-        }
-        reads++;
-      }
-    });
-  }
-  for (int i = 0; i < 30; ++i) {
-    std::unique_ptr<rocksdb::FSRandomRWFile> rw;
-    const std::string name = "/db/00002" + std::to_string(i % 4) + ".sst";
-    ASSERT_TRUE(fs_->NewRandomRWFile(name, FileOptions(), &rw, nullptr).ok());
-    ASSERT_TRUE(rw->Write(0, Slice(data[size_t(i % 4)].substr(0, 4096)), IOOptions(), nullptr).ok());
-    ASSERT_TRUE(rw->Close(IOOptions(), nullptr).ok());
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  stop = true;
-  for (auto& t : readers) t.join();
-  EXPECT_EQ(0u, bad.load()) << "of " << reads.load() << " reads";
+  const Churn c = ReadWhileRewriting("/db/00002", 10, [](uint64_t r, size_t) {
+    return std::pair<uint64_t, uint64_t>((r % 12) * 9000, 5000);  // a few hot blocks per file
+  });
+  EXPECT_EQ(0u, c.bad) << "of " << c.reads << " reads";
   EXPECT_GT(Ticker(TierTicker::kPageHits), 0u);
   EXPECT_GT(Ticker(TierTicker::kPagesCopied), 6u);
   EXPECT_EQ("", test::AuditStore(fs_.get(), "/db").problems);
@@ -400,51 +421,11 @@ TEST_F(HotPagesTest, BlockCopiesGoWithTheirFileARewriteAndARestart) {
 // bytes of several it replaced): every read returns the file's bytes.
 TEST_F(HotPagesTest, ReadersNeverSeeAnotherBlocksBytes) {
   Open(";copy_unit:block;copy_share:10%");  // 102 KiB: one set; constant eviction
-  ASSERT_TRUE(fs_->CreateDir("/db", IOOptions(), nullptr).ok());
-  std::vector<std::string> data;
-  for (int f = 0; f < 4; ++f) {
-    data.push_back(test::RandomBytes(256 << 10, 30 + uint32_t(f)));
-    WriteSlow("/db/00004" + std::to_string(f) + ".sst", data.back());
-  }
-  std::atomic<bool> stop{false};
-  std::atomic<uint64_t> reads{0}, bad{0};
-  std::vector<std::thread> readers;
-  for (int r = 0; r < 3; ++r) {
-    readers.emplace_back([&, r] {
-      std::mt19937_64 rng(uint64_t(r) + 1);
-      std::vector<std::unique_ptr<rocksdb::FSRandomAccessFile>> files(4);
-      for (int f = 0; f < 4; ++f) {
-        ASSERT_TRUE(fs_->NewRandomAccessFile("/db/00004" + std::to_string(f) + ".sst",
-                                             FileOptions(), &files[size_t(f)], nullptr)
-                        .ok());
-      }
-      std::string buf(9000, '\0');
-      IOOptions io;
-      io.rate_limiter_priority = rocksdb::Env::IO_USER;
-      while (!stop.load()) {
-        const size_t f = size_t(rng() % 4);
-        const uint64_t b = rng() % 16;  // a few hot blocks per file, of their own sizes
-        const uint64_t off = b * 9100 + f * 37, len = 700 + (b * 1237 + f * 311) % 8000;
-        Slice got;
-        if (!files[f]->Read(off, len, io, &got, buf.data(), nullptr).ok() ||
-            got.ToString() != data[f].substr(off, len)) {
-          bad++;
-        }
-        reads++;
-      }
-    });
-  }
-  for (int i = 0; i < 30; ++i) {
-    std::unique_ptr<rocksdb::FSRandomRWFile> rw;
-    const std::string name = "/db/00004" + std::to_string(i % 4) + ".sst";
-    ASSERT_TRUE(fs_->NewRandomRWFile(name, FileOptions(), &rw, nullptr).ok());
-    ASSERT_TRUE(rw->Write(0, Slice(data[size_t(i % 4)].substr(0, 4096)), IOOptions(), nullptr).ok());
-    ASSERT_TRUE(rw->Close(IOOptions(), nullptr).ok());
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  stop = true;
-  for (auto& t : readers) t.join();
-  EXPECT_EQ(0u, bad.load()) << "of " << reads.load() << " reads";
+  const Churn c = ReadWhileRewriting("/db/00004", 30, [](uint64_t r, size_t f) {
+    const uint64_t b = r % 16;  // a few hot blocks per file, of their own sizes
+    return std::pair<uint64_t, uint64_t>(b * 9100 + f * 37, 700 + (b * 1237 + f * 311) % 8000);
+  });
+  EXPECT_EQ(0u, c.bad) << "of " << c.reads << " reads";
   EXPECT_GT(Ticker(TierTicker::kPageHits), 0u);
   EXPECT_GT(Ticker(TierTicker::kPagesCopied), 10u);
   EXPECT_GT(store().hot_pages()->copies().counters().evicted, 0u);
