@@ -60,7 +60,7 @@ void SegmentReader::Hint(rocksdb::FSRandomAccessFile::AccessPattern pattern) {
 }
 
 IOStatus SegmentReader::ReadPiece(uint64_t offset, size_t n, uint64_t file_size,
-                                  const IOOptions& options, char* scratch,
+                                  const IOOptions& options, bool user, char* scratch,
                                   IODebugContext* dbg) {
   const size_t valid = offset < file_size ? size_t(std::min<uint64_t>(n, file_size - offset)) : 0;
   const uint64_t seg = store_->SegmentOf(offset);
@@ -86,8 +86,6 @@ IOStatus SegmentReader::ReadPiece(uint64_t offset, size_t n, uint64_t file_size,
     if (got.data() != scratch) memmove(scratch, got.data(), got.size());
   }
   if (got.size() < valid) memset(scratch + got.size(), 0, valid - got.size());
-  // The application's reads, not RocksDB's own (read_origin.h).
-  const bool user = IsUserRead(options, sequential_);
   Store& st = *store_;
   int64_t done = st.tier(t).AccountRead(entry_->id, offset, got.size(), start, user);
   st.Observe(*entry_, seg, offset, got.size(), user ? IoType::kUserRead : IoType::kBackgroundRead,
@@ -106,6 +104,8 @@ IOStatus SegmentReader::Read(uint64_t offset, size_t n, const IOOptions& options
   }
   const size_t valid = size_t(std::min<uint64_t>(offset + n, size) - offset);
   HotPages* hot = store_->hot_pages();
+  // The application's reads, not RocksDB's own (read_origin.h): asked once
+  // per read, every piece gets the answer.
   const bool user = IsUserRead(options, sequential_);
   if (hot && user && entry_->sealed.load(std::memory_order_acquire)) {
     bool served = false;
@@ -118,7 +118,7 @@ IOStatus SegmentReader::Read(uint64_t offset, size_t n, const IOOptions& options
       return IOStatus::OK();
     }
   }
-  IOStatus s = ReadRange(offset, n, size, options, scratch, dbg);
+  IOStatus s = ReadRange(offset, n, size, options, user, scratch, dbg);
   if (!s.ok()) return s;
   *result = Slice(scratch, valid);
   if (hot && hot->inherit() && entry_->kind == FileKind::kSst && !user && !sequential_) {
@@ -129,14 +129,16 @@ IOStatus SegmentReader::Read(uint64_t offset, size_t n, const IOOptions& options
 }
 
 IOStatus SegmentReader::ReadRange(uint64_t offset, size_t n, uint64_t size,
-                                  const IOOptions& options, char* scratch, IODebugContext* dbg) {
+                                  const IOOptions& options, bool user, char* scratch,
+                                  IODebugContext* dbg) {
   // Pieces cover the requested range (kept whole for direct-I/O alignment);
   // the caller's result stops at the end of the file.
   const uint64_t end = offset + n;
   uint64_t off = offset;
   while (off < end && off < size) {
     uint64_t piece_end = std::min(end, store_->SegmentLimit(store_->SegmentOf(off)));
-    IOStatus s = ReadPiece(off, size_t(piece_end - off), size, options, scratch + (off - offset), dbg);
+    IOStatus s = ReadPiece(off, size_t(piece_end - off), size, options, user,
+                           scratch + (off - offset), dbg);
     if (!s.ok()) return s;
     off = piece_end;
   }
@@ -215,7 +217,7 @@ IOStatus SegmentReader::ReadWithCopies(HotPages& hot, uint64_t offset, size_t n,
   const uint64_t lo = p0 * page, len = uint64_t(np) * page;
   std::unique_ptr<char, decltype(&free)> buf(
       static_cast<char*>(aligned_alloc(kBlockAlignment, len)), &free);
-  IOStatus s = buf ? ReadRange(lo, size_t(len), size, options, buf.get(), dbg)
+  IOStatus s = buf ? ReadRange(lo, size_t(len), size, options, /*user=*/true, buf.get(), dbg)
                    : IOStatus::NoSpace("TierFS: no memory for a page copy");
   if (s.ok()) memcpy(scratch, buf.get() + (offset - lo), end - offset);
   for (int i = 0; i < nf; ++i) {
@@ -301,7 +303,7 @@ IOStatus SegmentReader::ReadWithBlockCopy(HotPages& hot, uint64_t offset, size_t
   // Bytes that held other blocks: wait out their readers before overwriting.
   if (fill.wait) ReadGate::WaitForReaders();
   // The caller's own read, from the homes, then its bytes copied.
-  IOStatus s = ReadRange(offset, n, size, options, scratch, dbg);
+  IOStatus s = ReadRange(offset, n, size, options, /*user=*/true, scratch, dbg);
   // A writer that opened the file since the decision makes the copy stale.
   // Nor is a copy written into the room kept for meta/ on tier 0's device.
   const bool ok = s.ok() && entry_->seal_gen.load(std::memory_order_acquire) == gen &&

@@ -46,9 +46,10 @@ class SegmentReader {
  private:
   rocksdb::IOStatus Handle(int tier, rocksdb::FSRandomAccessFile** file);
   // Reads [offset, min(offset + n, size)) from the homes (and segment
-  // copies), piece by piece, into scratch.
+  // copies), piece by piece, into scratch. `user`: the read's origin, as
+  // Read classified it once (read_origin.h).
   rocksdb::IOStatus ReadRange(uint64_t offset, size_t n, uint64_t size,
-                              const rocksdb::IOOptions& options, char* scratch,
+                              const rocksdb::IOOptions& options, bool user, char* scratch,
                               rocksdb::IODebugContext* dbg);
   // A user read of a sealed file, through the hot-page copies: served from
   // them if every page it touches has one (*served); otherwise, if some of
@@ -73,7 +74,7 @@ class SegmentReader {
                       int64_t start, int64_t done);
   // Reads one piece that lies within a single segment into scratch.
   rocksdb::IOStatus ReadPiece(uint64_t offset, size_t n, uint64_t file_size,
-                              const rocksdb::IOOptions& options, char* scratch,
+                              const rocksdb::IOOptions& options, bool user, char* scratch,
                               rocksdb::IODebugContext* dbg);
 
   const std::shared_ptr<Store> store_;
