@@ -193,13 +193,15 @@ TEST_P(SimEquivalenceTest, TheReplayMakesTheStoresDecisions) {
 INSTANTIATE_TEST_SUITE_P(
     Policies, SimEquivalenceTest,
     ::testing::Values(Case{"fast-first", "", false}, Case{"lru", "", false},
-                      Case{"cde", "", false}, Case{"lru", ";copies:off", false},
+                      Case{"cde", "", false}, Case{"lru", ";copy_unit:page", false},
+                      Case{"lru", ";copies:off", false},
                       Case{"cde", ";copies:off", false},
                       Case{"hintstor", ";hintstor.interval:1000000000", true},
                       Case{"mutant", ";mutant.interval:1000000000;mutant.min_age:0", true}),
     [](const ::testing::TestParamInfo<Case>& info) {
       std::string name = info.param.policy;
       if (info.param.params.find("copies:off") != std::string::npos) name += "_without_page_copies";
+      if (info.param.params.find("copy_unit:page") != std::string::npos) name += "_page_copies";
       for (char& ch : name) {
         if (!isalnum(static_cast<unsigned char>(ch))) ch = '_';
       }
