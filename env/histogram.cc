@@ -2,11 +2,6 @@
 
 namespace tierfs {
 
-int AtomicHistogram::BucketFor(uint64_t micros) {
-  int b = micros == 0 ? 0 : 64 - __builtin_clzll(micros);  // bit length
-  return b < LatencyHistogram::kBuckets ? b : LatencyHistogram::kBuckets - 1;
-}
-
 void RecordLatency(LatencyHistogram* h, uint64_t micros) {
   h->count++;
   h->sum_us += micros;

@@ -10,8 +10,10 @@
 //
 // Thread-safe. The free space is probed once per kProbeBytes of data
 // written to the watched tiers while it is well above the reserve, and at
-// every check once it is within one write of the reserve, so the common
-// write costs a relaxed atomic addition per tier on tier 0's device.
+// every check once it is within one write of the reserve. A writer asks
+// for room in credits of 64 KiB (SegmentWriter::ReserveLow) and spends them
+// without asking, so the common write costs no atomic operation, and data
+// can take at most kProbeBytes plus a credit per open writer of the reserve.
 #pragma once
 
 #include <atomic>
@@ -34,7 +36,8 @@ class MetaReserve {
   // Data written between two probes while the device is far from the
   // reserve. What else fills the device (meta/ itself, another process) is
   // seen at the next probe, so data can take at most this much of the
-  // reserve; a statvfs per 256 KiB written costs nothing next to the writes.
+  // reserve (and a credit per open writer, see above); a statvfs per 256 KiB
+  // written costs nothing next to the writes.
   static constexpr uint64_t kProbeBytes = 256ull << 10;
 
   // `probe(t, &free)` reports the free bytes of tier t's device; false if

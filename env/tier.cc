@@ -4,6 +4,8 @@
 #include <cinttypes>
 #include <cstdio>
 
+#include "env/thread_index.h"
+
 namespace tierfs {
 
 Tier::Tier(int i, const TierOptions& options, const DeviceParams& dev)
@@ -40,14 +42,21 @@ int64_t Tier::AccountRead(uint64_t stream, uint64_t offset, uint64_t bytes, int6
     DeviceModel::WaitUntil(modeled);
     done = std::max(done, modeled);  // the real read may have taken longer
   }
-  // Threads take shards round robin on their first read.
-  static std::atomic<unsigned> next_shard{0};
-  thread_local const unsigned shard = next_shard.fetch_add(1) % kReadShards;
-  ReadShard& rs = read_shards_[shard];
+  const uint64_t micros = uint64_t(done - start_ns) / 1000;
+  const unsigned i = unsigned(ThreadIndex());  // -1 (a thread exiting): shared
+  if (__builtin_expect(i < unsigned(kOwnedReadShards), 1)) {
+    ReadShard& rs = read_shards_[i];
+    AtomicHistogram::Bump(rs.count, 1);
+    AtomicHistogram::Bump(rs.bytes, bytes);
+    if (user) AtomicHistogram::Bump(rs.user, 1);
+    rs.latency.RecordOwned(micros);
+    return done;
+  }
+  ReadShard& rs = read_shards_[kOwnedReadShards];
   rs.count.fetch_add(1, std::memory_order_relaxed);
   rs.bytes.fetch_add(bytes, std::memory_order_relaxed);
   if (user) rs.user.fetch_add(1, std::memory_order_relaxed);
-  rs.latency.Record(uint64_t(done - start_ns) / 1000);
+  rs.latency.Record(micros);
   return done;
 }
 

@@ -35,7 +35,8 @@ class Tier : public CapacityAccount {
   // Statistics, one per row of kTierTickers and kTierHistograms (tierfs/statistics.h):
   // relaxed atomics. Reads count in per-thread shards instead (AccountRead):
   // every RocksDB read counts here, and one shared cache line written by every
-  // reading core cost more than the rest of the read path.
+  // reading core cost more than the rest of the read path; so did locked adds
+  // on a line only one thread writes.
   void Add(TierTicker t, uint64_t n = 1) {
     tickers_[size_t(t)].fetch_add(n, std::memory_order_relaxed);
   }
@@ -82,7 +83,11 @@ class Tier : public CapacityAccount {
   static constexpr int64_t kWriteBackNanos = 100 * 1000 * 1000;
 
  private:
-  static constexpr int kReadShards = 8;
+  // Shard i is written only by the thread whose ThreadIndex() is i (plain
+  // stores: a locked add per counter cost as much as the rest of the
+  // counting); threads numbered past them share the last, with atomic adds.
+  static constexpr int kOwnedReadShards = 16;
+  static constexpr int kReadShards = kOwnedReadShards + 1;
   struct alignas(64) ReadShard {
     std::atomic<uint64_t> count{0}, bytes{0}, user{0};
     AtomicHistogram latency;

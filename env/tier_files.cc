@@ -458,7 +458,7 @@ IOStatus SegmentWriter::WritePiece(uint64_t offset, const Slice& piece, int hint
   for (int attempt = 0; s.ok(); ++attempt) {
     const int t = cur_tier_;
     int64_t start = DeviceModel::NowNanos();
-    if (st.meta_reserve().Low(t, piece.size())) {
+    if (ReserveLow(t, piece.size())) {
       // Not ours to take: the rest of its device is meta/'s (meta_reserve.h).
       s = IOStatus::NoSpace("TierFS tier " + std::to_string(t) + " (" + st.tier(t).root +
                             "): the device's free space is down to the " +
@@ -505,6 +505,24 @@ IOStatus SegmentWriter::WritePiece(uint64_t offset, const Slice& piece, int hint
                           (every_tier_tried ? std::string() : "; then: " + s.ToString()));
   }
   return s;
+}
+
+bool SegmentWriter::ReserveLow(int t, uint64_t bytes) {
+  MetaReserve& reserve = store_->meta_reserve();
+  if (!reserve.Watches(t)) return false;
+  uint64_t& credit = reserve_credit_[t];
+  if (credit < bytes) {
+    const uint64_t take = std::max(bytes, kReserveCredit);
+    if (!reserve.Low(t, take)) {
+      credit += take;
+    } else if (take == bytes || reserve.Low(t, bytes)) {
+      return true;
+    } else {
+      credit += bytes;  // within a credit of the reserve: this write alone fits
+    }
+  }
+  credit -= bytes;
+  return false;
 }
 
 void SegmentWriter::FlushStats() {

@@ -162,6 +162,11 @@ class SegmentWriter {
   rocksdb::IOStatus Prepare(uint64_t seg, uint64_t end, uint64_t write_size, int lifetime_hint);
   // Moves this writer's counts into the tiers' statistics.
   void FlushStats();
+  // MetaReserve::Low for a write of `bytes` to tier t, asked once per
+  // kReserveCredit: the room is taken from the reserve's account in credits
+  // that the writer spends without an atomic add per write.
+  bool ReserveLow(int t, uint64_t bytes);
+  static constexpr uint64_t kReserveCredit = 64 << 10;
 
   const std::shared_ptr<Store> store_;
   const std::shared_ptr<FileEntry> entry_;
@@ -178,6 +183,7 @@ class SegmentWriter {
   rocksdb::FSRandomRWFile* cur_file_ = nullptr;
   uint64_t cur_charged_end_ = 0;
   uint64_t write_size_ = 0;  // of the Write() in progress
+  uint64_t reserve_credit_[kMaxTiers] = {};  // bytes taken from MetaReserve, not yet written
 
   // Counts not yet in the tiers' statistics (one atomic merge per batch).
   struct PendingStats {
