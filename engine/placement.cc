@@ -54,10 +54,19 @@ bool PlacementEngine::Plan(const StorageView& view, size_t max, std::vector<Move
   DecayWriteRoom(view.Now());
   if (copies_) {
     copies_->SetHeadroom(Headroom(view.Capacity(0)));
+    // Halved per kCopyDemandHalfLife requests, not per plan: plans come as
+    // soon as the queue has room while the fill or the demotions have more
+    // to do, and halving at each of those forgot the copies' demand within
+    // a few moves (the fill then promoted homes into the room they asked for).
+    const uint64_t now = view.Now();
+    const double keep =
+        now > copy_seq_ ? std::exp2(-double(now - copy_seq_) / double(kCopyDemandHalfLife)) : 1.0;
+    copy_seq_ = std::max(copy_seq_, now);
     const uint64_t wanted = copies_->TakeWantedBytes();
-    copy_demand_ = copy_demand_ / 2 + wanted + copies_->TakeAdmittedBytes();
+    copy_demand_ = uint64_t(double(copy_demand_) * keep) + wanted + copies_->TakeAdmittedBytes();
     copy_claim_.store(std::min(copies_->reserve_left(), copy_demand_), std::memory_order_relaxed);
-    copy_owed_ = std::min((wanted ? copy_owed_ : copy_owed_ / 2) + wanted, copies_->reserve_left());
+    copy_owed_ = std::min((wanted ? copy_owed_ : uint64_t(double(copy_owed_) * keep)) + wanted,
+                          copies_->reserve_left());
   }
   bool more = Fill(view, made < max ? max - made : 0, moves);
   made = moves->size() - before;

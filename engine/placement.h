@@ -156,18 +156,20 @@ class PlacementEngine {
   std::mutex decide_mu_;  // held across Evict() (and its moves) and Plan()
   std::vector<Move> victims_;  // guarded by decide_mu_
   PageCopies* copies_ = nullptr;
-  // What the copies took or asked for lately, in bytes, halved at each plan
-  // (guarded by decide_mu_): the fill leaves that much of their reserve
-  // free, and nothing while they are idle (a tier 0 kept empty for copies
-  // no one reads is idle capacity).
+  // What the copies took or asked for lately, in bytes, halved every
+  // kCopyDemandHalfLife requests (guarded by decide_mu_): the fill leaves
+  // that much of their reserve free, and nothing while they are idle (a
+  // tier 0 kept empty for copies no one reads is idle capacity).
   uint64_t copy_demand_ = 0;
+  uint64_t copy_seq_ = 0;  // the request count copy_demand_ and copy_owed_ were decayed to
+  static constexpr uint64_t kCopyDemandHalfLife = kFillIntervalRequests;
   // The part of tier 0 the copies claim now: their demand, within the
   // reserve they do not hold yet (written at each plan, read by Choose).
   std::atomic<uint64_t> copy_claim_{0};
   // The room the copies asked for that no demotion has been planned for yet
   // (guarded by decide_mu_): a plan whose queue had room for fewer
   // demotions leaves the rest to the next plans instead of forgetting it.
-  // Within their reserve; halved at each plan they ask nothing in.
+  // Within their reserve; decays as copy_demand_ while they ask nothing.
   uint64_t copy_owed_ = 0;
   // The bytes the largest WAL reached lately: a memtable's worth, what the
   // next flush writes while the next WAL grows (raised as WAL segments are
