@@ -190,6 +190,15 @@ TEST(TuneSpace, BadFilesAreRefusedNamingLineAndKey) {
       {"copy_page discrete 8K 16K\nconstraint copy_page < 8K\n",
        "line 3 (constraint): the default configuration breaks 'copy_page < 8K'"},
       {"constraint a ~ b\n", "line 2 (constraint): expected 'constraint A OP B'"},
+      {"copy_page discrete 4K 8K\nconstraint copy_page + <= 8K\n",
+       "line 3 (constraint): expected 'constraint A OP B'"},
+      {"copy_page discrete 4K 8K\nconstraint 0*copy_page <= 8K\n",
+       "line 3 (constraint): expected 'constraint A OP B'"},
+      {"policy categorical fast-first lru\ncopy_page discrete 4K 8K\n"
+       "constraint copy_page + 2*policy <= 8K\n",
+       "line 4 (constraint): 'policy' is categorical"},
+      {"copy_page discrete 8K 16K\nconstraint copy_page + 2*copy_page <= 16K\n",
+       "line 3 (constraint): the default configuration breaks 'copy_page + 2*copy_page <= 16K'"},
       {"hintstor.interval numeric 1024..4096 default=2048\n",
        "line 2 (hintstor.interval): the policy hintstor is never chosen in this space"},
       {"policy categorical fast-first lru\nmutant.interval numeric 1..9 default=2\n",
@@ -222,6 +231,61 @@ TEST(TuneSpace, FixedKeysAndAFixedPolicyBindTheirParameters) {
   EXPECT_EQ(space.Render(space.Default()),
             "tierfs:///fast:128M:optane,/slow:8G:sata-ssd;policy:hintstor;copies:off;"
             "hintstor.interval:2048");
+}
+
+// A memory budget is a constraint on a sum: the block cache plus two
+// memtables within what the default spends. Every point a search can draw
+// keeps it, a point that breaks it is not a configuration of the space, and
+// a simulated search (which drops the live keys) drops the budget with them.
+TEST(TuneSpace, ASumConstraintKeepsAMemoryBudget) {
+  const std::string text = std::string(kTiers) +
+                           "segment_size discrete 64K 1M\n"
+                           "rocksdb.block_cache_size numeric 1M..256M log\n"
+                           "rocksdb.write_buffer_size numeric 1M..128M log\n"
+                           "constraint rocksdb.block_cache_size+2*rocksdb.write_buffer_size "
+                           "<= 136M\n"
+                           "constraint 2 * segment_size + 64K > 192K\n";
+  Space space;
+  std::string error;
+  ASSERT_TRUE(Space::Parse(text, "space.txt", &space, &error)) << error;
+  const int cache = space.Find("rocksdb.block_cache_size");
+  const int buffer = space.Find("rocksdb.write_buffer_size");
+  const int segment = space.Find("segment_size");
+  ASSERT_GE(cache, 0);
+  ASSERT_GE(buffer, 0);
+  ASSERT_GE(segment, 0);
+  // RocksDB's defaults (8M + 2 x 64M) spend exactly the budget.
+  EXPECT_TRUE(space.Feasible(space.Default()));
+
+  Point p = space.Default();
+  p[size_t(cache)] = 128 << 20;
+  p[size_t(buffer)] = 4 << 20;  // 128M + 8M: at the budget
+  EXPECT_TRUE(space.Feasible(p));
+  p[size_t(buffer)] = 5 << 20;  // 1M over
+  EXPECT_FALSE(space.Feasible(p));
+  Point q;
+  EXPECT_FALSE(space.PointOf(space.Render(p), &q)) << "a point over budget is not in the space";
+  p = space.Default();
+  p[size_t(segment)] = 0;  // 2 x 64K + 64K is not over 192K
+  EXPECT_FALSE(space.Feasible(p));
+
+  Rng rng(7);
+  int big_caches = 0;
+  for (int i = 0; i < 300; ++i) {
+    const Point r = space.Random(&rng);
+    ASSERT_TRUE(space.Feasible(r));
+    EXPECT_LE(r[size_t(cache)] + 2 * r[size_t(buffer)], double(136 << 20));
+    big_caches += r[size_t(cache)] > (64 << 20);
+    const Point n = space.Neighbor(r, &rng);
+    EXPECT_TRUE(space.Feasible(n));
+  }
+  EXPECT_GT(big_caches, 0) << "the budget still lets the cache grow past its default";
+
+  const Space sim = space.WithoutLive();
+  EXPECT_EQ(sim.size(), 1u);
+  Point s = sim.Default();
+  s[0] = 0;
+  EXPECT_FALSE(sim.Feasible(s)) << "the constraint without live keys is kept";
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -56,6 +57,58 @@ std::vector<std::string> Words(const std::string& line) {
   std::istringstream in(line);
   for (std::string w; in >> w;) out.push_back(w);
   return out;
+}
+
+// Parses `constraint SIDE OP SIDE`, each side terms joined by `+`, a term
+// `N*OPERAND` or `OPERAND` (spaces around `+` and `*` optional). The
+// operands are checked against the space once it is read.
+bool ParseConstraint(const std::vector<std::string>& words, Constraint* c, std::string* error) {
+  static const std::vector<std::string> ops = {"<=", ">=", "==", "!=", "<", ">"};
+  const std::string usage =
+      "expected 'constraint A OP B' with OP one of < <= > >= == !=, each side a key, a "
+      "number or a sum of terms N*KEY (as 'a + 2*b <= 64M')";
+  std::string text;
+  for (size_t i = 1; i < words.size(); ++i) text += (i > 1 ? " " : "") + words[i];
+  c->text = text;
+  std::string compact;
+  for (char ch : text) {
+    if (ch != ' ') compact += ch;
+  }
+  size_t at = std::string::npos, len = 0;
+  for (const std::string& op : ops) {
+    const size_t pos = compact.find(op);
+    if (pos != std::string::npos && (at == std::string::npos || pos < at)) at = pos, len = op.size();
+  }
+  if (at == std::string::npos) {
+    *error = usage;
+    return false;
+  }
+  c->op = compact.substr(at, len);
+  auto side = [&](const std::string& expr, std::vector<Term>* terms) {
+    if (expr.empty()) return false;
+    std::istringstream in(expr);
+    for (std::string t; std::getline(in, t, '+');) {
+      Term term;
+      const size_t star = t.find('*');
+      if (star != std::string::npos) {
+        const std::string factor = t.substr(0, star);
+        char* end = nullptr;
+        const long n = factor.empty() ? 0 : std::strtol(factor.c_str(), &end, 10);
+        if (factor.empty() || *end != '\0' || n < 1 || n > 1000000) return false;
+        term.factor = double(n);
+        t = t.substr(star + 1);
+      }
+      if (t.empty() || t.find_first_of("*<>=!") != std::string::npos) return false;
+      term.operand = t;
+      terms->push_back(term);
+    }
+    return expr.back() != '+';
+  };
+  if (!side(compact.substr(0, at), &c->left) || !side(compact.substr(at + len), &c->right)) {
+    *error = usage;
+    return false;
+  }
+  return true;
 }
 
 bool IsSize(const std::string& s) {
@@ -124,11 +177,11 @@ bool Space::Parse(const std::string& text, const std::string& name, Space* space
     }
     if (s.tiers_.empty()) return fail(key, "the 'tiers' line must come first");
     if (key == "constraint") {
-      static const std::vector<std::string> ops = {"<", "<=", ">", ">=", "==", "!="};
-      if (w.size() != 4 || std::find(ops.begin(), ops.end(), w[2]) == ops.end()) {
-        return fail(key, "expected 'constraint A OP B' with OP one of < <= > >= == !=");
-      }
-      s.constraints_.push_back({w[1], w[2], w[3], lineno});
+      Constraint c;
+      std::string err;
+      if (!ParseConstraint(w, &c, &err)) return fail(key, err);
+      c.line = lineno;
+      s.constraints_.push_back(std::move(c));
       continue;
     }
     if (key == "fixed") {
@@ -296,15 +349,18 @@ bool Space::Parse(const std::string& text, const std::string& name, Space* space
     }
   }
   for (const Constraint& c : s.constraints_) {
-    for (const std::string& operand : {c.left, c.right}) {
-      uint64_t n;
-      if (s.Find(operand) < 0 && !ParseSize(operand, &n)) {
-        lineno = c.line;
-        return fail("constraint", "'" + operand + "' is neither a parameter nor a number");
-      }
-      if (s.Find(operand) >= 0 && s.params_[s.Find(operand)].kind == ParamKind::kCategorical) {
-        lineno = c.line;
-        return fail("constraint", "'" + operand + "' is categorical: it has no number");
+    for (const std::vector<Term>* side : {&c.left, &c.right}) {
+      for (const Term& t : *side) {
+        const std::string& operand = t.operand;
+        uint64_t n;
+        if (s.Find(operand) < 0 && !ParseSize(operand, &n)) {
+          lineno = c.line;
+          return fail("constraint", "'" + operand + "' is neither a parameter nor a number");
+        }
+        if (s.Find(operand) >= 0 && s.params_[s.Find(operand)].kind == ParamKind::kCategorical) {
+          lineno = c.line;
+          return fail("constraint", "'" + operand + "' is categorical: it has no number");
+        }
       }
     }
   }
@@ -312,8 +368,7 @@ bool Space::Parse(const std::string& text, const std::string& name, Space* space
   for (const Constraint& c : s.constraints_) {
     if (!s.Holds(c, s.defaults_)) {
       lineno = c.line;
-      return fail("constraint", "the default configuration breaks '" + c.left + " " + c.op +
-                                    " " + c.right + "'");
+      return fail("constraint", "the default configuration breaks '" + c.text + "'");
     }
   }
   *space = std::move(s);
@@ -452,13 +507,21 @@ double Space::Number(const std::string& operand, const Point& p) const {
   return q.kind == ParamKind::kNumeric ? p[i] : q.numbers[size_t(p[i])];
 }
 
+double Space::Sum(const std::vector<Term>& side, const Point& p) const {
+  double sum = 0;
+  for (const Term& t : side) sum += t.factor * Number(t.operand, p);
+  return sum;
+}
+
 bool Space::Holds(const Constraint& c, const Point& p) const {
   // A constraint on an inactive parameter does not bind.
-  for (const std::string& operand : {c.left, c.right}) {
-    const int i = Find(operand);
-    if (i >= 0 && !Active(p, size_t(i))) return true;
+  for (const std::vector<Term>* side : {&c.left, &c.right}) {
+    for (const Term& t : *side) {
+      const int i = Find(t.operand);
+      if (i >= 0 && !Active(p, size_t(i))) return true;
+    }
   }
-  const double a = Number(c.left, p), b = Number(c.right, p);
+  const double a = Sum(c.left, p), b = Sum(c.right, p);
   if (c.op == "<") return a < b;
   if (c.op == "<=") return a <= b;
   if (c.op == ">") return a > b;
@@ -501,7 +564,11 @@ Space Space::WithoutLive() const {
     if (!IsRocksDbKey(f.first)) s.fixed_.push_back(f);
   }
   for (const Constraint& c : constraints_) {
-    if (!IsRocksDbKey(c.left) && !IsRocksDbKey(c.right)) s.constraints_.push_back(c);
+    bool live = false;
+    for (const std::vector<Term>* side : {&c.left, &c.right}) {
+      for (const Term& t : *side) live = live || IsRocksDbKey(t.operand);
+    }
+    if (!live) s.constraints_.push_back(c);
   }
   return s;
 }

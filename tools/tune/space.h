@@ -13,6 +13,8 @@
 //   KEY discrete V1 V2 ... [default=V]              ordered numeric values (sizes allowed)
 //   KEY categorical N1 N2 ... [default=N]           unordered names
 //   constraint A OP B                               A and B keys or numbers, OP < <= > >= == !=
+//   constraint A + 2*B + ... OP C + ...             sums of terms, each [N*]key or a number
+//                                                  (a memory budget: cache + 2*memtable <= 64M)
 //
 // KEY is a URI key the simulator honours (segment_size, policy, migration,
 // migration_queue, migration_rate, migration_busy_share, migration_plan_ms,
@@ -67,8 +69,17 @@ struct Param {
   int line = 0;        // where the file declared it
 };
 
+// One side of a constraint is a sum of terms, each an integer factor times a
+// key or a number ("2*rocksdb.write_buffer_size", "64M").
+struct Term {
+  double factor = 1;
+  std::string operand;  // a key or a number (sizes allowed)
+};
+
 struct Constraint {
-  std::string left, op, right;  // a key or a number each side
+  std::vector<Term> left, right;
+  std::string op;
+  std::string text;  // as written after `constraint`, for messages
   int line = 0;
 };
 
@@ -144,6 +155,7 @@ class Space {
   double FromUnit(size_t i, double u) const;
   bool Holds(const Constraint& c, const Point& p) const;
   double Number(const std::string& operand, const Point& p) const;
+  double Sum(const std::vector<Term>& side, const Point& p) const;
 
   std::string tiers_;
   std::vector<std::pair<std::string, std::string>> fixed_;
