@@ -19,10 +19,10 @@
 //     calls only and lets go of the base file system's objects without
 //     calling into them (their descriptors close with the process).
 // Nothing here calls into RocksDB. An atexit handler armed by libtierfs would
-// run at its dlclose too (glibc ties it to the library); in practice dlclose
-// never unloads libtierfs: its STB_GNU_UNIQUE symbols (inline statics of the
-// C++ library) make glibc mark it NODELETE (checked: still in
-// /proc/self/maps after dlclose), so its stores and threads meet exit.
+// run at its dlclose too (glibc ties it to the library); dlclose never unloads
+// libtierfs: it is linked -z nodelete (RocksDB's object registry keeps its
+// factory), so its stores and threads meet exit
+// (ExitOrderTest.HostThatDlclosesThePluginExitsCleanlyAndSaves).
 #pragma once
 
 #include <memory>

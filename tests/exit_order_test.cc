@@ -38,7 +38,11 @@ class ExitOrderTest : public ::testing::Test {
   // >= 0, SIGKILLs it that long after its store opened (a new "open:" line
   // in the LOG). Returns the wait status.
   int RunChild(const std::string& mode, long keys, std::string* out, int kill_after_ms = -1) {
-    const std::string exe = std::string(TIERFS_BUILD_DIR) + "/tests/exit_child";
+    // "dlopen": dlopen_child, which loads libtierfs itself.
+    const bool dl = mode == "dlopen";
+    const std::string exe =
+        std::string(TIERFS_BUILD_DIR) + (dl ? "/tests/dlopen_child" : "/tests/exit_child");
+    const std::string first = dl ? std::string(TIERFS_BUILD_DIR) + "/libtierfs.so" : mode;
     const std::string keys_arg = std::to_string(keys);
     const size_t opens_before = OpenLines();
     int pipefd[2];
@@ -48,7 +52,7 @@ class ExitOrderTest : public ::testing::Test {
       dup2(pipefd[1], 1);
       close(pipefd[0]);
       close(pipefd[1]);
-      execl(exe.c_str(), exe.c_str(), mode.c_str(), uri_.c_str(), "/db", keys_arg.c_str(),
+      execl(exe.c_str(), exe.c_str(), first.c_str(), uri_.c_str(), "/db", keys_arg.c_str(),
             static_cast<char*>(nullptr));
       _exit(127);
     }
@@ -199,6 +203,21 @@ TEST_F(ExitOrderTest, LearningPolicyIsStoppedAndSavedAtExit) {
   EXPECT_EQ(1u, PosixSaves("exit")) << Log();
   ExpectKeys(kKeys);
   EXPECT_EQ("loaded from " + Meta() + "/AGENTS", policy_state_);
+}
+
+// A host that loads the plugin with dlopen and unloads it with dlclose after
+// closing its database: dlclose leaves libtierfs mapped (-z nodelete: RocksDB's
+// registry keeps its factory), the URI opens the store again afterwards, the
+// process exits 0, and the close saved the statistics.
+TEST_F(ExitOrderTest, HostThatDlclosesThePluginExitsCleanlyAndSaves) {
+  std::string out;
+  RunToCleanExit("dlopen", &out);
+  EXPECT_NE(out.find("mapped after dlclose: yes"), std::string::npos) << out;
+  EXPECT_NE(out.find("reopened after dlclose"), std::string::npos) << out;
+  const json stats = Stats();
+  ASSERT_TRUE(stats.is_object()) << "STATS unreadable";
+  EXPECT_GT(WrittenBytes(stats), 0u);
+  ExpectKeys(kKeys);
 }
 
 TEST_F(ExitOrderTest, KilledHostIsNamedByTheNextOpen) {

@@ -61,6 +61,9 @@ TSAN_TESTS=(
   "agents_learning_test:AgentTest.InferenceNeverSeesTornWeightsWhileTheyAreSwapped:LearnerTest.BackgroundTrainingRunsOffTheCallersThread"
   "info_log_test"
   "migration_test"
+  # Not SyncWalRunsBesideWriters: TSan reports Version::Unref (a compaction thread) against
+  # a memcmp of the thread calling SyncWAL, every frame in Debian's librocksdb, which is not
+  # built with TSan: the atomics that order them are invisible to it (DESIGN.md, journal).
   "rocksdb_e2e_test:-*SyncWalRunsBesideWriters*"
   "device_model_test"
 )
