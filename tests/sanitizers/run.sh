@@ -63,7 +63,8 @@ TSAN_TESTS=(
   "migration_test"
   # Not SyncWalRunsBesideWriters: TSan reports Version::Unref (a compaction thread) against
   # a memcmp of the thread calling SyncWAL, every frame in Debian's librocksdb, which is not
-  # built with TSan: the atomics that order them are invisible to it (DESIGN.md, journal).
+  # built with TSan: its atomics are invisible to TSan, so such a report cannot be told from
+  # a false one (DESIGN.md, journal).
   "rocksdb_e2e_test:-*SyncWalRunsBesideWriters*"
   "device_model_test"
 )
