@@ -291,3 +291,24 @@ TEST(TuneSpace, ASumConstraintKeepsAMemoryBudget) {
 }  // namespace
 }  // namespace tune
 }  // namespace tierfs
+
+namespace tierfs {
+namespace tune {
+namespace {
+
+// tierfs-tune --tiers: the same space on another device configuration.
+TEST(TuneSpace, TiersCanBeReplacedByTheCaller) {
+  const std::string text = std::string(kTiers) + "segment_size discrete 64K 1M\n";
+  Space space;
+  std::string error;
+  ASSERT_TRUE(Space::Parse(text, "space.txt", &space, &error, "/f:32M:optane,/s:4G:hdd")) << error;
+  EXPECT_EQ(space.tiers(), "/f:32M:optane,/s:4G:hdd");
+  EXPECT_EQ(space.Render(space.Default()).rfind("tierfs:///f:32M:optane,/s:4G:hdd;", 0), 0u)
+      << space.Render(space.Default());
+  EXPECT_FALSE(Space::Parse(text, "space.txt", &space, &error, "/f:32M:floppy"));
+  EXPECT_NE(error.find("line 1 (tiers): --tiers '/f:32M:floppy': "), std::string::npos) << error;
+}
+
+}  // namespace
+}  // namespace tune
+}  // namespace tierfs

@@ -137,7 +137,8 @@ bool CheckValue(const std::string& tiers, const std::string& key, const std::str
 
 }  // namespace
 
-bool Space::Load(const std::string& path, Space* space, std::string* error) {
+bool Space::Load(const std::string& path, Space* space, std::string* error,
+                 const std::string& tiers) {
   std::ifstream in(path);
   if (!in) {
     *error = "cannot read space file '" + path + "'";
@@ -145,11 +146,11 @@ bool Space::Load(const std::string& path, Space* space, std::string* error) {
   }
   std::stringstream text;
   text << in.rdbuf();
-  return Parse(text.str(), path, space, error);
+  return Parse(text.str(), path, space, error, tiers);
 }
 
 bool Space::Parse(const std::string& text, const std::string& name, Space* space,
-                  std::string* error) {
+                  std::string* error, const std::string& tiers) {
   Space s;
   std::istringstream in(text);
   std::string line;
@@ -170,9 +171,12 @@ bool Space::Parse(const std::string& text, const std::string& name, Space* space
     if (key == "tiers") {
       if (w.size() != 2) return fail(key, "expected 'tiers PATH:CAPACITY:DEVICE,...'");
       if (!s.tiers_.empty()) return fail(key, "tiers given twice");
+      const std::string& chosen = tiers.empty() ? w[1] : tiers;
       std::string err;
-      if (!sim::ParseSimConfig("tierfs://" + w[1], &defaults, &err)) return fail(key, err);
-      s.tiers_ = w[1];
+      if (!sim::ParseSimConfig("tierfs://" + chosen, &defaults, &err)) {
+        return fail(key, (tiers.empty() ? "" : "--tiers '" + tiers + "': ") + err);
+      }
+      s.tiers_ = chosen;
       continue;
     }
     if (s.tiers_.empty()) return fail(key, "the 'tiers' line must come first");

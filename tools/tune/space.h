@@ -89,9 +89,12 @@ class Space {
   // naming the line and the key on a bad statement, an unknown key, a value
   // the URI grammar or the policy refuses, a capacity given as a parameter,
   // or a default that breaks a constraint.
+  // A non-empty `tiers` replaces the file's `tiers` line: the same space on
+  // another device configuration (tierfs-tune --tiers).
   static bool Parse(const std::string& text, const std::string& name, Space* space,
-                    std::string* error);
-  static bool Load(const std::string& path, Space* space, std::string* error);
+                    std::string* error, const std::string& tiers = "");
+  static bool Load(const std::string& path, Space* space, std::string* error,
+                   const std::string& tiers = "");
 
   const std::vector<Param>& params() const { return params_; }
   const std::string& tiers() const { return tiers_; }

@@ -66,6 +66,9 @@
 #include "tools/tune/warm_start.h"
 
 DEFINE_string(space, "", "the search space file (the default is tools/tune/space.txt)");
+DEFINE_string(tiers, "",
+              "replaces the space file's tiers line (PATH:CAPACITY:DEVICE,...): the same space "
+              "on another device configuration");
 DEFINE_string(workload, "", "the target workload: a synthetic suite name or a trace file");
 DEFINE_string(others, "", "other workloads the grade protects, comma-separated");
 DEFINE_string(optimizer, "bayes", "random, anneal, genetic, bayes, descent, dqn, or all");
@@ -249,7 +252,7 @@ int Tune() {
   }
   std::string error;
   Space space;
-  if (!Space::Load(FLAGS_space, &space, &error)) {
+  if (!Space::Load(FLAGS_space, &space, &error, FLAGS_tiers)) {
     fprintf(stderr, "tierfs-tune: %s\n", error.c_str());
     return 1;
   }
