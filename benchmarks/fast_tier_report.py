@@ -467,6 +467,114 @@ def targets(rows, configs, systems, workloads, equal_cache):
     return out
 
 
+def read_rows(path):
+    """A report's CSV back as rows: numbers as floats, empty cells as None."""
+    rows = []
+    with open(path) as f:
+        for r in csv.DictReader(f):
+            row = {}
+            for k, v in r.items():
+                try:
+                    row[k] = float(v) if v != "" else None
+                except ValueError:
+                    row[k] = v
+            rows.append(row)
+    return rows
+
+
+def interpolated_ops(fast_ops, slow_ops, share):
+    """Ops/s with `share` of the user reads on tier 0, from fast-only's and slow-only's: one
+    client's time per operation is linear in the share when the LSM and the block cache are
+    the same (reads per operation equal), so it is interpolated between theirs."""
+    if not fast_ops or not slow_ops or share is None:
+        return None
+    return 1.0 / (share / fast_ops + (1.0 - share) / slow_ops)
+
+
+# The ceilings a throughput bound is computed at: the page-granular best static placement of
+# the window, and Belady's MIN on copies (knowing the future: no online policy does better).
+BOUND_CEILINGS = (("best static", "best_static_hit_ratio"), ("Belady", "belady_copies_hit_ratio"))
+
+
+def bounds(rows, configs, systems, workloads):
+    """Per configuration, read-heavy workload and TierFS policy: the throughput the model
+    gives at the policy's measured share (a check of the model) and at each ceiling's share of
+    its window (BOUND_CEILINGS), over each RocksDB baseline's measured throughput."""
+    out = []
+    for config, _ in configs:
+        sys_here = present(rows, config, systems)
+        baselines = [b for b in ROCKSDB_BASELINES if b in sys_here]
+        for w in [w for w in READ_HEAVY if w in workloads]:
+            fast = find(rows, config=config, system=REFERENCE, workload=w)
+            slow = find(rows, config=config, system="slow-only", workload=w)
+            if not fast or not slow:
+                continue
+            for p in [x for x in sys_here if x not in NOT_POLICIES]:
+                r = find(rows, config=config, system=p, workload=w)
+                if not r or not r.get("ops_per_sec"):
+                    continue
+                f = {"config": config, "workload": w, "system": p, "ops": r["ops_per_sec"],
+                     "share": r.get("hit_ratio"), "ceilings": []}
+                f["at_share"] = interpolated_ops(fast["ops_per_sec"], slow["ops_per_sec"],
+                                                 f["share"])
+                for name, key in BOUND_CEILINGS:
+                    bound = interpolated_ops(fast["ops_per_sec"], slow["ops_per_sec"],
+                                             r.get(key))
+                    vs = {}
+                    for b in baselines:
+                        br = find(rows, config=config, system=b, workload=w)
+                        if br and br.get("ops_per_sec") and bound:
+                            vs[b] = bound / br["ops_per_sec"]
+                    f["ceilings"].append({"name": name, "share": r.get(key), "bound": bound,
+                                          "vs": vs})
+                out.append(f)
+    return out
+
+
+def print_bounds(found):
+    if not found:
+        return
+    print("\n### What a placement knowing the window would reach (the throughput targets' "
+          "ceiling)\n")
+    print("Time per operation interpolated between slow-only's and fast-only's by tier 0's share "
+          "of user reads (one client; the same LSM and block cache): *model* at the policy's "
+          "measured share (against its measured ops/s: the model's error), then at each "
+          "ceiling's share of the same window (the page-granular best static placement; "
+          "Belady's MIN on copies, which knows the future), and that bound over each RocksDB "
+          "baseline's measured ops/s. A throughput target above the Belady bound's ratio is out "
+          "of reach for any placement of these bytes at this tier-0 size, online or not.\n")
+    names = sorted({b for f in found for c in f["ceilings"] for b in c["vs"]},
+                   key=ROCKSDB_BASELINES.index)
+    ceilings = [name for name, _ in BOUND_CEILINGS]
+    print("| config | workload | policy | share | ops/s | model | " +
+          " | ".join("%s share, bound" % c for c in ceilings) + " | " +
+          " | ".join("bound / %s (%s)" % (b, ", ".join(ceilings)) for b in names) + " |")
+    print("|:---|:---|:---|" + "---:|" * (3 + len(ceilings) + len(names)))
+    for f in found:
+        cells = [f["config"], LABEL.get(f["workload"], f["workload"]), f["system"],
+                 fmt(f["share"], "pct"), "%.0f" % f["ops"],
+                 "%.0f (%+.0f%%)" % (f["at_share"], 100 * (f["at_share"] / f["ops"] - 1))
+                 if f["at_share"] else "n/a"]
+        for c in f["ceilings"]:
+            cells.append("%s, %s" % (fmt(c["share"], "pct"),
+                                     "%.0f" % c["bound"] if c["bound"] else "n/a"))
+        for b in names:
+            cells.append(", ".join(fmt(c["vs"].get(b), "ratio") for c in f["ceilings"]))
+        print("| " + " | ".join(cells) + " |")
+    print()
+    for config in dict.fromkeys(f["config"] for f in found):
+        for p in dict.fromkeys(f["system"] for f in found if f["config"] == config):
+            mine = [f for f in found if f["config"] == config and f["system"] == p]
+            parts = []
+            for i, c in enumerate(ceilings):
+                parts.append("at %s: %s" % (c, ", ".join(
+                    "%s %s" % (b, fmt(geomean([f["ceilings"][i]["vs"].get(b) for f in mine]),
+                                      "ratio")) for b in names)))
+            print("- %s, %s: geomean of the bound over the baselines, %s." % (
+                config, p, "; ".join(parts)))
+    print()
+
+
 def print_targets(results):
     if not results:
         return
@@ -607,6 +715,7 @@ def report(args):
           % (args.page >> 10))
     results = targets(rows, configs, systems, workloads, equal_cache)
     print_targets(results)
+    print_bounds(bounds(rows, configs, systems, workloads))
     plot_throughput(rows, configs, systems, workloads, args.png_prefix + "-throughput.png",
                     args.title + ": throughput of the measured run relative to fast-only")
     timed = [w for w in workloads if w != "fillrandom"]
@@ -664,6 +773,36 @@ def self_test():
     check("series hit", points[3][1], 0.25)
     check("measured window starts", start, 10.0)
 
+    # The bound: 1000 and 100 ops/s at shares 1 and 0 give 1/(0.5/1000 + 0.5/100) at 0.5.
+    check("interpolated ops", interpolated_ops(1000, 100, 0.5), 1 / 0.0055, 1e-6)
+    check("interpolated, no share", interpolated_ops(1000, 100, None), None)
+    made = [{"config": "perf", "system": s, "workload": "c-zipf", "ops_per_sec": o,
+             "hit_ratio": h, "best_static_hit_ratio": b, "belady_copies_hit_ratio": 0.8}
+            for s, o, h, b in ((REFERENCE, 1000, 1.0, 0.9), ("slow-only", 100, 0.0, 0.9),
+                               ("lru", 150, 0.3, 0.6), ("db_paths", 120, 0.1, 0.6))]
+    found = bounds(made, [("perf", "sata-ssd")], [REFERENCE, "slow-only", "lru", "db_paths"],
+                   ["c-zipf"])
+    check("bound rows", [(f["system"], f["workload"]) for f in found], [("lru", "c-zipf")])
+    if found:
+        static, belady = found[0]["ceilings"]
+        check("bound at best static", static["bound"], 1 / (0.6 / 1000 + 0.4 / 100), 1e-6)
+        check("bound over db_paths", static["vs"]["db_paths"],
+              1 / (0.6 / 1000 + 0.4 / 100) / 120, 1e-9)
+        check("bound at Belady", belady["bound"], 1 / (0.8 / 1000 + 0.2 / 100), 1e-6)
+
+    with tempfile.TemporaryDirectory(prefix="fast-tier-bounds-test-") as tmp:
+        path = os.path.join(tmp, "made.csv")
+        with open(path, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=["config", "slow_device"] + sorted(made[0]))
+            w.writeheader()
+            for r in made:
+                w.writerow(dict(r, slow_device="sata-ssd"))
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            main(["bounds", path])
+        if "| perf | YCSB C zipfian | lru | 30.0% | 150 |" not in out.getvalue():
+            failures.append("bounds from a CSV:\n" + out.getvalue())
+
     # Whole runs through summarize and report: two systems, two workloads.
     with tempfile.TemporaryDirectory(prefix="fast-tier-report-test-") as tmp:
         runs = os.path.join(tmp, "runs.txt")
@@ -672,10 +811,10 @@ def self_test():
                                      ("db_paths", 100, 0.1)):
                 d = os.path.join(tmp, system)
                 os.makedirs(d)
-                for w, main in (("c-zipf", "READ"), ("a", "READ")):
+                for w, main_op in (("c-zipf", "READ"), ("a", "READ")):
                     rep = [{"metric": "OVERALL", "measurement": "Throughput(ops/sec)", "value": ops},
                            {"metric": "OVERALL", "measurement": "RunTime(ms)", "value": 5000},
-                           {"metric": main, "measurement": "99thPercentileLatency(us)",
+                           {"metric": main_op, "measurement": "99thPercentileLatency(us)",
                             "value": 100000 / ops}]
                     with open(os.path.join(d, w + ".json"), "w") as g:
                         json.dump(rep, g)
@@ -734,9 +873,18 @@ def main(argv=None):
     r.add_argument("--title", default="TierFS: the fast tier")
     r.add_argument("--page", type=int, default=PAGE)
     r.add_argument("--copy-page", type=int, required=True)
+    b = sub.add_parser("bounds", help="the throughput bounds of a report's CSV")
+    b.add_argument("csv")
     args = ap.parse_args(argv)
     if args.self_test:
         return self_test()
+    if args.command == "bounds":
+        rows = read_rows(args.csv)
+        print_bounds(bounds(rows, list(dict.fromkeys((r["config"], r["slow_device"])
+                                                      for r in rows)),
+                            list(dict.fromkeys(r["system"] for r in rows)),
+                            [w for w in WORKLOADS if any(r["workload"] == w for r in rows)]))
+        return 0
     if args.command == "summarize":
         t = summarize(args.run_dir, args.workload, args.capacity,
                       (args.trace_tool, args.sim_tool), args.page, args.copy_page, args.segment)
@@ -745,7 +893,7 @@ def main(argv=None):
     if args.command == "report":
         report(args)
         return 0
-    ap.error("a command: summarize, report (or --self-test)")
+    ap.error("a command: summarize, report, bounds (or --self-test)")
     return 2
 
 
