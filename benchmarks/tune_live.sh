@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
-# tune_live.sh: tunes one db_bench workload live and confirms the result.
+# tune_live.sh: tunes db_bench workloads live and confirms the results.
+# For each workload (a db_bench --benchmarks list; several separated by ';'),
 # tierfs-tune searches the default space (tools/tune/space.txt: TierFS's keys
-# and the live-only RocksDB options) with --evaluator=live: each evaluation is
-# a fresh store on the emulated devices of the space's tiers (optane +
-# sata-ssd) and one db_bench run of WORKLOAD through the plugin, graded on
-# the last benchmark (LearnedSSD's Goal, alpha 0.9, against the space's
-# default: TierFS's and RocksDB 7.8's defaults; no other workload), each
-# evaluation the median of SEARCH_REPEATS fresh-store runs. Then the
-# best configuration (its URI and the OPTIONS file --options_out wrote) and
-# the default are run again REPEATS times each, alternating, on fresh stores,
-# in this one script run: the ratio of their medians is the confirmation.
+# and the live-only RocksDB options, within its memory budget) with
+# --evaluator=live: each evaluation is a fresh store on the emulated devices of
+# the space's tiers (optane + sata-ssd) and one db_bench run of the workload
+# through the plugin, graded on its last benchmark (LearnedSSD's Goal, alpha
+# 0.9, against the space's default: TierFS's and RocksDB 7.8's defaults), each
+# evaluation the median of SEARCH_REPEATS fresh-store runs. Then every
+# workload is run with the default and with each workload's best configuration
+# (its URI and the OPTIONS file --options_out wrote), REPEATS times each, the
+# configurations' order rotating, on fresh stores, in this one script run: the
+# ratio of the medians on the tuned workload is the confirmation, and on the
+# other workloads it says what the tuning costs them.
 #
-# Usage: benchmarks/tune_live.sh [--workload LIST] [--num N] [--value-size B]
+# Usage: benchmarks/tune_live.sh [--workload LIST[;LIST...]] [--num N] [--value-size B]
 #                                [--evaluations N] [--optimizer NAME] [--repeats R]
 #                                [--search-repeats S] [--out NAME]
 # Writes benchmarks/results/NAME.md (default tune-live). Set TFS_BUILD=DIR to use a build
@@ -37,23 +40,31 @@ TUNE="$BUILD/tools/tune/tierfs-tune" LIB="$BUILD/libtierfs.so" DB_BENCH=/usr/bin
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/tierfs-tune-live.XXXXXX")"
 trap 'rm -rf "$WORK"' EXIT
 OUT="$ROOT/benchmarks/results/$NAME.md"
-IFS=, read -r -a BENCHES <<<"$WORKLOAD"
-MEASURED="${BENCHES[-1]}"
-# db_bench's waitforcompaction prints no result line: it is run, not reported.
-REPORTED=()
-for b in "${BENCHES[@]}"; do [ "$b" = waitforcompaction ] || REPORTED+=("$b"); done
+IFS=';' read -r -a WORKLOADS <<<"$WORKLOAD"
+# benches W: the benchmarks of workload W that db_bench reports (waitforcompaction prints no
+# result line: it is run, not reported); measured W: its last.
+benches() { tr , '\n' <<<"$1" | grep -vx waitforcompaction; }
+measured() { echo "${1##*,}"; }
 
-common=(--space="$ROOT/tools/tune/space.txt" --workload="$WORKLOAD" --evaluator=live
-        --live_num="$NUM" --live_value_size="$VALUE_SIZE" --live_repeats="$SEARCH_REPEATS"
-        --quiet)
-mkdir "$WORK/search"
-tfs_progress "search: $OPTIMIZER, $EVALUATIONS live evaluations of $WORKLOAD, $NUM keys"
-"$TUNE" "${common[@]}" --live_dir="$WORK/search" --optimizer="$OPTIMIZER" \
-  --evaluations="$EVALUATIONS" --csv="$WORK/search.csv" --options_out="$WORK/best.ini" \
-  >"$WORK/best.txt"
-# One evaluation is the default alone: its URI and OPTIONS file.
-"$TUNE" "${common[@]}" --live_dir="$WORK/search" --evaluations=1 --csv="$WORK/default.csv" \
-  --options_out="$WORK/default.ini" >"$WORK/default.txt"
+# Search each workload's best; one evaluation is the default alone (its URI and OPTIONS file).
+CONFIGS=(default)
+for ((w = 0; w < ${#WORKLOADS[@]}; w++)); do
+  W="${WORKLOADS[w]}"
+  common=(--space="$ROOT/tools/tune/space.txt" --workload="$W" --evaluator=live
+          --live_num="$NUM" --live_value_size="$VALUE_SIZE" --live_repeats="$SEARCH_REPEATS"
+          --quiet)
+  mkdir -p "$WORK/search$w"
+  tfs_progress "search $((w + 1))/${#WORKLOADS[@]}: $OPTIMIZER, $EVALUATIONS live evaluations" \
+    "of $W, $NUM keys"
+  "$TUNE" "${common[@]}" --live_dir="$WORK/search$w" --optimizer="$OPTIMIZER" \
+    --evaluations="$EVALUATIONS" --csv="$WORK/search$w.csv" --options_out="$WORK/best$w.ini" \
+    >"$WORK/best$w.txt"
+  CONFIGS+=("best$w")
+  if [ "$w" = 0 ]; then
+    "$TUNE" "${common[@]}" --live_dir="$WORK/search$w" --evaluations=1 \
+      --csv="$WORK/default.csv" --options_out="$WORK/default.ini" >"$WORK/default.txt"
+  fi
+done
 
 # reroot URI DIR: the URI with its tiers' paths replaced by DIR/tier0, DIR/tier1, ...
 reroot() {
@@ -69,23 +80,27 @@ reroot() {
 
 declare -A OPS MICROS P99
 for ((r = 1; r <= REPEATS; r++)); do
-  order=(default best)
-  ((r % 2)) || order=(best default)  # alternate, so drift does not favour one
-  for c in "${order[@]}"; do
-    tfs_progress "confirm $r/$REPEATS: $c"
-    dir="$WORK/confirm/$c-$r"
-    uri="$(reroot "$(sed -n 's/^best //p' "$WORK/$c.txt")" "$dir")"
-    cache="$(awk -F= '$1 == "  block_cache" { print $2 }' "$WORK/$c.ini")"
-    tfs_db_bench "$dir.log" --fs_uri="$uri" --db=/db --options_file="$WORK/$c.ini" \
-      --benchmarks="$WORKLOAD" --num="$NUM" --value_size="$VALUE_SIZE" --key_size=16 --seed=42 \
-      --threads=1 --histogram=1 --cache_size="${cache:-8388608}"
-    for b in "${REPORTED[@]}"; do
-      OPS[$c,$b]+=" $(tfs_ops "$b" "$dir.log")"
+  for ((w = 0; w < ${#WORKLOADS[@]}; w++)); do
+    W="${WORKLOADS[w]}" M="$(measured "${WORKLOADS[w]}")"
+    # The configurations' order rotates with the repeat, so drift does not favour one.
+    n=${#CONFIGS[@]}
+    for ((k = 0; k < n; k++)); do
+      c="${CONFIGS[(k + r) % n]}"
+      tfs_progress "confirm $r/$REPEATS: $W with $c"
+      dir="$WORK/confirm/$c-$w-$r"
+      uri="$(reroot "$(sed -n 's/^best //p' "$WORK/$c.txt")" "$dir")"
+      cache="$(awk -F= '$1 == "  block_cache" { print $2 }' "$WORK/$c.ini")"
+      tfs_db_bench "$dir.log" --fs_uri="$uri" --db=/db --options_file="$WORK/$c.ini" \
+        --benchmarks="$W" --num="$NUM" --value_size="$VALUE_SIZE" --key_size=16 --seed=42 \
+        --threads=1 --histogram=1 --cache_size="${cache:-8388608}"
+      while read -r b; do
+        OPS[$c,$w,$b]+=" $(tfs_ops "$b" "$dir.log")"
+      done < <(benches "$W")
+      MICROS[$c,$w]+=" $(awk -v b="$M" '$1 == b && $2 == ":" { print $3 }' "$dir.log")"
+      P99[$c,$w]+=" $(awk -v b="$M" '$1 == b && $2 == ":" { f = 1 }
+                       f && $1 == "Percentiles:" { print $7; exit }' "$dir.log")"
+      rm -rf "$dir"
     done
-    MICROS[$c]+=" $(awk -v b="$MEASURED" '$1 == b && $2 == ":" { print $3 }' "$dir.log")"
-    P99[$c]+=" $(awk -v b="$MEASURED" '$1 == b && $2 == ":" { f = 1 }
-                   f && $1 == "Percentiles:" { print $7; exit }' "$dir.log")"
-    rm -rf "$dir"
   done
 done
 
@@ -93,36 +108,57 @@ minmax() { tr ' ' '\n' <<<"$1" | awk 'NF { if (!n++ || $1 < lo) lo = $1; if ($1 
                                        END { printf "%.0f-%.0f", lo, hi }'; }
 # shellcheck disable=SC2086  # the lists of figures are split into tfs_median's arguments
 {
-  echo "# tierfs-tune live: $WORKLOAD, tuned against the default"
+  echo "# tierfs-tune live: ${WORKLOADS[*]}, each tuned against the default"
   echo
-  echo "\`benchmarks/tune_live.sh --workload $WORKLOAD --num $NUM --value-size $VALUE_SIZE" \
+  echo "\`benchmarks/tune_live.sh --workload '$WORKLOAD' --num $NUM --value-size $VALUE_SIZE" \
        "--evaluations $EVALUATIONS --optimizer $OPTIMIZER --repeats $REPEATS" \
        "--search-repeats $SEARCH_REPEATS --out $NAME\`" \
        "($(date -u +%Y-%m-%d), $(nproc) cores, revision $(git -C "$ROOT" rev-parse --short HEAD))."
   echo
-  echo "The search: $EVALUATIONS live evaluations ($OPTIMIZER), each the median of" \
-       "$SEARCH_REPEATS fresh-store db_bench runs, graded on $MEASURED (Goal, alpha 0.9," \
-       "against the default)."
+  echo "Each search: $EVALUATIONS live evaluations ($OPTIMIZER), each the median of" \
+       "$SEARCH_REPEATS fresh-store db_bench runs, graded on the workload's last benchmark" \
+       "(Goal, alpha 0.9, against the default), in tools/tune/space.txt (its memory budget:" \
+       "block cache + 2 memtables <= 136 MiB, what RocksDB's defaults spend)."
   echo
   echo "- default: \`$(sed -n 's/^best //p' "$WORK/default.txt")\`" \
        "$(sed -n 's/^rocksdb //p' "$WORK/default.txt")"
-  echo "- best: \`$(sed -n 's/^best //p' "$WORK/best.txt")\`" \
-       "$(sed -n 's/^rocksdb //p' "$WORK/best.txt")"
-  echo "- the search's own report: $(sed -n 's/^grade //p' "$WORK/best.txt");" \
-       "$(grep -v '^best \|^rocksdb \|^grade ' "$WORK/best.txt")"
-  echo
-  echo "The confirmation: each configuration run $REPEATS times on fresh stores, alternating," \
-       "in this one script run; medians, the range in brackets."
-  echo
-  tfs_md_header "ops/sec" default best "best / default"
-  for b in "${REPORTED[@]}"; do
-    d="$(tfs_median ${OPS[default,$b]})" t="$(tfs_median ${OPS[best,$b]})"
-    tfs_md_row "$b" "$d ($(minmax "${OPS[default,$b]}"))" "$t ($(minmax "${OPS[best,$b]}"))" \
-      "$(tfs_ratio "$t" "$d")"
+  for ((w = 0; w < ${#WORKLOADS[@]}; w++)); do
+    echo "- best$w, tuned on \`${WORKLOADS[w]}\`: \`$(sed -n 's/^best //p' "$WORK/best$w.txt")\`" \
+         "$(sed -n 's/^rocksdb //p' "$WORK/best$w.txt")"
+    echo "  (the search's own report: $(sed -n 's/^grade //p' "$WORK/best$w.txt");" \
+         "$(grep -v '^best \|^rocksdb \|^grade ' "$WORK/best$w.txt" | paste -sd' ' -))"
   done
-  d="$(tfs_median ${MICROS[default]})" t="$(tfs_median ${MICROS[best]})"
-  tfs_md_row "$MEASURED micros/op" "$d" "$t" "$(tfs_ratio "$t" "$d")"
-  d="$(tfs_median ${P99[default]})" t="$(tfs_median ${P99[best]})"
-  tfs_md_row "$MEASURED P99 us" "$d" "$t" "$(tfs_ratio "$t" "$d")"
+  echo
+  echo "The confirmation: every workload with every configuration, $REPEATS times each on" \
+       "fresh stores, the order rotating, in this one script run; medians, the range in" \
+       "brackets, and each over the default's on the same workload."
+  for ((w = 0; w < ${#WORKLOADS[@]}; w++)); do
+    M="$(measured "${WORKLOADS[w]}")"
+    echo
+    echo "### \`${WORKLOADS[w]}\`"
+    echo
+    tfs_md_header "ops/sec" "${CONFIGS[@]}"
+    while read -r b; do
+      row=("$b") d="$(tfs_median ${OPS[default,$w,$b]})"
+      for c in "${CONFIGS[@]}"; do
+        t="$(tfs_median ${OPS[$c,$w,$b]})"
+        cell="$t ($(minmax "${OPS[$c,$w,$b]}"))"
+        [ "$c" = default ] || cell+=" $(tfs_ratio "$t" "$d")x"
+        row+=("$cell")
+      done
+      tfs_md_row "${row[@]}"
+    done < <(benches "${WORKLOADS[w]}")
+    for fig in MICROS P99; do
+      row=("$M $([ $fig = MICROS ] && echo micros/op || echo P99 us)")
+      declare -n ref=$fig
+      d="$(tfs_median ${ref[default,$w]})"
+      for c in "${CONFIGS[@]}"; do
+        t="$(tfs_median ${ref[$c,$w]})"
+        row+=("$t$([ "$c" = default ] || echo " $(tfs_ratio "$t" "$d")x")")
+      done
+      unset -n ref
+      tfs_md_row "${row[@]}"
+    done
+  done
 } >"$OUT"
 tfs_progress "wrote $OUT"
