@@ -95,7 +95,7 @@ check "tierfs sst_dump --command=check passes on every table file" \
 # ---- help and usage errors
 tierfs help >"$TMP/help.out"
 missing=""
-for c in stats metrics ls segments heatmap watch move replicate prefetch drop-copy pin unpin hint queue errors ldb sst_dump help; do
+for c in stats metrics ls segments heatmap watch check move replicate prefetch drop-copy pin unpin hint queue errors ldb sst_dump help; do
   [ "$(grep -c "^  $c  " "$TMP/help.out")" = 1 ] || missing="$missing $c"
 done
 check "tierfs help lists every command on one line" \
@@ -125,6 +125,11 @@ tierfs --fs_uri="$URI" --segments=1 stats >"$TMP/nottaken.out" 2>&1 || rc=$?
 check "an option the command does not take fails, naming both" \
   "$([ "$rc" = 2 ] && grep -q "^tierfs stats: error: option --segments does not apply" "$TMP/nottaken.out" &&
      grep -q "^usage: tierfs --fs_uri=URI \[--json\] stats$" "$TMP/nottaken.out" && echo ok || echo "status $rc: $(cat "$TMP/nottaken.out")")"
+rc=0
+tierfs --fs_uri="$URI" check foo >"$TMP/check-arg.out" 2>&1 || rc=$?
+check "an argument to a command that takes none (check foo) fails, naming it, with the usage" \
+  "$([ "$rc" = 2 ] && grep -q "^tierfs check: error: takes no arguments, got 'foo'$" "$TMP/check-arg.out" &&
+     grep -q "^usage: tierfs --fs_uri=URI .*check$" "$TMP/check-arg.out" && echo ok || echo "status $rc: $(cat "$TMP/check-arg.out")")"
 rc=0
 tierfs --fs_uri="$URI" ldb --env_uri=posix:// --db="$DB" scan >"$TMP/envuri.out" 2>&1 || rc=$?
 check "tierfs ldb refuses --env_uri" \

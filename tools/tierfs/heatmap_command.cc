@@ -164,10 +164,6 @@ class HeatmapCommand : public InspectCommand {
                                        "by id)"));
       return kExitBadUsage;
     }
-    if (!inv.args.empty()) {
-      LOG(ERROR) << "takes no arguments, got " << inv.args.size();
-      return kExitBadUsage;
-    }
     HeatMap map;
     rocksdb::Status s = BuildTraceHeatMap(FLAGS_trace, FLAGS_windows, &map);
     if (!s.ok()) {

@@ -162,10 +162,6 @@ class WatchCommand : public Command {
   }
 
   int Run(const Invocation& inv) const override {
-    if (!inv.args.empty()) {
-      LOG(ERROR) << "takes no arguments, got " << inv.args.size();
-      return kExitBadUsage;
-    }
     if (FLAGS_interval_ms < 1 || FLAGS_count < 0) {
       LOG(ERROR) << "bad "
                  << (FLAGS_interval_ms < 1 ? "--interval_ms=" + std::to_string(FLAGS_interval_ms)
