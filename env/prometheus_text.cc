@@ -37,6 +37,13 @@ void Sample(std::string* out, const std::string& name, const std::string& labels
   *out += name + "{" + labels + "} " + std::to_string(v) + "\n";
 }
 
+// A store-wide family of one sample.
+void Single(std::string* out, const std::string& name, const char* type, const std::string& help,
+            uint64_t v) {
+  Family(out, name, type, help);
+  *out += name + " " + std::to_string(v) + "\n";
+}
+
 std::string Seconds(double s) {
   char buf[32];
   snprintf(buf, sizeof(buf), "%.9g", s);
@@ -81,6 +88,40 @@ std::string TierStatsToPrometheus(const std::vector<TierStats>& stats) {
       out += name + "_count{" + labels + "} " + std::to_string(cumulative) + "\n";
     }
   }
+  return out;
+}
+
+std::string StoreMetricsToPrometheus(const StoreMetrics& metrics) {
+  std::string out = TierStatsToPrometheus(metrics.tiers);
+  Family(&out, "tierfs_store_errors_total", "counter",
+         "errors no caller could be told of, by kind, over the store's life (`tierfs errors` "
+         "says what each counts; each is a line in <tier 0>/meta/LOG)");
+  for (const StoreErrorInfo& e : kStoreErrors) {
+    Sample(&out, "tierfs_store_errors_total", std::string("kind=\"") + e.name + "\"",
+           metrics.errors[size_t(e.id)]);
+  }
+  const MigrationInfo& m = metrics.migration;
+  Single(&out, "tierfs_migration_enabled", "gauge", "1 if the store has a migration thread",
+         m.enabled);
+  Single(&out, "tierfs_migration_moves_total", "counter",
+         "migration moves done (planned and manual) since the store opened", m.done);
+  Single(&out, "tierfs_migration_moved_bytes_total", "counter",
+         "bytes the migration moves done carried since the store opened", m.bytes);
+  Single(&out, "tierfs_migration_skipped_total", "counter",
+         "migration moves skipped since the store opened: nothing to do, file busy, no room",
+         m.skipped);
+  Single(&out, "tierfs_migration_given_up_total", "counter",
+         "migration moves given up since the store opened: devices never idle, or an error",
+         m.given_up);
+  Single(&out, "tierfs_migration_waits_total", "counter",
+         "migration chunks that waited for foreground I/O since the store opened", m.waits);
+  uint64_t manual = 0;
+  for (const std::string& q : m.queue) manual += q.compare(0, 7, "manual ") == 0;
+  Family(&out, "tierfs_migration_queue_length", "gauge", "migration moves waiting, by queue");
+  Sample(&out, "tierfs_migration_queue_length", "queue=\"manual\"", manual);
+  Sample(&out, "tierfs_migration_queue_length", "queue=\"planned\"", m.queue.size() - manual);
+  Single(&out, "tierfs_migration_running", "gauge", "1 while a migration move runs",
+         !m.running.empty());
   return out;
 }
 

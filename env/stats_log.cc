@@ -11,8 +11,6 @@
 #include <cstring>
 
 #include "env/posix_util.h"
-#include "env/prometheus_text.h"
-#include "env/stats_report.h"
 
 namespace tierfs {
 
@@ -111,13 +109,13 @@ void StatsLog::AppendLine(bool final) {
   const std::string line = "{\"unix_ns\": " + std::to_string(UnixNanos()) +
                            ", \"elapsed_ms\": " + std::to_string((SteadyNanos() - start_ns_) / 1000000) +
                            (final ? ", \"final\": true" : "") +
-                           ", \"tiers\": " + TierStatsToJson(snapshot_()).dump() + "}\n";
+                           ", \"tiers\": " + snapshot_() + "}\n";
   if (!WriteAll(fd_, line)) error_ = "TierFS: writing stats log " + path_ + ": " + strerror(errno);
 }
 
 void StatsLog::ReplaceText() {
   // A scraper reads the old file or the new one, never half of one.
-  IOStatus s = WriteFileDurably(path_, TierStatsToPrometheus(snapshot_()));
+  IOStatus s = WriteFileDurably(path_, snapshot_());
   if (!s.ok()) error_ = "TierFS: writing metrics file " + path_ + ": " + s.ToString();
 }
 

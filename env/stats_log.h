@@ -3,7 +3,8 @@
 // formats:
 //   - JSON lines, appended (URI key `stats_log:PATH`, interval `stats_log_ms`,
 //     1000 by default): the history of a run, for benchmarks;
-//   - Prometheus text (env/prometheus_text.h), the whole file replaced
+//   - Prometheus text (env/prometheus_text.h: the per-tier statistics, the
+//     error counters and the migration engine's), the whole file replaced
 //     atomically each time (written beside it as PATH.tmp, then renamed), as
 //     node_exporter's textfile collector wants it (URI key `metrics_file:PATH`,
 //     interval `metrics_ms`, 10000 by default): the state now, for monitoring.
@@ -41,8 +42,10 @@ namespace tierfs {
 class StatsLog {
  public:
   enum class Format { kJsonLines, kPrometheus };
-  // Returns the store's statistics now (GetTierStats).
-  using Snapshot = std::function<std::vector<TierStats>()>;
+  // Returns the store's state now in the log's format: for kJsonLines the
+  // line's "tiers" array (TierStatsToJson of GetTierStats), for kPrometheus
+  // the whole exposition (StoreMetricsToPrometheus).
+  using Snapshot = std::function<std::string()>;
 
   // Creates (truncates) `path`, writes the first snapshot and starts the
   // thread that writes one every `interval_ms` (> 0). `snapshot` is called

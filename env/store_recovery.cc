@@ -99,6 +99,11 @@ IOStatus Store::Open(const Options& options, std::shared_ptr<Store>* result) {
     s = store->StartTrace(options.trace);
     if (!s.ok()) return s;
   }
+  // Before the statistics log and metrics file: their threads read migrator_
+  // (the metrics show the migration engine's counters).
+  if (options.migration.enabled && !options.read_only) {
+    store->migrator_ = std::make_unique<Migrator>(store.get(), options.migration);
+  }
   if (!options.stats_log.empty() && !options.read_only) {
     s = store->StartStatsLog(options.stats_log, options.stats_log_ms,
                              StatsLog::Format::kJsonLines, &store->stats_log_);
@@ -108,9 +113,6 @@ IOStatus Store::Open(const Options& options, std::shared_ptr<Store>* result) {
     s = store->StartStatsLog(options.metrics_file, options.metrics_ms,
                              StatsLog::Format::kPrometheus, &store->metrics_file_);
     if (!s.ok()) return s;
-  }
-  if (options.migration.enabled && !options.read_only) {
-    store->migrator_ = std::make_unique<Migrator>(store.get(), options.migration);
   }
   if (!options.read_only) {
     store->admin_ = std::make_unique<AdminServer>(store.get());

@@ -5,6 +5,9 @@
 
 #include <chrono>
 
+#include "env/admin_ops.h"
+#include "env/prometheus_text.h"
+#include "env/stats_report.h"
 #include "env/store.h"
 
 namespace tierfs {
@@ -86,10 +89,13 @@ IOStatus Store::StartStatsLog(const std::string& path, uint64_t interval_ms,
   if (!s.ok()) return s;
   return StatsLog::Start(
       path, interval_ms, format,
-      [this] {
-        std::vector<TierStats> stats;
-        GetStats(&stats);
-        return stats;
+      [this, format] {
+        StoreMetrics metrics;
+        GetStats(&metrics.tiers);
+        if (format == StatsLog::Format::kJsonLines) return TierStatsToJson(metrics.tiers).dump();
+        metrics.errors = errors();
+        MigrationInfoOf(this, &metrics.migration);
+        return StoreMetricsToPrometheus(metrics);
       },
       log);
 }

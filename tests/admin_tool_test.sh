@@ -95,7 +95,7 @@ check "tierfs sst_dump --command=check passes on every table file" \
 # ---- help and usage errors
 tierfs help >"$TMP/help.out"
 missing=""
-for c in stats metrics ls segments heatmap watch move replicate prefetch drop-copy pin unpin hint queue errors ldb sst_dump help; do
+for c in stats metrics ls segments heatmap watch check move replicate prefetch drop-copy pin unpin hint queue errors ldb sst_dump help; do
   [ "$(grep -c "^  $c  " "$TMP/help.out")" = 1 ] || missing="$missing $c"
 done
 check "tierfs help lists every command on one line" \
@@ -125,6 +125,11 @@ tierfs --fs_uri="$URI" --segments=1 stats >"$TMP/nottaken.out" 2>&1 || rc=$?
 check "an option the command does not take fails, naming both" \
   "$([ "$rc" = 2 ] && grep -q "^tierfs stats: error: option --segments does not apply" "$TMP/nottaken.out" &&
      grep -q "^usage: tierfs --fs_uri=URI \[--json\] stats$" "$TMP/nottaken.out" && echo ok || echo "status $rc: $(cat "$TMP/nottaken.out")")"
+rc=0
+tierfs --fs_uri="$URI" check foo >"$TMP/check-arg.out" 2>&1 || rc=$?
+check "an argument to a command that takes none (check foo) fails, naming it, with the usage" \
+  "$([ "$rc" = 2 ] && grep -q "^tierfs check: error: takes no arguments, got 'foo'$" "$TMP/check-arg.out" &&
+     grep -q "^usage: tierfs --fs_uri=URI .*check$" "$TMP/check-arg.out" && echo ok || echo "status $rc: $(cat "$TMP/check-arg.out")")"
 rc=0
 tierfs --fs_uri="$URI" ldb --env_uri=posix:// --db="$DB" scan >"$TMP/envuri.out" 2>&1 || rc=$?
 check "tierfs ldb refuses --env_uri" \
@@ -191,6 +196,110 @@ env -u LD_PRELOAD script -qec "'$TOOL' --fs_uri='$URI' check" /dev/null >"$TMP/c
 check "check on a terminal: a progress line (bytes examined of all, rate, time left), then the report" \
   "$([ "$rc" = 0 ] && grep -qa $'\rcheck: [0-9.]* [KMG]*i*B of [0-9.]* [KMG]*i*B, .*/s, about 0 s left' "$TMP/check-tty.out" &&
      grep -qa '^clean: no findings' "$TMP/check-tty.out" && echo ok || echo "status $rc: $(cat -A "$TMP/check-tty.out" | head -5)")"
+
+# ---- the steering commands run by the tool (no process has the store open), each checked by its
+# effect: on a store of single-segment table files, some on each tier (fillseq, as db_bench wrote
+# the first store). `segments --json` and `stats --json` read the store again after the tool closed it.
+mkdir -p "$TMP/s0" "$TMP/s1"
+URI3="tierfs://$TMP/s0:2M,$TMP/s1:1G;segment_size:256K"
+LD_PRELOAD="$PRELOAD" db_bench --fs_uri="$URI3" --db="$DB" --benchmarks=fillseq --num=$NUM \
+  --value_size=100 --write_buffer_size=262144 --compression_type=none >"$TMP/bench3.out" 2>&1
+# FILE's segments as "tier/copy ..." (copy -1: none), and a tier's stats --json field.
+placement() {
+  tierfs --fs_uri="${2:-$URI3}" --json --db="$DB" segments | /usr/bin/python3 -c '
+import json, sys
+print(" ".join("%d/%d" % (s["tier"], s["copy_tier"]) for s in json.load(sys.stdin) if s["file"] == sys.argv[1]))' "$1"
+}
+tier_stat() {
+  tierfs --fs_uri="$URI3" --json stats | /usr/bin/python3 -c '
+import json, sys
+print(json.load(sys.stdin)[int(sys.argv[1])][sys.argv[2]])' "$1" "$2"
+}
+# The table files on tier 1 (oldest first), for one command each.
+mapfile -t on1 < <(tierfs --fs_uri="$URI3" --json --db="$DB" ls | /usr/bin/python3 -c '
+import json, sys
+for f in json.load(sys.stdin):
+    if f["kind"] == "sst" and f["segments_per_tier"] == [0, 1]: print(f["name"])')
+check "the steering store has at least 4 single-segment table files on tier 1" \
+  "$([ "${#on1[@]}" -ge 4 ] && echo ok || echo "${#on1[@]}: $(tail -3 "$TMP/bench3.out")")"
+pinned="${on1[0]:-none}" replicated="${on1[1]:-none}" prefetched="${on1[2]:-none}" hinted="${on1[3]:-none}"
+
+rc=0
+tierfs --fs_uri="$URI3" pin "$pinned" 0 >"$TMP/pin.out" 2>&1 || rc=$?
+check "pin FILE 0 run by the tool: done, the note that the pin ends with it, the segment on tier 0" \
+  "$([ "$rc" = 0 ] && [ "$(head -1 "$TMP/pin.out")" = "pin: done" ] &&
+     grep -q '^(no process has the store open: data moved here; pins .*last only while' "$TMP/pin.out" &&
+     [ "$(placement "$pinned")" = 0/-1 ] && echo ok || echo "status $rc, $(placement "$pinned"): $(cat "$TMP/pin.out")")"
+rc=0
+tierfs --fs_uri="$URI3" unpin "$pinned" >"$TMP/unpin.out" 2>&1 || rc=$?
+check "unpin FILE run by the tool: done, nothing moved (the policy places the file again)" \
+  "$([ "$rc" = 0 ] && [ "$(head -1 "$TMP/unpin.out")" = "unpin: done" ] &&
+     [ "$(placement "$pinned")" = 0/-1 ] && echo ok || echo "status $rc, $(placement "$pinned"): $(cat "$TMP/unpin.out")")"
+rc=0
+tierfs --fs_uri="$URI3" unpin /no/such.sst >"$TMP/unpin-missing.out" 2>&1 || rc=$?
+check "unpin of a file the store does not have fails, naming it" \
+  "$([ "$rc" = 1 ] && grep -q '^tierfs unpin: error: .*/no/such.sst: no such file in TierFS' "$TMP/unpin-missing.out" &&
+     echo ok || echo "status $rc: $(cat "$TMP/unpin-missing.out")")"
+
+copies_in=$(tier_stat 0 copies_in)
+rc=0
+env -u LD_PRELOAD script -qec "'$TOOL' --fs_uri='$URI3' replicate '$replicated' 0" /dev/null \
+  >"$TMP/replicate-tty.out" 2>&1 || rc=$?
+check "replicate FILE 0 on a terminal: a progress line, done, a durable copy on tier 0, counted" \
+  "$([ "$rc" = 0 ] && grep -qa $'\rreplicate: 1 of 1 segments, .* moved, .*/s, about 0 s left' "$TMP/replicate-tty.out" &&
+     grep -qa '^replicate: done' "$TMP/replicate-tty.out" && [ "$(placement "$replicated")" = 1/0 ] &&
+     [ "$(tier_stat 0 copies_in)" = $((copies_in + 1)) ] && echo ok ||
+     echo "status $rc, $(placement "$replicated"), copies_in $copies_in -> $(tier_stat 0 copies_in): $(cat -A "$TMP/replicate-tty.out" | head -3)")"
+dropped=$(tier_stat 0 copies_dropped)
+rc=0
+tierfs --fs_uri="$URI3" drop-copy "$replicated" >"$TMP/drop.out" 2>&1 || rc=$?
+check "drop-copy FILE: done, the copy gone, counted as dropped on its tier" \
+  "$([ "$rc" = 0 ] && [ "$(head -1 "$TMP/drop.out")" = "drop-copy: done" ] &&
+     [ "$(placement "$replicated")" = 1/-1 ] && [ "$(tier_stat 0 copies_dropped)" = $((dropped + 1)) ] &&
+     echo ok || echo "status $rc, $(placement "$replicated"), dropped $dropped -> $(tier_stat 0 copies_dropped): $(cat "$TMP/drop.out")")"
+copies_in=$(tier_stat 0 copies_in)
+rc=0
+tierfs --fs_uri="$URI3" prefetch "$prefetched" 0 >"$TMP/prefetch.out" 2>&1 || rc=$?
+check "prefetch FILE 0 run by the tool: done, a copy made on tier 0, forgotten when the tool closed" \
+  "$([ "$rc" = 0 ] && [ "$(head -1 "$TMP/prefetch.out")" = "prefetch: done" ] &&
+     [ "$(tier_stat 0 copies_in)" = $((copies_in + 1)) ] && [ "$(placement "$prefetched")" = 1/-1 ] &&
+     echo ok || echo "status $rc, $(placement "$prefetched"), copies_in $copies_in -> $(tier_stat 0 copies_in): $(cat "$TMP/prefetch.out")")"
+rc=0
+tierfs --fs_uri="$URI3" hint "$hinted" cold >"$TMP/hint.out" 2>&1 || rc=$?
+check "hint FILE cold run by the tool: done, with the note that it ends with the tool" \
+  "$([ "$rc" = 0 ] && [ "$(head -1 "$TMP/hint.out")" = "hint: done" ] &&
+     grep -q '^(no process has the store open: .*last only while a process has the store open)' "$TMP/hint.out" &&
+     [ "$(placement "$hinted")" = 1/-1 ] && echo ok || echo "status $rc: $(cat "$TMP/hint.out")")"
+rc=0
+tierfs --fs_uri="$URI3" hint "$hinted" lukewarm >"$TMP/hint-bad.out" 2>&1 || rc=$?
+check "hint with an unknown hint is a usage error naming it" \
+  "$([ "$rc" = 2 ] && grep -q "^tierfs hint: error: unknown access hint 'lukewarm'" "$TMP/hint-bad.out" &&
+     echo ok || echo "status $rc: $(cat "$TMP/hint-bad.out")")"
+
+# The same commands sent to a process that has the store open (db_bench, its migration thread
+# on): pins and hints are recorded there, and pin's moves queued and waited for.
+LD_PRELOAD="$PRELOAD" db_bench --fs_uri="$URI3;migration:on" --db="$DB" --use_existing_db=1 \
+  --num=$NUM --benchmarks=readrandom --duration=600 >"$TMP/busy3.out" 2>&1 &
+bench_pid=$!
+for _ in $(seq 600); do [ -d "$TMP/s0/meta/admin" ] && break; sleep 0.05; done
+rc=0
+tierfs --fs_uri="$URI3" pin "$pinned" 1 --wait >"$TMP/pin-live.out" 2>&1 || rc=$?
+check "pin FILE 1 --wait in a running process: queued, waited for, the segment on tier 1" \
+  "$([ "$rc" = 0 ] && [ "$(head -1 "$TMP/pin-live.out")" = "pin: queued" ] &&
+     grep -q '^pin: the queued manual moves are done' "$TMP/pin-live.out" &&
+     [ "$(placement "$pinned")" = 1/-1 ] && echo ok || echo "status $rc, $(placement "$pinned"): $(cat "$TMP/pin-live.out")")"
+rc=0
+tierfs --fs_uri="$URI3" --cf=default hint cold >"$TMP/hint-live.out" 2>&1 || rc=$?
+check "hint --cf=default cold in a running process: recorded there (done, no note of the tool's own)" \
+  "$([ "$rc" = 0 ] && [ "$(cat "$TMP/hint-live.out")" = "hint: done" ] && echo ok ||
+     echo "status $rc: $(cat "$TMP/hint-live.out")")"
+rc=0
+tierfs --fs_uri="$URI3" unpin "$pinned" >"$TMP/unpin-live.out" 2>&1 || rc=$?
+check "unpin FILE in a running process: answered there" \
+  "$([ "$rc" = 0 ] && grep -qE '^unpin: (queued|done)$' "$TMP/unpin-live.out" &&
+     ! grep -q 'no process has the store open' "$TMP/unpin-live.out" && echo ok ||
+     echo "status $rc: $(cat "$TMP/unpin-live.out")")"
+kill "$bench_pid"; wait "$bench_pid" 2>/dev/null || true; bench_pid=""
 
 # ---- a store open in another process is refused, not opened twice
 rm -rf "$TMP/t0/meta/admin"  # made again when the store opens: the sign db_bench has it

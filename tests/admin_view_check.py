@@ -3,7 +3,9 @@
 
   admin_view_check.py text SEGMENTS.json LS.json HEATMAP.txt [--colour] [--width=N]
   admin_view_check.py png SEGMENTS.json LS.json PNG
+  admin_view_check.py heatmap-json SEGMENTS.json LS.json HEATMAP.json
   admin_view_check.py watch WATCH.txt N TIERS
+  admin_view_check.py watch-json WATCH.jsonl N TIERS
   admin_view_check.py trace HEATMAP.txt TRACE.csv WINDOWS SEGMENT_SIZE [--colour]
   admin_view_check.py trace-png PNG HEATMAP.txt WINDOWS
 
@@ -230,6 +232,80 @@ def check_watch(path, n, tiers):
             fail("block %d has no hit share or moves line:\n%s" % (k, block))
 
 
+def check_heatmap_json(segments_path, ls_path, json_path):
+    """Every placed segment of SEGMENTS.json, and nothing else, in its file's row with its
+    tier, copy and heat; each file's level as LS.json has it; rows by level, then name."""
+    segs = json.load(open(segments_path))
+    levels = {f["name"]: f["level"] for f in json.load(open(ls_path))}
+    got = json.load(open(json_path))
+    if not got.get("tiers") or "files" not in got:
+        fail("%s: no tiers or no files: %r" % (json_path, list(got)))
+    rows = got["files"]
+    want = {}
+    for r in segs:
+        want.setdefault(r["file"], {})[r["segment"]] = r
+    if sorted(r["file"] for r in rows) != sorted(want):
+        fail("%s: files %r, expected %r" % (json_path, sorted(r["file"] for r in rows),
+                                              sorted(want)))
+    order = [(r["level"] % 1000, r["name"]) for r in rows]  # -1 (unknown) sorts last
+    if order != sorted(order):
+        fail("%s: rows not by level, then name: %r" % (json_path, order))
+    for row in rows:
+        f = row["file"]
+        if row["level"] != levels.get(f):
+            fail("%s: %s at level %r, ls says %r" % (json_path, f, row["level"], levels.get(f)))
+        if "/db/" + row["name"] != f:
+            fail("%s: %s named %r" % (json_path, f, row["name"]))
+        cells = {c["segment"]: c for c in row["segments"] if c["tier"] >= 0}
+        if sorted(cells) != sorted(want[f]):
+            fail("%s: %s has segments %r, expected %r" % (json_path, f, sorted(cells),
+                                                           sorted(want[f])))
+        for i, c in cells.items():
+            r = want[f][i]
+            if (c["tier"], c["copy_tier"]) != (r["tier"], r["copy_tier"]) or \
+                    not math.isclose(c["heat"], r["heat"], rel_tol=1e-9, abs_tol=1e-9):
+                fail("%s: %s:%d is %r, segments says %r" % (json_path, f, i, c, r))
+        per_tier = [sum(1 for c in cells.values() if c["tier"] == t)
+                    for t in range(len(got["tiers"]))]
+        if row["segments_per_tier"] != per_tier or \
+                row["copies"] != sum(1 for c in cells.values() if c["copy_tier"] >= 0):
+            fail("%s: %s's counts %r / %r" % (json_path, f, row["segments_per_tier"],
+                                              row["copies"]))
+    hottest = max((r["heat"] for r in segs), default=0)
+    if not math.isclose(got["max_value"], hottest, rel_tol=1e-9, abs_tol=1e-9):
+        fail("%s: max_value %r, the hottest segment %r" % (json_path, got["max_value"], hottest))
+
+
+def check_watch_json(path, n, tiers):
+    """N lines, each one sample's object with every tier's rates, as the text blocks."""
+    lines = open(path).read().splitlines()
+    if len(lines) != n:
+        fail("%d lines, expected %d:\n%s" % (len(lines), n, "\n".join(lines)))
+    for k, line in enumerate(lines, 1):
+        s = json.loads(line)
+        if s["sample"] != k or s["seconds"] <= 0 or not s["pid"]:
+            fail("line %d: sample %r over %r s, pid %r" % (k, s["sample"], s["seconds"], s["pid"]))
+        if [t["tier"] for t in s["tiers"]] != list(range(tiers)):
+            fail("line %d: tiers %r" % (k, [t["tier"] for t in s["tiers"]]))
+        io = 0.0
+        for t in s["tiers"]:
+            for key in ("reads_per_s", "writes_per_s", "read_mb_per_s", "write_mb_per_s",
+                        "used_bytes", "capacity"):
+                if not isinstance(t[key], (int, float)) or t[key] < 0:
+                    fail("line %d, tier %d: %s %r" % (k, t["tier"], key, t.get(key)))
+            for key in ("read_await_us", "write_await_us"):
+                if t[key] is not None and t[key] < 0:
+                    fail("line %d, tier %d: %s %r" % (k, t["tier"], key, t[key]))
+            io += t["reads_per_s"] + t["writes_per_s"]
+        if io <= 0:
+            fail("line %d: no reads or writes per second on any tier: %s" % (k, line))
+        share = s["tier0_share"]
+        if share is not None and not 0 <= share <= 1:
+            fail("line %d: tier 0's share %r" % (k, share))
+        if "enabled" not in s["migration"]:
+            fail("line %d: no migration object: %s" % (k, line))
+
+
 def check_trace(text_path, csv_path, windows, segment_size, colour):
     """Recounts each segment's user reads per window from the CSV and compares."""
     rows = [l.rstrip("\n").split(",") for l in open(csv_path)][1:]
@@ -302,8 +378,12 @@ def main(argv):
         check_trace(argv[2], argv[3], int(argv[4]), int(argv[5]), "--colour" in argv[6:])
     elif argv[1] == "trace-png":
         check_trace_png(argv[2], argv[3], int(argv[4]))
+    elif argv[1] == "heatmap-json":
+        check_heatmap_json(argv[2], argv[3], argv[4])
     elif argv[1] == "watch":
         check_watch(argv[2], int(argv[3]), int(argv[4]))
+    elif argv[1] == "watch-json":
+        check_watch_json(argv[2], int(argv[3]), int(argv[4]))
     else:
         fail("unknown check " + argv[1])
 

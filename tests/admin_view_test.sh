@@ -5,7 +5,8 @@
 # when asked, wrapped at the width; --png writes a valid image of the
 # expected size whose cells have their tiers' colours; watch prints one block
 # per sample with live rates from a running db_bench, and refuses a store no
-# process has open. tests/admin_view_check.py reads the outputs.
+# process has open; --json of both says what the text does. tests/admin_view_check.py reads
+# the outputs.
 #   tests/admin_view_test.sh BUILD_DIR   (KEEP=1 keeps its directory of outputs)
 set -euo pipefail
 BUILD="$1"
@@ -103,6 +104,17 @@ sed '0,/^  0.*\.sst .*|[^|]/s/|\(.\)/|\1\1/' "$TMP/plain.txt" >"$TMP/broken.txt"
 check "the check catches a glyph too many" \
   bash -c "! /usr/bin/python3 '$HERE/admin_view_check.py' text '$TMP/segments.json' '$TMP/ls.json' '$TMP/broken.txt'"
 
+# ---- heatmap --json: the same rows and cells, as segments --json and ls --json have them
+tierfs --fs_uri="$URI" --db=/db --json heatmap >"$TMP/heatmap.json"
+check "heatmap --json: every file with its level, every segment with its tier, copy and heat" \
+  viewcheck heatmap-json "$TMP/segments.json" "$TMP/ls.json" "$TMP/heatmap.json"
+/usr/bin/python3 -c "
+import json; m = json.load(open('$TMP/heatmap.json'))
+m['files'][0]['segments'][0]['tier'] ^= 1
+json.dump(m, open('$TMP/heatmap-broken.json', 'w'))"
+check "the check catches a segment on the wrong tier" \
+  bash -c "! /usr/bin/python3 '$HERE/admin_view_check.py' heatmap-json '$TMP/segments.json' '$TMP/ls.json' '$TMP/heatmap-broken.json'"
+
 # ---- heatmap --png
 tierfs --fs_uri="$URI" --db=/db heatmap --png="$TMP/map.png" >"$TMP/png.out"
 check "heatmap --png writes a PNG of a row per file, a column per segment, cells of the tiers' colours" \
@@ -154,6 +166,11 @@ tierfs --fs_uri="$URI" watch --count=3 --interval_ms=500 >"$TMP/watch.out" 2>"$T
 check "watch --count=3 prints 3 samples of a running db_bench, each with reads or writes per second" \
   bash -c "[ $rc = 0 ] && /usr/bin/python3 '$HERE/admin_view_check.py' watch '$TMP/watch.out' 3 2 ||
            { echo status $rc; cat '$TMP/watch.err' '$TMP/watch.out'; exit 1; }"
+rc=0
+tierfs --fs_uri="$URI" --json watch --count=3 --interval_ms=500 >"$TMP/watch.jsonl" 2>"$TMP/watch-json.err" || rc=$?
+check "watch --json --count=3: 3 lines, each a sample's object with every tier's rates" \
+  bash -c "[ $rc = 0 ] && /usr/bin/python3 '$HERE/admin_view_check.py' watch-json '$TMP/watch.jsonl' 3 2 ||
+           { echo status $rc; cat '$TMP/watch-json.err' '$TMP/watch.jsonl'; exit 1; }"
 if [ -x /usr/bin/script ]; then
   # On a terminal: each sample redraws the screen (cursor home, clear) instead of scrolling.
   /usr/bin/script -qec "env -u LD_PRELOAD '$TOOL' --fs_uri='$URI' watch --count=2 --interval_ms=200" \

@@ -459,7 +459,10 @@ TEST_F(StatsTest, TheMetricsFileHoldsTheLiveStatisticsAtClose) {
   const std::vector<TierStats> live = Stats();
   EXPECT_EQ(at_open, ReadFile(prom)) << "rewritten only every metrics_ms";
   fs_.reset();
-  EXPECT_EQ(TierStatsToPrometheus(live), ReadFile(prom));
+  // No errors, no migration thread (migration:off): the store-wide families are zeros.
+  StoreMetrics metrics;
+  metrics.tiers = live;
+  EXPECT_EQ(StoreMetricsToPrometheus(metrics), ReadFile(prom));
   EXPECT_NE(at_open, ReadFile(prom));
   EXPECT_FALSE(std::ifstream(prom + ".tmp").good());
 }
@@ -506,6 +509,41 @@ TEST(PrometheusTextTest, NamesTypesAndBuckets) {
   }
   for (const TierTickerInfo& info : kTierTickers) {
     EXPECT_NE(std::string::npos, text.find(std::string("# HELP tierfs_") + info.name)) << info.name;
+  }
+}
+
+// The store-wide families: the error counters by kind, the migration engine's
+// counters and its queues' lengths, without the tier labels.
+TEST(PrometheusTextTest, StoreErrorsAndMigration) {
+  StoreMetrics m;
+  m.errors[size_t(StoreError::kEvictionMove)] = 2;
+  m.migration.enabled = true;
+  m.migration.queue = {"manual migrate 7:0 -> 0", "planned migrate 7:1 -> 1",
+                       "planned migrate 8:0 -> 1"};
+  m.migration.running = "migrate 9:0 -> 0";
+  m.migration.done = 5;
+  m.migration.bytes = 1 << 20;
+  m.migration.skipped = 1;
+  m.migration.given_up = 3;
+  m.migration.waits = 4;
+  const std::string text = StoreMetricsToPrometheus(m);
+  const std::vector<std::string> lines = {
+      "# TYPE tierfs_store_errors_total counter",
+      "tierfs_store_errors_total{kind=\"eviction_move\"} 2",
+      "tierfs_store_errors_total{kind=\"journal_rotation\"} 0",
+      "# TYPE tierfs_migration_enabled gauge", "tierfs_migration_enabled 1",
+      "# TYPE tierfs_migration_moves_total counter", "tierfs_migration_moves_total 5",
+      "tierfs_migration_moved_bytes_total 1048576", "tierfs_migration_skipped_total 1",
+      "tierfs_migration_given_up_total 3", "tierfs_migration_waits_total 4",
+      "# TYPE tierfs_migration_queue_length gauge",
+      "tierfs_migration_queue_length{queue=\"manual\"} 1",
+      "tierfs_migration_queue_length{queue=\"planned\"} 2", "tierfs_migration_running 1"};
+  for (const std::string& line : lines) {
+    EXPECT_NE(std::string::npos, text.find(line + "\n")) << line << "\n" << text;
+  }
+  for (const StoreErrorInfo& info : kStoreErrors) {
+    const std::string label = std::string("kind=\"") + info.name + "\"";
+    EXPECT_NE(std::string::npos, text.find(label)) << info.name;
   }
 }
 

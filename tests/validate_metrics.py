@@ -3,10 +3,11 @@
 prometheus_client parser (Debian's python3-prometheus-client), and checks what
 the parser accepts but Prometheus's conventions require: HELP and TYPE for
 every family, counters named *_total, cumulative histogram buckets ending in
-+Inf equal to _count.
++Inf equal to _count. A family is per tier (every sample labelled tier, device
+and path, samples for --tiers tiers) or store-wide (no sample has those labels).
 
-  validate_metrics.py FILE [--tiers=N] [--counters-equal=OTHER_FILE]
-      [--positive=NAME ...]
+  validate_metrics.py FILE [--tiers=N] [--counters-equal=OTHER_FILE [--ignore=PREFIX ...]]
+      [--positive=NAME ...] [--present=NAME ...]
 Exit 0 when valid; otherwise prints each problem and exits 1."""
 import argparse
 import collections
@@ -35,14 +36,17 @@ def problems_of(families, text, tiers):
         if fam.type not in ("counter", "gauge", "histogram"):
             out.append(f"{fam.name}: type {fam.type} (untyped: no TYPE line?)")
         by_tier = collections.defaultdict(list)
+        per_tier = any("tier" in s.labels for s in fam.samples)
         for s in fam.samples:
             by_tier[s.labels.get("tier")].append(s)
             for label in ("tier", "device", "path"):
-                if label not in s.labels:
+                if per_tier and label not in s.labels:
                     out.append(f"{s.name}: no '{label}' label")
+                if not per_tier and label in s.labels:
+                    out.append(f"{s.name}: a store-wide sample labelled '{label}'")
             if math.isnan(s.value) or s.value < 0:
                 out.append(f"{s.name}{s.labels}: value {s.value}")
-        if tiers is not None and len(by_tier) != tiers:
+        if per_tier and tiers is not None and len(by_tier) != tiers:
             out.append(f"{fam.name}: samples for {len(by_tier)} tiers, expected {tiers}")
         if fam.type == "counter":
             exposed = fam.name + "_total"
@@ -63,9 +67,10 @@ def problems_of(families, text, tiers):
     return out
 
 
-def counters(families):
-    return {(s.name, s.labels["tier"]): s.value for fam in families if fam.type == "counter"
-            for s in fam.samples if s.name.endswith("_total")}
+def counters(families, ignore):
+    return {(s.name, tuple(sorted(s.labels.items()))): s.value for fam in families
+            if fam.type == "counter" for s in fam.samples
+            if s.name.endswith("_total") and not s.name.startswith(tuple(ignore))}
 
 
 def main():
@@ -73,8 +78,12 @@ def main():
     ap.add_argument("file")
     ap.add_argument("--tiers", type=int)
     ap.add_argument("--counters-equal", help="another exposition whose counters must be equal")
+    ap.add_argument("--ignore", action="append", default=[],
+                    help="with --counters-equal: a name prefix of counters not compared")
     ap.add_argument("--positive", action="append", default=[],
                     help="a sample name whose sum over tiers must be > 0")
+    ap.add_argument("--present", action="append", default=[],
+                    help="a sample name that must be there")
     args = ap.parse_args()
     try:
         families, text = parse(args.file)
@@ -89,9 +98,12 @@ def main():
     for name in args.positive:
         if sums.get(name, 0) <= 0:
             problems.append(f"{name}: {sums.get(name, 'absent')}, expected > 0")
+    for name in args.present:
+        if name not in sums:
+            problems.append(f"{name}: absent")
     if args.counters_equal:
         other, _ = parse(args.counters_equal)
-        a, b = counters(families), counters(other)
+        a, b = counters(families, args.ignore), counters(other, args.ignore)
         if a != b:
             diff = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
             problems.append(f"counters differ from {args.counters_equal}: " +

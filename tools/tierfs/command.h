@@ -43,7 +43,8 @@ class Command {
   virtual const char* Name() const = 0;
   // The group `tierfs help` lists it under ("inspect the store", ...).
   virtual const char* Group() const = 0;
-  // Its arguments after the name, as usage shows them ("FILE TIER"); "" for none.
+  // Its arguments after the name, as usage shows them ("FILE TIER"); "" for
+  // none, and main.cc then refuses any argument, naming it.
   virtual const char* Synopsis() const { return ""; }
   // One line for `tierfs help`.
   virtual const char* Summary() const = 0;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
 #include <rocksdb/status.h>
 
 namespace tierfs {
@@ -23,6 +24,7 @@ struct HeatCell {
 
 struct HeatRow {
   std::string name;             // as shown: the path relative to the listed directory
+  std::string path;             // a store's file: its logical path; "" from a trace
   int level = -1;               // LSM level from the event listener; -1 unknown
   std::vector<HeatCell> cells;  // by segment index
   std::vector<uint64_t> segments_per_tier;  // cells by their tier
@@ -37,6 +39,7 @@ struct HeatMap {
   std::vector<std::string> tiers;  // "optane": each tier's device, by index
   std::vector<HeatRow> rows;      // grouped by level: 0, 1, ..., then unknown
   std::string measure;            // what the values are: "heat" or "user reads"
+  std::string value_key = "heat";  // the values' key in HeatMapJson: "heat" or "user_reads"
   double max_value = 0;           // the hottest cell's value (0: nothing was read)
 };
 
@@ -70,6 +73,15 @@ rocksdb::Status BuildTraceHeatMap(const std::string& path, int windows, HeatMap*
 // and a segment with an extra copy is underlined. `width` > 0: a file's
 // glyphs wrap onto lines of at most `width` characters; 0: no wrapping.
 std::string HeatMapText(const HeatMap& map, bool colour, int width);
+
+// The map as JSON (`tierfs heatmap --json`), the same data the text shows:
+//   {"title": ..., "measure": ..., "max_value": ..., "tiers": [device, ...],
+//    ROWS: [{"name": ..., "file": logical path (a store's file only), "level": -1 unknown,
+//            "segments_per_tier": [...], "copies": n (a store's map only),
+//            CELLS: [{CELL: index, "tier": -1 none, "copy_tier": -1 none, VALUE: v}, ...]}]}
+// ROWS, CELLS and CELL are the map's nouns ("files", "segments", "segment"; from a trace
+// "segments", "windows", "window"), VALUE its value_key ("heat" or "user_reads").
+nlohmann::json HeatMapJson(const HeatMap& map);
 
 // The PNG's geometry: rows are files (in HeatMapText's order), columns
 // segments, each a square of `cell` pixels: 8, or less (4, 2, 1) to keep the

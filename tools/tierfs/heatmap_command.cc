@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -65,6 +66,7 @@ rocksdb::Status BuildHeatMap(const rocksdb::FileSystem& fs, const Options& optio
   map->measure = by_heat ? "heat (user reads decayed to half every 65536 requests)"
                          : "user reads (every segment's heat has decayed to 0)";
   map->max_value = by_heat ? max_heat : max_reads;
+  map->value_key = by_heat ? "heat" : "user_reads";
 
   std::map<std::string, HeatRow> rows;  // by logical path
   for (const SegmentReport& r : segments) {
@@ -85,6 +87,7 @@ rocksdb::Status BuildHeatMap(const rocksdb::FileSystem& fs, const Options& optio
     if (it == rows.end()) continue;  // no placed segment of a bulk file
     HeatRow row = std::move(it->second);
     row.level = f.level;
+    row.path = f.name;
     row.name = f.name.compare(0, prefix.size(), prefix) == 0 ? f.name.substr(prefix.size())
                                                              : f.name;
     map->rows.push_back(std::move(row));
@@ -130,7 +133,10 @@ class HeatmapCommand : public InspectCommand {
            "--trace FILE: instead of the store, a trace (the URI key trace:PATH) over time:\n"
            "a row per segment users read (#FILE_ID.KIND:SEGMENT, by level), a character\n"
            "per one of --windows equal windows of the trace's time, by the segment's user\n"
-           "reads in it, coloured by the tier that served most of them.\n";
+           "reads in it, coloured by the tier that served most of them.\n"
+           "--json: the same as one JSON object: \"files\" (from a trace \"segments\"), each\n"
+           "with its name, logical path, level and per segment (window) its tier, copy's\n"
+           "tier (-1 none) and heat (user_reads); the hot-page copies per tier; the PNG.\n";
   }
   std::vector<FlagUse> Flags() const override {
     return {{"db", "the logical directory whose files to map (default: /)"},
@@ -138,6 +144,8 @@ class HeatmapCommand : public InspectCommand {
             {"color", "colour by tier: auto (when stdout is a terminal), always, never "
                       "(default: auto)"},
             {"trace", "map a trace's segments over time instead of the store (no --fs_uri)"},
+            {"json", "the map as JSON: per file its level and per segment its tier, copy "
+                     "and heat"},
             {"windows", "the time windows of --trace (default: 40)"}};
   }
   bool NeedsStore() const override { return FLAGS_trace.empty(); }
@@ -164,10 +172,6 @@ class HeatmapCommand : public InspectCommand {
                                        "by id)"));
       return kExitBadUsage;
     }
-    if (!inv.args.empty()) {
-      LOG(ERROR) << "takes no arguments, got " << inv.args.size();
-      return kExitBadUsage;
-    }
     HeatMap map;
     rocksdb::Status s = BuildTraceHeatMap(FLAGS_trace, FLAGS_windows, &map);
     if (!s.ok()) {
@@ -192,6 +196,7 @@ class HeatmapCommand : public InspectCommand {
   // Prints the map (and, of a store `fs`, what it holds of page copies) and
   // writes the PNG if asked.
   static int Show(const HeatMap& map, const rocksdb::FileSystem* fs) {
+    if (FLAGS_json) return ShowJson(map, fs);
     const bool colour =
         FLAGS_color == "always" || (FLAGS_color == "auto" && isatty(STDOUT_FILENO));
     printf("%s", HeatMapText(map, colour, OutputWidth()).c_str());
@@ -218,6 +223,34 @@ class HeatmapCommand : public InspectCommand {
              FLAGS_png.c_str(), layout.width, layout.height, fs ? "file" : "segment",
              map.cell.c_str(), layout.cell);
     }
+    return kExitOk;
+  }
+
+  // --json: the map, the hot-page copies per tier of a store, the PNG written.
+  static int ShowJson(const HeatMap& map, const rocksdb::FileSystem* fs) {
+    nlohmann::json out = HeatMapJson(map);
+    std::vector<TierStats> stats;
+    if (fs && GetTierStats(fs, &stats).ok()) {
+      nlohmann::json pages = nlohmann::json::array();
+      for (const TierStats& t : stats) {
+        pages.push_back({{"tier", t.index},
+                         {"resident_bytes", t.Get(TierTicker::kPageCopyBytes)},
+                         {"hits", t.Get(TierTicker::kPageHits)}});
+      }
+      out["hot_page_copies"] = std::move(pages);
+    }
+    if (!FLAGS_png.empty()) {
+      PngLayout layout;
+      rocksdb::Status s = WriteHeatMapPng(map, FLAGS_png, &layout);
+      if (!s.ok()) {
+        LOG(ERROR) << s.ToString();
+        return kExitFailed;
+      }
+      out["png"] = {{"path", FLAGS_png}, {"width", layout.width}, {"height", layout.height},
+                    {"cell", layout.cell}};
+    }
+    // Names are bytes: invalid UTF-8 is replaced rather than thrown on.
+    printf("%s\n", out.dump(1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
     return kExitOk;
   }
 };

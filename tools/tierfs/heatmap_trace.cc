@@ -117,6 +117,7 @@ rocksdb::Status BuildTraceHeatMap(const std::string& path, int windows, HeatMap*
   map->copies_column = false;
   map->cell = "window";
   map->cells = "windows";
+  map->value_key = "user_reads";
   map->measure = "user reads in the window (the tier that served most of them: its colour)";
   return rocksdb::Status::OK();
 }

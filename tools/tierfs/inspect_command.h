@@ -20,10 +20,6 @@ class InspectCommand : public Command {
     return "inspect the store (read-only, beside a running database)";
   }
   int Run(const Invocation& inv) const override {
-    if (!inv.args.empty()) {
-      LOG(ERROR) << "takes no arguments, got " << inv.args.size();
-      return kExitBadUsage;
-    }
     Options options = inv.options;
     options.read_only = true;
     std::shared_ptr<rocksdb::FileSystem> fs;

@@ -9,6 +9,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "env/prometheus_text.h"
@@ -64,20 +65,23 @@ class StatsCommand : public InspectCommand {
   }
 };
 
-// The same statistics as `stats`, in Prometheus's text exposition format
-// (env/prometheus_text.h): what the URI key metrics_file writes from a
+// The statistics of `stats`, the error counters of `errors` and the
+// migration engine's counters of `queue`, in Prometheus's text exposition
+// format (env/prometheus_text.h): what the URI key metrics_file writes from a
 // running store.
 class MetricsCommand : public InspectCommand {
  public:
   const char* Name() const override { return "metrics"; }
   const char* Summary() const override {
-    return "the statistics of `stats` as Prometheus text";
+    return "the statistics of `stats`, the error and migration counters, as Prometheus text";
   }
   std::string Details() const override {
     return "Counters end in _total, gauges are bare, latencies are histograms in seconds;\n"
-           "every sample is labelled with its tier, device and path. The same text the URI\n"
-           "key metrics_file makes a running store write for node_exporter's textfile\n"
-           "collector.\n";
+           "the per-tier samples are labelled with their tier, device and path. Then the\n"
+           "store's error counters (tierfs_store_errors_total{kind=...}) and the migration\n"
+           "engine's (tierfs_migration_*: all 0 here, where the store is opened read-only\n"
+           "without a migration thread). The same text the URI key metrics_file makes a\n"
+           "running store write for node_exporter's textfile collector.\n";
   }
 
  protected:
@@ -88,7 +92,15 @@ class MetricsCommand : public InspectCommand {
       LOG(ERROR) << s.ToString();
       return kExitFailed;
     }
-    printf("%s", TierStatsToPrometheus(stats).c_str());
+    StoreMetrics metrics;
+    metrics.tiers = std::move(stats);
+    metrics.errors = StoreOf(&fs)->errors();
+    s = GetMigrationInfo(&fs, &metrics.migration);
+    if (!s.ok()) {
+      LOG(ERROR) << s.ToString();
+      return kExitFailed;
+    }
+    printf("%s", StoreMetricsToPrometheus(metrics).c_str());
     return kExitOk;
   }
 };

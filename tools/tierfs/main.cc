@@ -6,8 +6,9 @@
 // One class per command (command.h), grouped by kind in inspect_commands.cc,
 // steer_commands.cc and rocksdb_commands.cc; the table below lists them, and
 // `tierfs help` is generated from it. This file parses the flags (gflags),
-// finds the command, refuses a flag the command does not take, parses
-// --fs_uri and runs the command.
+// finds the command, refuses a flag the command does not take and an
+// argument given to a command that takes none, parses --fs_uri and runs the
+// command.
 //
 // The flags of the tool come before the command or, for the tool's own
 // commands, anywhere after it too (`tierfs move FILE 1 --segments=0-3`). For
@@ -182,6 +183,15 @@ int Main(int argc, char** argv) {
   const std::string not_taken = FlagNotTaken(*command);
   if (!not_taken.empty()) {
     LOG(ERROR) << "option --" << not_taken << " does not apply to it";
+    PrintUsageToStderr("usage: " + UsageLine(*command) + "\n");
+    return kExitBadUsage;
+  }
+  // A command whose synopsis names no argument takes none: one here is a
+  // mistake (a misspelt flag, a FILE given to the wrong command), never ignored.
+  if (!*command->Synopsis() && !args.empty()) {
+    std::string given;
+    for (const std::string& a : args) given += (given.empty() ? "'" : " '") + a + "'";
+    LOG(ERROR) << "takes no arguments, got " << given;
     PrintUsageToStderr("usage: " + UsageLine(*command) + "\n");
     return kExitBadUsage;
   }

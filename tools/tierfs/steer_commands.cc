@@ -334,6 +334,9 @@ class UnpinCommand : public FileOrColumnFamilyCommand {
   const char* Summary() const override { return "the policy places FILE's data again"; }
 
  protected:
+  const char* OfflineNote() const override {
+    return "nothing moved; pins last only while a process has the store open";
+  }
   bool Parse(const std::vector<std::string>& args, AdminRequest* req,
              std::string* error) const override {
     size_t i;
@@ -353,6 +356,9 @@ class HintCommand : public FileOrColumnFamilyCommand {
   }
 
  protected:
+  const char* OfflineNote() const override {
+    return "nothing moved; hints last only while a process has the store open";
+  }
   bool Parse(const std::vector<std::string>& args, AdminRequest* req,
              std::string* error) const override {
     size_t i;

@@ -5,13 +5,15 @@
 // divided by the time between them (the server's clock), the tiers' use,
 // tier 0's share of the user reads in the interval, and the migration
 // engine's moves in flight. On a terminal it redraws in place; otherwise it
-// prints one block per sample, so a script can read it.
+// prints one block per sample, so a script can read it; with --json, one
+// JSON object per sample, a line each.
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
 #include <ctime>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
 #include <vector>
@@ -26,6 +28,14 @@
 namespace tierfs {
 namespace tool {
 namespace {
+
+using nlohmann::json;
+
+int64_t UnixNanos() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
 
 // What changed between two answers, per second.
 struct Rates {
@@ -74,59 +84,137 @@ std::string Table(const std::vector<std::vector<std::string>>& rows) {
   return out;
 }
 
+// One sample's figures, which the text block and --json both show.
+struct TierFigures {
+  int tier = 0;
+  std::string device;
+  double reads = 0, writes = 0;               // per second
+  double read_mb = 0, write_mb = 0;           // MB (1e6 bytes) per second
+  double read_await = -1, write_await = -1;   // mean microseconds; -1 if none
+  uint64_t used = 0, capacity = 0;
+};
+struct SampleFigures {
+  double seconds = 0;
+  std::vector<TierFigures> tiers;
+  uint64_t user_reads = 0;          // in the interval, every tier
+  uint64_t tier0_reads = 0;         // of those, served by tier 0
+  uint64_t page_hits = 0;           // of those, by hot-page copies
+  bool migration = false;           // the process has a migration thread
+  bool running = false;             // a move runs
+  size_t queued = 0, manual = 0;    // moves waiting, and the manual ones among them
+  uint64_t copies_in_flight = 0;
+  uint64_t done = 0;                // moves done in the interval
+  uint64_t moved_bytes = 0;         // moved or copied in, in the interval
+};
+
+SampleFigures Figures(const Rates& d) {
+  const AdminResponse& now = *d.now;
+  SampleFigures f;
+  f.seconds = d.seconds;
+  for (size_t i = 0; i < now.tiers.size(); ++i) {
+    const TierStats& s = now.tiers[i];
+    f.user_reads += d.Delta(i, TierTicker::kUserReads);
+    f.moved_bytes += d.Delta(i, TierTicker::kMovedBytesIn) + d.Delta(i, TierTicker::kCopyBytesIn);
+    TierFigures t;
+    t.tier = s.index;
+    t.device = s.device.empty() ? "-" : s.device;
+    t.reads = d.PerSecond(i, TierTicker::kReads);
+    t.writes = d.PerSecond(i, TierTicker::kWrites);
+    t.read_mb = d.PerSecond(i, TierTicker::kReadBytes) / 1e6;
+    t.write_mb = d.PerSecond(i, TierTicker::kWriteBytes) / 1e6;
+    t.read_await = d.MeanMicros(i, TierHistogram::kReadLatency);
+    t.write_await = d.MeanMicros(i, TierHistogram::kWriteLatency);
+    t.used = s.used_bytes;
+    t.capacity = s.capacity;
+    f.tiers.push_back(t);
+  }
+  f.tier0_reads = d.Delta(0, TierTicker::kUserReads);
+  f.page_hits = d.Delta(0, TierTicker::kPageHits);
+  const MigrationInfo& m = now.migration;
+  f.migration = m.enabled;
+  f.running = !m.running.empty();
+  f.queued = m.queue.size();
+  for (const std::string& q : m.queue) f.manual += q.compare(0, 7, "manual ") == 0 ? 1 : 0;
+  f.copies_in_flight = now.copies_in_flight;
+  f.done = m.done - std::min(m.done, d.before->migration.done);
+  return f;
+}
+
 // One sample's block: a title line, the per-tier table, the hit share and
 // the moves.
-std::string Block(const Rates& d, int sample, int count, pid_t pid, const std::string& root) {
-  const AdminResponse& now = *d.now;
+std::string Block(const SampleFigures& f, int sample, int count, pid_t pid,
+                  const std::string& root) {
   char when[16];
   const time_t t = time(nullptr);
   struct tm tm;
   strftime(when, sizeof(when), "%H:%M:%S", localtime_r(&t, &tm));
   std::string out = "tierfs watch " + root + " (process " + std::to_string(pid) + "): sample " +
                     std::to_string(sample) + (count ? " of " + std::to_string(count) : "") +
-                    " at " + when + ", over " + Fixed(d.seconds, 2) + " s\n";
+                    " at " + when + ", over " + Fixed(f.seconds, 2) + " s\n";
   std::vector<std::vector<std::string>> rows = {{"tier", "device", "r/s", "w/s", "rMB/s",
                                                  "wMB/s", "r_await", "w_await", "used",
                                                  "capacity", "use%"}};
-  uint64_t user_reads = 0, moved = 0;
-  for (size_t i = 0; i < now.tiers.size(); ++i) {
-    const TierStats& s = now.tiers[i];
-    user_reads += d.Delta(i, TierTicker::kUserReads);
-    moved += d.Delta(i, TierTicker::kMovedBytesIn) + d.Delta(i, TierTicker::kCopyBytesIn);
-    rows.push_back({std::to_string(s.index), s.device.empty() ? "-" : s.device,
-                    Fixed(d.PerSecond(i, TierTicker::kReads), 1),
-                    Fixed(d.PerSecond(i, TierTicker::kWrites), 1),
-                    Fixed(d.PerSecond(i, TierTicker::kReadBytes) / 1e6, 2),
-                    Fixed(d.PerSecond(i, TierTicker::kWriteBytes) / 1e6, 2),
-                    Micros(d.MeanMicros(i, TierHistogram::kReadLatency)),
-                    Micros(d.MeanMicros(i, TierHistogram::kWriteLatency)),
-                    FormatSize(s.used_bytes), FormatSize(s.capacity),
-                    s.capacity ? Fixed(100.0 * double(s.used_bytes) / double(s.capacity), 0) + "%"
+  for (const TierFigures& t : f.tiers) {
+    rows.push_back({std::to_string(t.tier), t.device, Fixed(t.reads, 1), Fixed(t.writes, 1),
+                    Fixed(t.read_mb, 2), Fixed(t.write_mb, 2), Micros(t.read_await),
+                    Micros(t.write_await), FormatSize(t.used), FormatSize(t.capacity),
+                    t.capacity ? Fixed(100.0 * double(t.used) / double(t.capacity), 0) + "%"
                                : "-"});
   }
   out += Table(rows);
-  if (user_reads == 0) {
+  if (f.user_reads == 0) {
     out += "hit share: - (no user reads in the interval)\n";
   } else {
-    const double hits = double(d.Delta(0, TierTicker::kUserReads));
-    const double pages = double(d.Delta(0, TierTicker::kPageHits));
-    out += "hit share: " + Fixed(100.0 * hits / double(user_reads), 1) + "% of " +
-           Fixed(double(user_reads) / d.seconds, 1) + " user reads/s served by tier 0 (" +
-           Fixed(100.0 * pages / double(user_reads), 1) + "% by hot-page copies)\n";
+    out += "hit share: " + Fixed(100.0 * double(f.tier0_reads) / double(f.user_reads), 1) +
+           "% of " + Fixed(double(f.user_reads) / f.seconds, 1) +
+           " user reads/s served by tier 0 (" +
+           Fixed(100.0 * double(f.page_hits) / double(f.user_reads), 1) +
+           "% by hot-page copies)\n";
   }
-  const MigrationInfo& m = now.migration;
-  if (!m.enabled) {
+  if (!f.migration) {
     out += "moves: migration is off in this process\n";
   } else {
-    size_t manual = 0;
-    for (const std::string& q : m.queue) manual += q.compare(0, 7, "manual ") == 0 ? 1 : 0;
-    const uint64_t done = m.done - std::min(m.done, d.before->migration.done);
-    out += "moves in flight: " + std::string(m.running.empty() ? "0" : "1") + " running, " +
-           std::to_string(m.queue.size()) + " queued (" + std::to_string(manual) + " manual, " +
-           std::to_string(m.queue.size() - manual) + " planned), " +
-           std::to_string(now.copies_in_flight) + " of them copies\n";
-    out += "moves done: " + std::to_string(done) + " in the interval, " +
-           Fixed(double(moved) / 1e6 / d.seconds, 2) + " MB/s moved or copied\n";
+    out += "moves in flight: " + std::string(f.running ? "1" : "0") + " running, " +
+           std::to_string(f.queued) + " queued (" + std::to_string(f.manual) + " manual, " +
+           std::to_string(f.queued - f.manual) + " planned), " +
+           std::to_string(f.copies_in_flight) + " of them copies\n";
+    out += "moves done: " + std::to_string(f.done) + " in the interval, " +
+           Fixed(double(f.moved_bytes) / 1e6 / f.seconds, 2) + " MB/s moved or copied\n";
+  }
+  return out;
+}
+
+// --json: the same figures as one object (one line per sample). Latencies
+// and shares with no samples in the interval are null; rates unrounded.
+json SampleJson(const SampleFigures& f, int sample, pid_t pid, const std::string& root) {
+  auto or_null = [](double v) { return v < 0 ? json(nullptr) : json(v); };
+  json tiers = json::array();
+  for (const TierFigures& t : f.tiers) {
+    tiers.push_back(json{{"tier", t.tier}, {"device", t.device}, {"reads_per_s", t.reads},
+                         {"writes_per_s", t.writes}, {"read_mb_per_s", t.read_mb},
+                         {"write_mb_per_s", t.write_mb}, {"read_await_us", or_null(t.read_await)},
+                         {"write_await_us", or_null(t.write_await)}, {"used_bytes", t.used},
+                         {"capacity", t.capacity}});
+  }
+  json out = {{"store", root}, {"pid", pid}, {"sample", sample}, {"unix_ns", UnixNanos()},
+              {"seconds", f.seconds}, {"tiers", tiers},
+              {"user_reads_per_s", double(f.user_reads) / f.seconds},
+              {"tier0_share", f.user_reads ? json(double(f.tier0_reads) / double(f.user_reads))
+                                           : json(nullptr)},
+              {"page_copy_share", f.user_reads
+                                      ? json(double(f.page_hits) / double(f.user_reads))
+                                      : json(nullptr)}};
+  if (!f.migration) {
+    out["migration"] = {{"enabled", false}};
+  } else {
+    out["migration"] = {{"enabled", true},
+                        {"running", f.running ? 1 : 0},
+                        {"queued", f.queued},
+                        {"manual", f.manual},
+                        {"planned", f.queued - f.manual},
+                        {"copies_in_flight", f.copies_in_flight},
+                        {"done", f.done},
+                        {"moved_mb_per_s", double(f.moved_bytes) / 1e6 / f.seconds}};
   }
   return out;
 }
@@ -152,20 +240,19 @@ class WatchCommand : public Command {
            "queued, the copies (replicate, prefetch) among them, and the bytes moved.\n"
            "Writers merge their counts every 256 writes and at sync and close, so a short\n"
            "interval's writes come in bursts. On a terminal the view is redrawn in place;\n"
-           "otherwise one block per sample.\n"
+           "otherwise one block per sample. --json: each sample as one JSON object on a\n"
+           "line of its own (the same figures, rates unrounded, null where the text says\n"
+           "'-'), on a terminal too.\n"
            "If no process has the store open, watch says so and exits 1.\n";
   }
   std::vector<FlagUse> Flags() const override {
     return {{"interval_ms", "time between samples, in milliseconds (default: 1000)"},
             {"count", "stop after N samples (default: 0, until interrupted)"},
-            {"timeout_ms", "how long to wait for each answer (default: 5000)"}};
+            {"timeout_ms", "how long to wait for each answer (default: 5000)"},
+            {"json", "one JSON object per sample, one per line, never redrawn"}};
   }
 
   int Run(const Invocation& inv) const override {
-    if (!inv.args.empty()) {
-      LOG(ERROR) << "takes no arguments, got " << inv.args.size();
-      return kExitBadUsage;
-    }
     if (FLAGS_interval_ms < 1 || FLAGS_count < 0) {
       LOG(ERROR) << "bad "
                  << (FLAGS_interval_ms < 1 ? "--interval_ms=" + std::to_string(FLAGS_interval_ms)
@@ -200,7 +287,14 @@ class WatchCommand : public Command {
                    << " answered two samples that do not follow each other (restarted?)";
         return kExitFailed;
       }
-      const std::string block = Block(d, sample, FLAGS_count, pid, root);
+      const SampleFigures f = Figures(d);
+      if (FLAGS_json) {
+        printf("%s\n", SampleJson(f, sample, pid, root).dump().c_str());
+        fflush(stdout);
+        before = now;
+        continue;
+      }
+      const std::string block = Block(f, sample, FLAGS_count, pid, root);
       if (tty) {
         printf("\033[H\033[J%s", block.c_str());  // home, clear to the end: redraw in place
       } else {
