@@ -23,24 +23,13 @@
 #include <rocksdb/db.h>
 #include <rocksdb/env.h>
 
+#include "tests/host_db.h"
+
 namespace {
 
 int Fail(const char* what, const std::string& why) {
   fprintf(stderr, "dlopen_child: %s: %s\n", what, why.c_str());
   return 2;
-}
-
-rocksdb::Status OpenDb(const char* uri, const char* db_path,
-                       std::shared_ptr<rocksdb::Env>* guard, rocksdb::DB** db) {
-  rocksdb::Env* env = nullptr;
-  rocksdb::Status s =
-      rocksdb::Env::CreateFromUri(rocksdb::ConfigOptions(), "", uri, &env, guard);
-  if (!s.ok()) return s;
-  rocksdb::Options options;
-  options.env = env;
-  options.create_if_missing = true;
-  options.write_buffer_size = 256 << 10;
-  return rocksdb::DB::Open(options, db_path, db);
 }
 
 bool Mapped(const std::string& library) {
@@ -72,7 +61,7 @@ int main(int argc, char** argv) {
 
   std::shared_ptr<rocksdb::Env> guard;
   rocksdb::DB* db = nullptr;
-  rocksdb::Status s = OpenDb(argv[2], argv[3], &guard, &db);
+  rocksdb::Status s = tierfs::test::OpenDbOnUri(argv[2], argv[3], 256 << 10, &guard, &db);
   if (!s.ok()) return Fail("open", s.ToString());
   for (long i = 0; i < keys; ++i) {
     s = db->Put(rocksdb::WriteOptions(), "key" + std::to_string(i), "value" + std::to_string(i));
@@ -89,7 +78,7 @@ int main(int argc, char** argv) {
 
   // The registry still names tierfs://: the library it points into must be
   // there, and a store works as before.
-  s = OpenDb(argv[2], argv[3], &guard, &db);
+  s = tierfs::test::OpenDbOnUri(argv[2], argv[3], 256 << 10, &guard, &db);
   if (!s.ok()) return Fail("reopen after dlclose", s.ToString());
   std::string value;
   s = db->Get(rocksdb::ReadOptions(), "key0", &value);

@@ -29,23 +29,12 @@
 #include <rocksdb/db.h>
 #include <rocksdb/env.h>
 
+#include "tests/host_db.h"
+
 namespace {
 
 // Destroyed during static destruction, after main returns.
 std::shared_ptr<rocksdb::Env> static_guard;
-
-rocksdb::Status OpenDb(const char* uri, const char* db_path, size_t write_buffer_size,
-                       std::shared_ptr<rocksdb::Env>* guard, rocksdb::DB** db) {
-  rocksdb::Env* env = nullptr;
-  rocksdb::Status s =
-      rocksdb::Env::CreateFromUri(rocksdb::ConfigOptions(), "", uri, &env, guard);
-  if (!s.ok()) return s;
-  rocksdb::Options options;
-  options.env = env;
-  options.create_if_missing = true;
-  options.write_buffer_size = write_buffer_size;
-  return rocksdb::DB::Open(options, db_path, db);
-}
 
 std::string Key(long i) { return "key" + std::to_string(i); }
 std::string Value(long i) { return "value" + std::to_string(i); }
@@ -73,8 +62,9 @@ int main(int argc, char** argv) {
   // gives small segments, so new ones are placed during the exit). The
   // others: a few flushes and compactions.
   const bool exit_thread = mode == "exit-thread";
-  rocksdb::Status s = OpenDb(argv[2], argv[3], exit_thread ? 64 << 20 : 256 << 10,
-                             exit_thread ? &local_guard : &static_guard, &db);
+  rocksdb::Status s = tierfs::test::OpenDbOnUri(argv[2], argv[3],
+                                                exit_thread ? 64 << 20 : 256 << 10,
+                                                exit_thread ? &local_guard : &static_guard, &db);
   if (!s.ok()) return Fail("open", s);
 
   if (mode == "exit-thread") {

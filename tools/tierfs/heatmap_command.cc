@@ -214,16 +214,19 @@ class HeatmapCommand : public InspectCommand {
     }
     if (!FLAGS_png.empty()) {
       PngLayout layout;
-      rocksdb::Status s = WriteHeatMapPng(map, FLAGS_png, &layout);
-      if (!s.ok()) {
-        LOG(ERROR) << s.ToString();
-        return kExitFailed;
-      }
+      if (!WritePng(map, &layout)) return kExitFailed;
       printf("wrote %s: %d x %d pixels, a row per %s and a column per %s, %d-pixel cells\n",
              FLAGS_png.c_str(), layout.width, layout.height, fs ? "file" : "segment",
              map.cell.c_str(), layout.cell);
     }
     return kExitOk;
+  }
+
+  // Writes --png; false (said) if it cannot.
+  static bool WritePng(const HeatMap& map, PngLayout* layout) {
+    rocksdb::Status s = WriteHeatMapPng(map, FLAGS_png, layout);
+    if (!s.ok()) LOG(ERROR) << s.ToString();
+    return s.ok();
   }
 
   // --json: the map, the hot-page copies per tier of a store, the PNG written.
@@ -241,11 +244,7 @@ class HeatmapCommand : public InspectCommand {
     }
     if (!FLAGS_png.empty()) {
       PngLayout layout;
-      rocksdb::Status s = WriteHeatMapPng(map, FLAGS_png, &layout);
-      if (!s.ok()) {
-        LOG(ERROR) << s.ToString();
-        return kExitFailed;
-      }
+      if (!WritePng(map, &layout)) return kExitFailed;
       out["png"] = {{"path", FLAGS_png}, {"width", layout.width}, {"height", layout.height},
                     {"cell", layout.cell}};
     }
