@@ -52,6 +52,7 @@ def main():
              "percentage of the reference best (a large random search of the same space); "
              "`reach 95%`: evaluations until a run's best is within 95% of the reference best "
              "(mean over the seeds that got there, and how many did).", ""]
+    reaches = {}  # optimizer -> [evaluations to 95% of each run, None if never]
     for arg in sys.argv[2:]:
         workload, files = arg.split("=", 1)
         runs_path, _, ref_path = files.partition(",")
@@ -86,6 +87,8 @@ def main():
                 # round(...) + 0.0: no "-0.0%" for a run that never left the default.
                 cells.append(f"{round(100 * mean / ref_best, 1) + 0.0:.1f}%" if ref_best
                              else f"{round(mean, 4) + 0.0:.4f}")
+            if ref_best:
+                reaches.setdefault(opt, []).extend(reach(c, 0.95 * ref_best) for c in curves)
             reached = ([r for r in (reach(c, 0.95 * ref_best) for c in curves) if r]
                        if ref_best else [])
             reach_cell = (f"{sum(reached) / len(reached):.1f} ({len(reached)}/{len(curves)})"
@@ -110,8 +113,36 @@ def main():
         fig.savefig(png, dpi=110)
         plt.close(fig)
         lines += ["", f"![{workload}]({os.path.basename(png)})", ""]
+    lines += summary(reaches)
     with open(out, "w") as f:
         f.write("\n".join(lines) + "\n")
+
+
+def median_reach(values):
+    """The median of evaluations-to-95% over runs, a run that never got there counting as
+    later than any that did: (number, censored), censored if the median run never got there."""
+    ranked = sorted(values, key=lambda v: (v is None, v or 0))
+    mid = ranked[(len(ranked) - 1) // 2]
+    return (None, True) if mid is None else (mid, False)
+
+
+def summary(reaches):
+    """Every workload together: per optimizer, the runs within 95% of their reference best by
+    30 evaluations, and the median evaluations to get there (the issue's targets)."""
+    if not reaches:
+        return []
+    out = ["## All workloads together", "",
+           "Runs (workload x seed) within 95% of the reference best by 30 evaluations, and the "
+           "median evaluations to get there over all runs (a run that never got there counts as "
+           "later than any that did: `never` when that is the median run).", "",
+           "| optimizer | runs | within 95% by 30 | median evaluations to 95% |",
+           "|---|---|---|---|"]
+    for opt, values in reaches.items():
+        by30 = sum(1 for v in values if v is not None and v <= 30)
+        med, censored = median_reach(values)
+        out.append(f"| {opt} | {len(values)} | {by30} ({100 * by30 / len(values):.0f}%) | "
+                   f"{'never' if censored else med} |")
+    return out + [""]
 
 
 if __name__ == "__main__":
