@@ -135,6 +135,23 @@ check "the warm start evaluates YCSB-B's best first" \
   "$([ "$best" = "$first" ] && echo ok || printf 'stored: %s\nfirst: %s' "$best" "$first")"
 check "the second workload is written beside the first" \
   "$("$TUNE" show --confdb="$CDB" | grep -q 'trials of 2 workloads' && echo ok || echo no)"
+# recommend: the cluster's stored configurations without evaluating, YCSB-B's best first for a
+# new seed of YCSB-C (the nearest stored workload is ranked by position: either may lead, so
+# the check is that YCSB-B's best is listed and every line names a stored grade).
+rec="$("$TUNE" recommend --confdb="$CDB" --model="$MODEL" --workload=YCSB-C --workload_seed=5 \
+  --requests=9000 --warm=3 --space="$SPACE")"
+check "recommend names the cluster and lists stored configurations" \
+  "$(grep -q "^YCSB-C: cluster $(cluster YCSB-B) of model .* [0-9]* trials of 2 workloads" <<<"$rec" \
+     && [ "$(grep -c '^[1-3]\. tierfs://.*(grade -\?[0-9.]* on YCSB-[BC])$' <<<"$rec")" = 3 ] \
+     && echo ok || echo "$rec")"
+check "recommend lists YCSB-B's best" \
+  "$(grep -qF "$best  (grade" <<<"$rec" && echo ok || printf '%s\nwanted: %s' "$rec" "$best")"
+check "recommend evaluates nothing: ConfDB unchanged" \
+  "$("$TUNE" show --confdb="$CDB" | grep -q 'trials of 2 workloads' && echo ok || echo no)"
+expect_error "recommend for a cluster with nothing stored" "nothing stored for cluster" \
+  recommend --confdb="$CDB" --model="$MODEL" --workload=LUN0 --requests=9000
+expect_error "recommend needs a model" "--confdb=DIR, --model=FILE and --workload=W" \
+  recommend --confdb="$CDB" --workload=LUN0
 expect_error "--confdb needs --model" "--confdb needs --model" --space="$SPACE" --workload=LUN0 \
   --confdb="$CDB"
 echo '{"format": "tierfs-tune workload model 1"}' >"$TMP/bad-model.json"

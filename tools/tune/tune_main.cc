@@ -87,7 +87,8 @@ DEFINE_string(confdb, "", "a ConfDB (RocksDB directory): warm-start from the tar
 DEFINE_string(model, "", "the workload model (tierfs-tune characterize writes it)");
 DEFINE_bool(confdb_write, true, "with --confdb: write what was measured back (false: only read, "
             "as a benchmark comparing runs from one ConfDB does)");
-DEFINE_uint64(warm, 5, "with --confdb: stored configurations evaluated first, at most");
+DEFINE_uint64(warm, 5, "with --confdb: stored configurations evaluated first, at most; "
+              "recommend: configurations listed, at most");
 DEFINE_string(options_out, "", "write the best configuration's RocksDB options to this OPTIONS "
               "file");
 DEFINE_string(evaluator, "sim", "sim (the simulator) or live (db_bench through the plugin)");
@@ -210,6 +211,71 @@ int Show() {
     for (const auto& [workload, t] : best) {
       printf("  %s: best %.4f  %s\n", workload.c_str(), t->grade, t->uri.c_str());
     }
+  }
+  return 0;
+}
+
+// `recommend`: the configurations ConfDB holds for --workload's cluster, in
+// the order a warm start would evaluate them (nearest stored workload's best
+// first), each with the grade it was measured at and on which workload;
+// nothing is evaluated. With --space, a configuration the space cannot
+// express is left out (and named), so the first line is one it can run.
+int Recommend() {
+  if (FLAGS_confdb.empty() || FLAGS_model.empty() || FLAGS_workload.empty()) {
+    fprintf(stderr, "tierfs-tune recommend: --confdb=DIR, --model=FILE and --workload=W are "
+                    "required\n");
+    return 1;
+  }
+  std::string error;
+  WorkloadModel model;
+  WorkloadWindows windows;
+  std::unique_ptr<ConfDb> db;
+  Space space;
+  if (!WorkloadModel::Load(FLAGS_model, &model, &error) ||
+      !LoadWindows(FLAGS_workload, FLAGS_requests, FLAGS_workload_seed, &windows, &error) ||
+      !ConfDb::Open(FLAGS_confdb, &db, &error) ||
+      (!FLAGS_space.empty() && !Space::Load(FLAGS_space, &space, &error, FLAGS_tiers))) {
+    fprintf(stderr, "tierfs-tune: %s\n", error.c_str());
+    return 1;
+  }
+  // ConfDB holds the simulator's trials only, which carry no live-only key.
+  space = space.WithoutLive();
+  const Assignment a = model.Assign(windows.windows);
+  ConfEntry entry;
+  if (!db->Get(model.Id(), a.cluster, &entry, &error)) {
+    fprintf(stderr, "tierfs-tune: %s\n", error.c_str());
+    return 1;
+  }
+  printf("%s: cluster %zu of model %s (%zu of %zu windows); ConfDB holds %zu trials of %zu "
+         "workloads\n",
+         FLAGS_workload.c_str(), a.cluster, model.Id().c_str(), a.votes[a.cluster],
+         windows.windows.size(), entry.trials.size(), entry.positions.size());
+  if (entry.trials.empty()) {
+    fprintf(stderr, "tierfs-tune: nothing stored for cluster %zu of model %s: tune a workload "
+                    "of it with --confdb first\n",
+            a.cluster, model.Id().c_str());
+    return 1;
+  }
+  size_t shown = 0;
+  for (const std::string& uri : BestConfigurations(entry, entry.trials.size(), a.center)) {
+    Point p;
+    if (!FLAGS_space.empty() && !space.PointOf(uri, &p)) {
+      fprintf(stderr, "tierfs-tune: ConfDB's %s is not a configuration of %s: left out\n",
+              uri.c_str(), FLAGS_space.c_str());
+      continue;
+    }
+    const ConfTrial* best = nullptr;  // where the URI was measured best
+    for (const ConfTrial& t : entry.trials) {
+      if (t.uri == uri && (!best || t.grade < best->grade)) best = &t;
+    }
+    printf("%zu. %s  (grade %.4f on %s)\n", ++shown, uri.c_str(), best->grade,
+           best->workload.c_str());
+    if (shown == FLAGS_warm) break;
+  }
+  if (shown == 0) {
+    fprintf(stderr, "tierfs-tune: none of the cluster's configurations is one of %s\n",
+            FLAGS_space.c_str());
+    return 1;
   }
   return 0;
 }
@@ -461,15 +527,20 @@ int main(int argc, char** argv) {
       "workloads db_bench --benchmarks lists; --options_out=FILE)\n"
       "  characterize --model=FILE --workloads=W1,W2,...   build the workload model\n"
       "  characterize --model=FILE --workload=W            assign W to a cluster\n"
-      "  show --confdb=DIR                                 ConfDB's clusters and best trials");
+      "  show --confdb=DIR                                 ConfDB's clusters and best trials\n"
+      "  recommend --confdb=DIR --model=FILE --workload=W  its cluster's stored configurations, "
+      "best first (no evaluation)");
   gflags::ParseCommandLineFlags(&argc, &argv, true);
   const std::string command = argc > 1 ? argv[1] : "";
-  if (argc > 2 || (argc == 2 && command != "characterize" && command != "show")) {
-    fprintf(stderr, "tierfs-tune: unexpected argument '%s' (commands: characterize, show)\n",
+  if (argc > 2 || (argc == 2 && command != "characterize" && command != "show" &&
+                    command != "recommend")) {
+    fprintf(stderr, "tierfs-tune: unexpected argument '%s' (commands: characterize, show, "
+                    "recommend)\n",
             argv[argc - 1]);
     return 1;
   }
   if (command == "characterize") return tierfs::tune::Characterize();
   if (command == "show") return tierfs::tune::Show();
+  if (command == "recommend") return tierfs::tune::Recommend();
   return tierfs::tune::Tune();
 }
