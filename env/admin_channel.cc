@@ -239,8 +239,7 @@ rocksdb::Status WaitForQueuedManualMoves(
     Status s = SendAdminRequest(meta_dir, req, &resp, timeout_ms);
     if (!s.ok()) return s;
     const MigrationInfo& m = resp.migration;
-    p.left = m.running_manual ? 1 : 0;
-    for (const std::string& q : m.queue) p.left += q.rfind("manual ", 0) == 0;
+    p.left = (m.running_manual ? 1 : 0) + QueuedManualMoves(m);
     if (first) {
       p.first = p.left;
       bytes_at_start = m.bytes;

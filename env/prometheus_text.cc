@@ -115,8 +115,7 @@ std::string StoreMetricsToPrometheus(const StoreMetrics& metrics) {
          m.given_up);
   Single(&out, "tierfs_migration_waits_total", "counter",
          "migration chunks that waited for foreground I/O since the store opened", m.waits);
-  uint64_t manual = 0;
-  for (const std::string& q : m.queue) manual += q.compare(0, 7, "manual ") == 0;
+  const uint64_t manual = QueuedManualMoves(m);
   Family(&out, "tierfs_migration_queue_length", "gauge", "migration moves waiting, by queue");
   Sample(&out, "tierfs_migration_queue_length", "queue=\"manual\"", manual);
   Sample(&out, "tierfs_migration_queue_length", "queue=\"planned\"", m.queue.size() - manual);

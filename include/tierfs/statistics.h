@@ -244,4 +244,11 @@ struct MigrationInfo {
 };
 rocksdb::Status GetMigrationInfo(const rocksdb::FileSystem* fs, MigrationInfo* info);
 
+// The manual moves among `info.queue` (those the API or the admin tool asked for).
+inline size_t QueuedManualMoves(const MigrationInfo& info) {
+  size_t n = 0;
+  for (const std::string& q : info.queue) n += q.rfind("manual ", 0) == 0;
+  return n;
+}
+
 }  // namespace tierfs

@@ -134,7 +134,7 @@ SampleFigures Figures(const Rates& d) {
   f.migration = m.enabled;
   f.running = !m.running.empty();
   f.queued = m.queue.size();
-  for (const std::string& q : m.queue) f.manual += q.compare(0, 7, "manual ") == 0 ? 1 : 0;
+  f.manual = QueuedManualMoves(m);
   f.copies_in_flight = now.copies_in_flight;
   f.done = m.done - std::min(m.done, d.before->migration.done);
   return f;

@@ -215,6 +215,33 @@ int Show() {
   return 0;
 }
 
+// --workload's place in `model` and what ConfDB holds for its cluster.
+struct ClusterLookup {
+  Assignment assignment;  // its cluster and position
+  size_t windows = 0;     // the windows it was characterized by
+  ConfEntry entry;        // the cluster's stored trials
+};
+
+bool LookUpCluster(ConfDb* db, const WorkloadModel& model, ClusterLookup* out,
+                   std::string* error) {
+  WorkloadWindows windows;
+  if (!LoadWindows(FLAGS_workload, FLAGS_requests, FLAGS_workload_seed, &windows, error)) {
+    return false;
+  }
+  out->assignment = model.Assign(windows.windows);
+  out->windows = windows.windows.size();
+  return db->Get(model.Id(), out->assignment.cluster, &out->entry, error);
+}
+
+// "W: cluster C of model M (V of N windows); ConfDB holds T trials of K workloads"
+std::string DescribeLookup(const WorkloadModel& model, const ClusterLookup& l) {
+  const Assignment& a = l.assignment;
+  return FLAGS_workload + ": cluster " + std::to_string(a.cluster) + " of model " + model.Id() +
+         " (" + std::to_string(a.votes[a.cluster]) + " of " + std::to_string(l.windows) +
+         " windows); ConfDB holds " + std::to_string(l.entry.trials.size()) + " trials of " +
+         std::to_string(l.entry.positions.size()) + " workloads";
+}
+
 // `recommend`: the configurations ConfDB holds for --workload's cluster, in
 // the order a warm start would evaluate them (nearest stored workload's best
 // first), each with the grade it was measured at and on which workload;
@@ -228,28 +255,21 @@ int Recommend() {
   }
   std::string error;
   WorkloadModel model;
-  WorkloadWindows windows;
   std::unique_ptr<ConfDb> db;
   Space space;
+  ClusterLookup lookup;
   if (!WorkloadModel::Load(FLAGS_model, &model, &error) ||
-      !LoadWindows(FLAGS_workload, FLAGS_requests, FLAGS_workload_seed, &windows, &error) ||
       !ConfDb::Open(FLAGS_confdb, &db, &error) ||
-      (!FLAGS_space.empty() && !Space::Load(FLAGS_space, &space, &error, FLAGS_tiers))) {
+      (!FLAGS_space.empty() && !Space::Load(FLAGS_space, &space, &error, FLAGS_tiers)) ||
+      !LookUpCluster(db.get(), model, &lookup, &error)) {
     fprintf(stderr, "tierfs-tune: %s\n", error.c_str());
     return 1;
   }
   // ConfDB holds the simulator's trials only, which carry no live-only key.
   space = space.WithoutLive();
-  const Assignment a = model.Assign(windows.windows);
-  ConfEntry entry;
-  if (!db->Get(model.Id(), a.cluster, &entry, &error)) {
-    fprintf(stderr, "tierfs-tune: %s\n", error.c_str());
-    return 1;
-  }
-  printf("%s: cluster %zu of model %s (%zu of %zu windows); ConfDB holds %zu trials of %zu "
-         "workloads\n",
-         FLAGS_workload.c_str(), a.cluster, model.Id().c_str(), a.votes[a.cluster],
-         windows.windows.size(), entry.trials.size(), entry.positions.size());
+  const Assignment& a = lookup.assignment;
+  const ConfEntry& entry = lookup.entry;
+  printf("%s\n", DescribeLookup(model, lookup).c_str());
   if (entry.trials.empty()) {
     fprintf(stderr, "tierfs-tune: nothing stored for cluster %zu of model %s: tune a workload "
                     "of it with --confdb first\n",
@@ -280,28 +300,6 @@ int Recommend() {
   return 0;
 }
 
-// Characterizes the target: its cluster and position (*assignment), and the
-// stored configurations of that cluster to start from (*warm). False on an
-// error.
-bool LookUpCluster(ConfDb* db, const WorkloadModel& model, std::vector<std::string>* warm,
-                   Assignment* assignment, std::string* error) {
-  WorkloadWindows windows;
-  if (!LoadWindows(FLAGS_workload, FLAGS_requests, FLAGS_workload_seed, &windows, error)) {
-    return false;
-  }
-  const Assignment a = model.Assign(windows.windows);
-  ConfEntry entry;
-  if (!db->Get(model.Id(), a.cluster, &entry, error)) return false;
-  *warm = BestConfigurations(entry, FLAGS_warm, a.center);
-  *assignment = a;
-  if (!FLAGS_quiet) {
-    fprintf(stderr, "%s: cluster %zu of model %s (%zu of %zu windows); ConfDB holds %zu "
-            "trials of %zu workloads, %zu evaluated first\n",
-            FLAGS_workload.c_str(), a.cluster, model.Id().c_str(), a.votes[a.cluster],
-            windows.windows.size(), entry.trials.size(), entry.positions.size(), warm->size());
-  }
-  return true;
-}
 
 int Tune() {
   if (FLAGS_space.empty() || FLAGS_workload.empty()) {
@@ -373,14 +371,22 @@ int Tune() {
   }
   std::unique_ptr<ConfDb> confdb;
   WorkloadModel model;
-  std::vector<std::string> warm;
+  std::vector<std::string> warm;  // the stored configurations evaluated first
   Assignment target;
-  if (!FLAGS_confdb.empty() &&
-      (!WorkloadModel::Load(FLAGS_model, &model, &error) ||
-       !ConfDb::Open(FLAGS_confdb, &confdb, &error) ||
-       !LookUpCluster(confdb.get(), model, &warm, &target, &error))) {
-    fprintf(stderr, "tierfs-tune: %s\n", error.c_str());
-    return 1;
+  if (!FLAGS_confdb.empty()) {
+    ClusterLookup lookup;
+    if (!WorkloadModel::Load(FLAGS_model, &model, &error) ||
+        !ConfDb::Open(FLAGS_confdb, &confdb, &error) ||
+        !LookUpCluster(confdb.get(), model, &lookup, &error)) {
+      fprintf(stderr, "tierfs-tune: %s\n", error.c_str());
+      return 1;
+    }
+    target = lookup.assignment;
+    warm = BestConfigurations(lookup.entry, FLAGS_warm, target.center);
+    if (!FLAGS_quiet) {
+      fprintf(stderr, "%s, %zu evaluated first\n", DescribeLookup(model, lookup).c_str(),
+              warm.size());
+    }
   }
   std::map<std::string, ConfTrial> measured;  // by URI: what goes back to ConfDB
   SimEvaluatorOptions eval_options;
