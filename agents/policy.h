@@ -251,6 +251,11 @@ class Policy {
   // keep RocksDB's or a fixed placement return 0.
   virtual int CopySharePct() const { return -1; }
 
+  // A reference that must place exactly as it says (RocksDB's own tiering,
+  // emulated): the engine's room for the upper levels (engine/placement.h)
+  // leaves its choices alone.
+  virtual bool KeepsItsPlacement() const { return false; }
+
   virtual bool EvictsOnPlacement() const { return false; }
   virtual void Evict(int tier, uint64_t bytes, const StorageView& view, std::vector<Move>* moves) {
     (void)tier;

@@ -44,6 +44,7 @@ class RocksDBLevels : public Policy {
   // RocksDB's db_paths never move a file: neither does its emulation.
   double FillRank(const SegmentInfo&, uint64_t) const override { return 0; }
   int CopySharePct() const override { return 0; }
+  bool KeepsItsPlacement() const override { return true; }
 
   int Place(const PlacementRequest& request, const StorageView& view) override {
     if (request.kind != FileKind::kSst) return 0;

@@ -27,6 +27,7 @@ class RocksDBTemperature : public Policy {
   // Follows RocksDB's placement, which moves nothing.
   double FillRank(const SegmentInfo&, uint64_t) const override { return 0; }
   int CopySharePct() const override { return 0; }
+  bool KeepsItsPlacement() const override { return true; }
   int Place(const PlacementRequest& request, const StorageView& view) override {
     const Temperature t = request.hints.temperature;
     return t == Temperature::kWarm || t == Temperature::kCold ? view.NumTiers() - 1 : 0;

@@ -30,6 +30,21 @@ int PlacementEngine::Choose(const PlacementRequest& request, bool bulk, uint64_t
     // L0 still take any free space.
     want = 1;
   }
+  if (options_.level_room && tiers > 1 && request.kind == FileKind::kSst &&
+      request.hints.level >= 0) {
+    // Deeper output leaves tier 0 the room the levels above it need: they
+    // are rewritten soonest (RocksDB's db_paths lays levels into paths in
+    // this order). Without it tier 0 ends up holding the longest-lived,
+    // deepest files: an upper level's short-lived files free their room
+    // for whatever is written next, and a deep file keeps it for long.
+    const int level = std::min(request.hints.level, kLevels - 1);
+    if (want == 0 && level >= 1 && !policy_->KeepsItsPlacement() &&
+        !LeavesRoomAbove(level, bytes, view)) {
+      want = 1;
+    }
+    level_bytes_[level].fetch_add(bytes, std::memory_order_relaxed);
+    if (want == 0) fast_level_bytes_[level].fetch_add(bytes, std::memory_order_relaxed);
+  }
   if (!policy_->EvictsOnPlacement() || view.Free(want) >= bytes) return want;
   std::lock_guard<std::mutex> lock(decide_mu_);
   // Another writer may have made the room while this one waited.
@@ -52,6 +67,7 @@ bool PlacementEngine::Plan(const StorageView& view, size_t max, std::vector<Move
   if (policy_due && policy_->PlanIntervalRequests() > 0) policy_->Plan(view, max, moves);
   size_t made = moves->size() - before;
   DecayWriteRoom(view.Now());
+  if (options_.level_room && view.NumTiers() > 1) CountLevels(view);
   if (copies_) {
     copies_->SetHeadroom(Headroom(view.Capacity(0)));
     // Halved per kCopyDemandHalfLife requests, not per plan: plans come as
@@ -104,6 +120,31 @@ bool PlacementEngine::MakeRoomForCopies(const StorageView& view, size_t max,
     added++;
   }
   return false;
+}
+
+bool PlacementEngine::LeavesRoomAbove(int level, uint64_t bytes, const StorageView& view) const {
+  level = std::min(level, kLevels - 1);
+  uint64_t need = bytes;
+  for (int l = 0; l < kLevels; ++l) {
+    need += (l < level ? level_bytes_ : fast_level_bytes_)[l].load(std::memory_order_relaxed);
+  }
+  const uint64_t capacity = view.Capacity(0);
+  const uint64_t headroom = Headroom(capacity);
+  return capacity > headroom && need <= capacity - headroom;
+}
+
+void PlacementEngine::CountLevels(const StorageView& view) {
+  uint64_t all[kLevels] = {}, fast[kLevels] = {};
+  view.ForEachSegment([&](const SegmentInfo& s) {
+    if (s.kind != FileKind::kSst || s.hints.level < 0) return;
+    const int l = std::min(s.hints.level, kLevels - 1);
+    all[l] += s.bytes;
+    if (s.tier == 0) fast[l] += s.bytes;
+  });
+  for (int l = 0; l < kLevels; ++l) {
+    level_bytes_[l].store(all[l], std::memory_order_relaxed);
+    fast_level_bytes_[l].store(fast[l], std::memory_order_relaxed);
+  }
 }
 
 void PlacementEngine::SortCandidates(bool best_first) {

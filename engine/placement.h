@@ -7,7 +7,8 @@
 //   2. a bulk file's segment (SST, WAL, blob) goes where the policy says
 //      (clamped to the tiers there are), except that compaction output
 //      (a table file of level 1 or below) does not take tier 0's free space
-//      the hot-page copies claim; metadata goes to tier 0;
+//      the hot-page copies claim, nor the room the levels above its own
+//      need (MigrationOptions::level_room); metadata goes to tier 0;
 //   3. if the policy evicts and that tier lacks room, its victims are moved
 //      now, on the critical path, until there is room;
 //   4. the tier is charged; if it has no room the segment spills: the next
@@ -131,6 +132,14 @@ class PlacementEngine {
   // (a queue of 10 64 KiB segments a second let copies displace 0.6 MiB/s of
   // homes: 135 MiB of homes written at load took minutes to give way).
   bool MakeRoomForCopies(const StorageView& view, size_t max, std::vector<Move>* moves);
+  // Room for the upper levels (MigrationOptions::level_room): whether a
+  // segment of `bytes` of a table file of level `level` >= 1 fits in tier 0
+  // beside the levels above it (their bytes on every tier) and the tier-0
+  // bytes of its own level and deeper ones, within tier 0 less the headroom.
+  // Lock-free: from the counts of the last plan and what was placed since.
+  bool LeavesRoomAbove(int level, uint64_t bytes, const StorageView& view) const;
+  // Recounts level_bytes_ and fast_level_bytes_. REQUIRES: decide_mu_.
+  void CountLevels(const StorageView& view);
   // Halves write_room_ and wal_reached_ for every kWriteRoomHalfLife
   // requests since the last call. REQUIRES: decide_mu_.
   void DecayWriteRoom(uint64_t now);
@@ -183,6 +192,14 @@ class PlacementEngine {
   std::atomic<uint64_t> write_room_{0};
   uint64_t write_room_seq_ = 0;  // guarded by decide_mu_: the last decay's request
   static constexpr uint64_t kWriteRoomHalfLife = 1 << 16;
+  // The bytes of table files per LSM level (levels deeper than kLevels - 1
+  // count as the last) on every tier, and on tier 0: recounted at each plan
+  // (level_room on) and raised as Choose places segments (deleted files and
+  // a segment that spills elsewhere count until the next plan). Relaxed: the
+  // rule is an estimate, as GetPathId's is.
+  static constexpr int kLevels = 8;
+  std::atomic<uint64_t> level_bytes_[kLevels] = {};
+  std::atomic<uint64_t> fast_level_bytes_[kLevels] = {};
 };
 
 // What a move asks of a segment whose home is tier `home` and whose extra

@@ -140,6 +140,13 @@ Status ApplyKey(const std::string& key, const std::string& value,
     options->migration.enabled = value == "on";
     return Status::OK();
   }
+  if (key == "level_room") {
+    if (value != "on" && value != "off") {
+      return Status::InvalidArgument(where + ": bad level_room '" + value + "' (expected on or off)");
+    }
+    options->migration.level_room = value == "on";
+    return Status::OK();
+  }
   if (key == "migration_busy_share") {
     uint64_t v;
     if (!ParseSize(value, &v) || v == 0 || v > 100) {
@@ -242,7 +249,7 @@ Status ApplyKey(const std::string& key, const std::string& value,
   return Status::InvalidArgument(where + ": unknown key '" + key +
                                  "' (known: segment_size, policy, placement, POLICY.PARAM, migration, "
                                  "migration_queue, migration_rate, migration_idle_ops, migration_busy_share, "
-                                 "migration_plan_ms, fast_headroom, copies, copy_page, copy_unit, copy_share, copy_inherit, "
+                                 "migration_plan_ms, fast_headroom, level_room, copies, copy_page, copy_unit, copy_share, copy_inherit, "
                                  "trace, stats_log, stats_log_ms, metrics_file, metrics_ms" +
                                  (where.rfind("line", 0) == 0 ? ", tier" : "") + ")");
 }

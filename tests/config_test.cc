@@ -94,6 +94,19 @@ TEST_F(ConfigTest, FastHeadroomIsAutoAPercentageOrASize) {
   }
 }
 
+TEST_F(ConfigTest, LevelRoomIsOnOrOff) {
+  const std::string t = "tierfs://" + Tier("t0") + ":1G," + Tier("t1") + ":10G";
+  ASSERT_TRUE(Parse(t).ok());
+  EXPECT_TRUE(options_.migration.level_room);  // the default
+  ASSERT_TRUE(Parse(t + ";level_room:off").ok());
+  EXPECT_FALSE(options_.migration.level_room);
+  ASSERT_TRUE(Parse(t + ";level_room:on").ok());
+  EXPECT_TRUE(options_.migration.level_room);
+  rocksdb::Status s = Parse(t + ";level_room:yes");
+  EXPECT_TRUE(s.IsInvalidArgument());
+  EXPECT_NE(std::string::npos, s.ToString().find("level_room 'yes'")) << s.ToString();
+}
+
 TEST_F(ConfigTest, HotPageCopyKeys) {
   const std::string t = "tierfs://" + Tier("t0") + ":1G," + Tier("t1") + ":10G";
   ASSERT_TRUE(Parse(t).ok());

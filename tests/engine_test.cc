@@ -481,6 +481,77 @@ TEST(EngineTest, CompactionOutputLeavesTheCopiesTheRoomTheyAskedFor) {
   EXPECT_EQ(0, place(FileKind::kSst, 1));
 }
 
+TEST(EngineTest, DeeperOutputLeavesTierZeroTheRoomTheLevelsAboveItNeed) {
+  // Tier 0: 1 MiB less its 5% headroom leaves 996,151 bytes for levels.
+  constexpr uint64_t kSeg = 64 << 10, kBytes = kSeg + kFileBlock;
+  CapacityAccount fast(1 << 20), slow(1 << 30);
+  SegmentsView view({&fast, &slow});
+  uint64_t next = 0;
+  auto add = [&](int level, int tier, int n) {
+    for (int i = 0; i < n; ++i) {
+      view.Add(next++, tier, 0);
+      view.segments.back().kind = FileKind::kSst;
+      view.segments.back().hints.level = level;
+      if (tier == 0) fast.ForceCharge(kSeg);
+    }
+  };
+  add(0, 0, 4);   // L0: 256 KiB on tier 0
+  add(1, 1, 4);   // L1: 256 KiB on tier 1
+  add(2, 0, 5);   // L2: 320 KiB on tier 0
+  add(3, 1, 20);  // L3: 1.25 MiB on tier 1
+  auto place = [&](PlacementEngine& engine, int level, FileKind kind = FileKind::kSst) {
+    PlacementRequest r;
+    r.kind = kind;
+    r.hints.level = level;
+    r.bytes = kSeg;
+    return engine.Choose(r, /*bulk=*/true, kBytes, view, [](const Move&) {});
+  };
+  NoPlans policy;
+  MigrationOptions o;
+  o.fast_headroom_auto = false;
+  PlacementEngine engine(&policy, o);
+  std::vector<Move> moves;
+  engine.Plan(view, 10, &moves);  // counts the levels
+  // L2 output: L0 + L1 (512 KiB) + L2 and deeper on tier 0 (320 KiB) + 68 KiB.
+  EXPECT_EQ(0, place(engine, 2));  // 900 KiB
+  EXPECT_EQ(0, place(engine, 2));  // 968 KiB: the placed one counts at once
+  EXPECT_EQ(1, place(engine, 2));  // 1,036 KiB
+  // L3 output: every byte of L0-L2 is above it.
+  EXPECT_EQ(1, place(engine, 3));
+  // L1 output: only L0 is above it (256 + 456 of L2 on tier 0 + 68 KiB).
+  EXPECT_EQ(0, place(engine, 1));
+  // Flushes, the WAL and tables of unknown level take tier 0's free space.
+  EXPECT_EQ(0, place(engine, 0));
+  EXPECT_EQ(0, place(engine, -1));
+  EXPECT_EQ(0, place(engine, -1, FileKind::kWal));
+  // Once L2's files on tier 0 are compacted away, the next plan sees the room.
+  view.segments.erase(view.segments.begin() + 8, view.segments.begin() + 13);
+  engine.Plan(view, 10, &moves);
+  EXPECT_EQ(0, place(engine, 1));
+  EXPECT_EQ(0, place(engine, 2));
+
+  // Off, or a policy that must place as RocksDB would: tier 0 while it has room.
+  view.segments.clear();
+  next = 0;
+  add(0, 0, 4);
+  add(1, 1, 20);
+  MigrationOptions off = o;
+  off.level_room = false;
+  PlacementEngine without(&policy, off);
+  without.Plan(view, 10, &moves);
+  EXPECT_EQ(0, place(without, 2));
+  class Keeps : public NoPlans {
+   public:
+    bool KeepsItsPlacement() const override { return true; }
+  } keeps;
+  PlacementEngine reference(&keeps, o);
+  reference.Plan(view, 10, &moves);
+  EXPECT_EQ(0, place(reference, 2));
+  PlacementEngine with(&policy, o);
+  with.Plan(view, 10, &moves);
+  EXPECT_EQ(1, place(with, 2)) << "L0 and L1 (1.5 MiB) need more than tier 0";
+}
+
 TEST(EngineTest, TheFillLeavesGrowingCopiesTheirReserve) {
   CapacityAccount fast(1 << 20), slow(1 << 30);
   fast.SetCopyReserve(512 << 10);

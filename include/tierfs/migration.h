@@ -42,6 +42,15 @@ struct MigrationOptions {
   // `fast_headroom:auto` (5% or a memtable's worth, whichever is more); a
   // value given in the URI is kept as it is.
   bool fast_headroom_auto = true;
+  // Room for the upper levels: compaction output of LSM level L >= 1 goes
+  // to tier 0 only while tier 0 can also hold the levels above L (their
+  // bytes on every tier) beside the tier-0 bytes of levels L and deeper, as
+  // RocksDB's db_paths lays levels into paths; otherwise to tier 1.
+  // Without it, tier 0 ends up holding the long-lived deepest files, since
+  // short-lived upper-level files give their room back to whatever comes
+  // next. Not for policies that emulate RocksDB's placement. URI key
+  // `level_room` (on/off). Default: on.
+  bool level_room = true;
 };
 
 }  // namespace tierfs

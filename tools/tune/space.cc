@@ -21,7 +21,7 @@ namespace {
 const std::vector<std::string>& TunableKeys() {
   static const std::vector<std::string> keys = {
       "segment_size", "policy", "migration", "migration_queue", "migration_rate",
-      "migration_busy_share", "migration_plan_ms", "fast_headroom", "copies", "copy_page",
+      "migration_busy_share", "migration_plan_ms", "fast_headroom", "level_room", "copies", "copy_page",
       "copy_share", "copy_inherit"};
   return keys;
 }
@@ -45,6 +45,7 @@ std::string TierFsDefault(const std::string& key, const sim::SimConfig& d) {
     return m.fast_headroom_bytes ? FormatSizeExact(m.fast_headroom_bytes)
                                  : std::to_string(m.fast_headroom_pct) + "%";
   }
+  if (key == "level_room") return m.level_room ? "on" : "off";
   if (key == "copies") return d.copies.enabled ? "on" : "off";
   if (key == "copy_page") return FormatSizeExact(d.copies.page);
   if (key == "copy_share") return std::to_string(d.copies.share_pct);
