@@ -808,6 +808,27 @@ def self_test():
         if "| perf | YCSB C zipfian | lru | 30.0% | 150 |" not in out.getvalue():
             failures.append("bounds from a CSV:\n" + out.getvalue())
 
+    # The targets from a CSV: on db_bench rocksdb-levels stands for db_paths, so a policy
+    # at 0.8x of it on fillrandom fails "every workload", and rocksdb-levels gets no row.
+    fill = [{"config": "perf", "slow_device": "sata-ssd", "system": s, "workload": "fillrandom",
+             "ops_per_sec": o, "best_static_capacity_bytes": 1 << 20,
+             "fast_capacity_bytes": 1 << 20}
+            for s, o in ((REFERENCE, 1000), ("slow-only", 100), ("fast-first", 160),
+                         ("rocksdb-levels", 200), ("last_level_temp", 150))]
+    with tempfile.TemporaryDirectory(prefix="fast-tier-targets-test-") as tmp:
+        path = os.path.join(tmp, "fill.csv")
+        with open(path, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=sorted(fill[0]))
+            w.writeheader()
+            w.writerows(fill)
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            main(["targets", path])
+        rows = [line for line in out.getvalue().splitlines() if line.startswith("| ")]
+        if (len(rows) != 2 or "FAIL 0.800" not in rows[1] or
+                not rows[1].startswith("| fast-first |")):
+            failures.append("targets from a CSV:\n" + out.getvalue())
+
     # Whole runs through summarize and report: two systems, two workloads.
     with tempfile.TemporaryDirectory(prefix="fast-tier-report-test-") as tmp:
         runs = os.path.join(tmp, "runs.txt")
