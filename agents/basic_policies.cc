@@ -34,6 +34,8 @@ class FixedTier : public Policy {
   }
   // slow-only is the all-slow reference: no copies either.
   int CopySharePct() const override { return slowest_ ? 0 : -1; }
+  // Both are bounds: each places as it says.
+  bool KeepsItsPlacement() const override { return true; }
 
  private:
   const char* const name_;

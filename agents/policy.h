@@ -252,8 +252,8 @@ class Policy {
   virtual int CopySharePct() const { return -1; }
 
   // A reference that must place exactly as it says (RocksDB's own tiering,
-  // emulated): the engine's room for the upper levels (engine/placement.h)
-  // leaves its choices alone.
+  // emulated; the fast-only and slow-only bounds): the engine's room for the
+  // upper levels (engine/placement.h) leaves its choices alone.
   virtual bool KeepsItsPlacement() const { return false; }
 
   virtual bool EvictsOnPlacement() const { return false; }

@@ -93,7 +93,8 @@ YCSB_MAIN_OP = {"a": "READ", "f": "READ-MODIFY-WRITE"}  # else READ
 # RocksDB's own tiering and caching. rocksdb-levels is TierFS's rendering of
 # db_paths (RocksDB's GetPathId), the one db_bench can run: db_bench has no
 # flag or OPTIONS entry for db_paths, so on fillrandom, readrandom and
-# mixgraph it is the db_paths baseline.
+# mixgraph it is the db_paths baseline (under YCSB it stands beside the real
+# db_paths, when a run has both).
 ROCKSDB_BASELINES = ("db_paths", "rocksdb-levels", "last_level_temp", "read_cache")
 NOT_POLICIES = (REFERENCE, "slow-only") + ROCKSDB_BASELINES
 

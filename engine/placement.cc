@@ -38,12 +38,14 @@ int PlacementEngine::Choose(const PlacementRequest& request, bool bulk, uint64_t
     // deepest files: an upper level's short-lived files free their room
     // for whatever is written next, and a deep file keeps it for long.
     const int level = std::min(request.hints.level, kLevels - 1);
-    if (want == 0 && level >= 1 && !policy_->KeepsItsPlacement() &&
+    if (want == 0 && level >= 1 && !policy_->KeepsItsPlacement() && LevelsCounted(view) &&
         !LeavesRoomAbove(level, bytes, view)) {
       want = 1;
     }
-    level_bytes_[level].fetch_add(bytes, std::memory_order_relaxed);
-    if (want == 0) fast_level_bytes_[level].fetch_add(bytes, std::memory_order_relaxed);
+    // What the segment will hold, as the recount will see it once written.
+    const uint64_t holds = request.bytes > 0 ? request.bytes : bytes;
+    level_bytes_[level].fetch_add(holds, std::memory_order_relaxed);
+    if (want == 0) fast_level_bytes_[level].fetch_add(holds, std::memory_order_relaxed);
   }
   if (!policy_->EvictsOnPlacement() || view.Free(want) >= bytes) return want;
   std::lock_guard<std::mutex> lock(decide_mu_);
@@ -67,7 +69,9 @@ bool PlacementEngine::Plan(const StorageView& view, size_t max, std::vector<Move
   if (policy_due && policy_->PlanIntervalRequests() > 0) policy_->Plan(view, max, moves);
   size_t made = moves->size() - before;
   DecayWriteRoom(view.Now());
-  if (options_.level_room && view.NumTiers() > 1) CountLevels(view);
+  if (options_.level_room && view.NumTiers() > 1 && !policy_->KeepsItsPlacement()) {
+    CountLevels(view);
+  }
   if (copies_) {
     copies_->SetHeadroom(Headroom(view.Capacity(0)));
     // Halved per kCopyDemandHalfLife requests, not per plan: plans come as
@@ -133,6 +137,12 @@ bool PlacementEngine::LeavesRoomAbove(int level, uint64_t bytes, const StorageVi
   return capacity > headroom && need <= capacity - headroom;
 }
 
+bool PlacementEngine::LevelsCounted(const StorageView& view) const {
+  const uint64_t at = levels_counted_at_.load(std::memory_order_relaxed);
+  const uint64_t now = view.Now();
+  return at > 0 && (now < at || now - at <= kLevelCountsKeep);
+}
+
 void PlacementEngine::CountLevels(const StorageView& view) {
   uint64_t all[kLevels] = {}, fast[kLevels] = {};
   view.ForEachSegment([&](const SegmentInfo& s) {
@@ -145,6 +155,7 @@ void PlacementEngine::CountLevels(const StorageView& view) {
     level_bytes_[l].store(all[l], std::memory_order_relaxed);
     fast_level_bytes_[l].store(fast[l], std::memory_order_relaxed);
   }
+  levels_counted_at_.store(std::max<uint64_t>(view.Now(), 1), std::memory_order_relaxed);
 }
 
 void PlacementEngine::SortCandidates(bool best_first) {

@@ -100,6 +100,9 @@ class PlacementEngine {
   // plans itself, kFillIntervalRequests (the fill still runs).
   uint64_t PlanIntervalRequests() const;
   static constexpr uint64_t kFillIntervalRequests = 1 << 14;
+  // How long the level counts of a plan decide placements (level_room), in
+  // requests: a few plan intervals.
+  static constexpr uint64_t kLevelCountsKeep = 4 * kFillIntervalRequests;
 
   // The bytes of tier 0 the fill and the copies leave free for new writes:
   // the configured headroom (MigrationOptions::fast_headroom_*), or, if more
@@ -138,6 +141,12 @@ class PlacementEngine {
   // bytes of its own level and deeper ones, within tier 0 less the headroom.
   // Lock-free: from the counts of the last plan and what was placed since.
   bool LeavesRoomAbove(int level, uint64_t bytes, const StorageView& view) const;
+  // Whether the level counts are recent enough to decide by: counted at a
+  // plan within kLevelCountsKeep requests. Between plans they only grow
+  // (deleted files leave them at the next count), and a store whose plans
+  // stopped (migration:off, a full move queue) or that has not planned since
+  // it opened places as the policy says. Lock-free.
+  bool LevelsCounted(const StorageView& view) const;
   // Recounts level_bytes_ and fast_level_bytes_. REQUIRES: decide_mu_.
   void CountLevels(const StorageView& view);
   // Halves write_room_ and wal_reached_ for every kWriteRoomHalfLife
@@ -194,12 +203,16 @@ class PlacementEngine {
   static constexpr uint64_t kWriteRoomHalfLife = 1 << 16;
   // The bytes of table files per LSM level (levels deeper than kLevels - 1
   // count as the last) on every tier, and on tier 0: recounted at each plan
-  // (level_room on) and raised as Choose places segments (deleted files and
-  // a segment that spills elsewhere count until the next plan). Relaxed: the
-  // rule is an estimate, as GetPathId's is.
+  // (level_room on) and raised by what Choose places (the bytes a segment
+  // will hold: a whole-file store's file counts one segment's worth until
+  // the next plan; deleted files, and a segment that spills elsewhere,
+  // count until then too). Relaxed: the rule is an estimate, as GetPathId's
+  // is, and a plan's recount may overwrite a placement made beside it.
   static constexpr int kLevels = 8;
   std::atomic<uint64_t> level_bytes_[kLevels] = {};
   std::atomic<uint64_t> fast_level_bytes_[kLevels] = {};
+  // The request count of the last recount (0: never).
+  std::atomic<uint64_t> levels_counted_at_{0};
 };
 
 // What a move asks of a segment whose home is tier `home` and whose extra

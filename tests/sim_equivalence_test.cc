@@ -25,6 +25,7 @@
 #include "env/tier_fs.h"
 #include "env/trace_format.h"
 #include "tests/test_util.h"
+#include "tierfs/hints.h"
 #include "tools/sim/simulator.h"
 #include "tools/sim/verify.h"
 
@@ -43,8 +44,11 @@ struct LiveFile {
 
 // One client: creates table files of one to four segments, reads pieces of
 // them, deletes some, replicates some to tier 0, and (for planning policies)
-// asks for a plan now and then. Deterministic for a seed.
-void RunWorkload(rocksdb::FileSystem* fs, const std::string& dir, bool plans, uint32_t seed) {
+// asks for a plan now and then. With `levels`, each table file is given an
+// LSM level first (0 to 3, as the event listener would), so the room kept for
+// the upper levels (level_room) decides placements. Deterministic for a seed.
+void RunWorkload(rocksdb::FileSystem* fs, const std::string& dir, bool plans, bool levels,
+                 uint32_t seed) {
   std::mt19937_64 rng(seed);
   std::vector<LiveFile> files;
   int next = 1;
@@ -52,7 +56,11 @@ void RunWorkload(rocksdb::FileSystem* fs, const std::string& dir, bool plans, ui
     const int op = int(rng() % 10);
     if (op < 4 || files.size() < 3) {
       LiveFile f;
+      const int level = next % 4;
       f.name = dir + "/" + std::to_string(next++) + ".sst";
+      if (levels) {
+        ASSERT_TRUE(NoteTableFile(fs, f.name, level, "").ok());
+      }
       f.size = (1 + rng() % 4) * kSeg - (rng() % 3) * 4096;
       std::unique_ptr<rocksdb::FSWritableFile> w;
       ASSERT_TRUE(fs->NewWritableFile(f.name, FileOptions(), &w, nullptr).ok());
@@ -98,6 +106,7 @@ struct Case {
   std::string policy;
   std::string params;
   bool plans;
+  bool levels = false;
 };
 
 class SimEquivalenceTest : public ::testing::TestWithParam<Case> {};
@@ -116,7 +125,7 @@ TEST_P(SimEquivalenceTest, TheReplayMakesTheStoresDecisions) {
                                   &fs)
                     .ok());
     ASSERT_TRUE(fs->CreateDir("/db", IOOptions(), nullptr).ok());
-    ASSERT_NO_FATAL_FAILURE(RunWorkload(fs.get(), "/db", c.plans, 7));
+    ASSERT_NO_FATAL_FAILURE(RunWorkload(fs.get(), "/db", c.plans, c.levels, 7));
   }  // closed: the capture ends
 
   TraceHeader header;
@@ -197,11 +206,13 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"lru", ";copies:off", false},
                       Case{"cde", ";copies:off", false},
                       Case{"hintstor", ";hintstor.interval:1000000000", true},
-                      Case{"mutant", ";mutant.interval:1000000000;mutant.min_age:0", true}),
+                      Case{"mutant", ";mutant.interval:1000000000;mutant.min_age:0", true},
+                      Case{"fast-first", "", true, /*levels=*/true}),
     [](const ::testing::TestParamInfo<Case>& info) {
       std::string name = info.param.policy;
       if (info.param.params.find("copies:off") != std::string::npos) name += "_without_page_copies";
       if (info.param.params.find("copy_unit:page") != std::string::npos) name += "_page_copies";
+      if (info.param.levels) name += "_with_levels";
       for (char& ch : name) {
         if (!isalnum(static_cast<unsigned char>(ch))) ch = '_';
       }
