@@ -277,7 +277,11 @@ check "hint with an unknown hint is a usage error naming it" \
      echo ok || echo "status $rc: $(cat "$TMP/hint-bad.out")")"
 
 # The same commands sent to a process that has the store open (db_bench, its migration thread
-# on): pins and hints are recorded there, and pin's moves queued and waited for.
+# on): pins and hints are recorded there, and pin's moves queued and waited for. The admin
+# channel's directory, left by the tool's own opens above, is made again when db_bench opens
+# the store: without removing it first the wait below did not wait, and on a loaded machine
+# the tool opened the store itself before db_bench, which was then refused and exited.
+rm -rf "$TMP/s0/meta/admin"
 LD_PRELOAD="$PRELOAD" db_bench --fs_uri="$URI3;migration:on" --db="$DB" --use_existing_db=1 \
   --num=$NUM --benchmarks=readrandom --duration=600 >"$TMP/busy3.out" 2>&1 &
 bench_pid=$!
