@@ -140,13 +140,6 @@ Status ApplyKey(const std::string& key, const std::string& value,
     options->migration.enabled = value == "on";
     return Status::OK();
   }
-  if (key == "level_room") {
-    if (value != "on" && value != "off") {
-      return Status::InvalidArgument(where + ": bad level_room '" + value + "' (expected on or off)");
-    }
-    options->migration.level_room = value == "on";
-    return Status::OK();
-  }
   if (key == "migration_busy_share") {
     uint64_t v;
     if (!ParseSize(value, &v) || v == 0 || v > 100) {
@@ -183,12 +176,17 @@ Status ApplyKey(const std::string& key, const std::string& value,
     }
     return Status::OK();
   }
-  if (key == "copies" || key == "copy_inherit") {
+  // The plain on/off switches (migration has rules of its own, above).
+  bool* const flag = key == "copies"         ? &options->copies.enabled
+                     : key == "copy_inherit" ? &options->copies.inherit
+                     : key == "level_room"   ? &options->migration.level_room
+                                             : nullptr;
+  if (flag) {
     if (value != "on" && value != "off") {
       return Status::InvalidArgument(where + ": bad " + key + " '" + value +
                                      "' (expected on or off)");
     }
-    (key == "copies" ? options->copies.enabled : options->copies.inherit) = value == "on";
+    *flag = value == "on";
     return Status::OK();
   }
   if (key == "copy_page") {

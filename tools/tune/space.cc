@@ -21,8 +21,8 @@ namespace {
 const std::vector<std::string>& TunableKeys() {
   static const std::vector<std::string> keys = {
       "segment_size", "policy", "migration", "migration_queue", "migration_rate",
-      "migration_busy_share", "migration_plan_ms", "fast_headroom", "level_room", "copies", "copy_page",
-      "copy_share", "copy_inherit"};
+      "migration_busy_share", "migration_plan_ms", "fast_headroom", "level_room", "copies",
+      "copy_page", "copy_share", "copy_inherit"};
   return keys;
 }
 
