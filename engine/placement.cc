@@ -31,15 +31,14 @@ int PlacementEngine::Choose(const PlacementRequest& request, bool bulk, uint64_t
     want = 1;
   }
   if (options_.level_room && tiers > 1 && request.kind == FileKind::kSst &&
-      request.hints.level >= 0) {
+      request.hints.level >= 0 && !policy_->KeepsItsPlacement()) {
     // Deeper output leaves tier 0 the room the levels above it need: they
     // are rewritten soonest (RocksDB's db_paths lays levels into paths in
     // this order). Without it tier 0 ends up holding the longest-lived,
     // deepest files: an upper level's short-lived files free their room
     // for whatever is written next, and a deep file keeps it for long.
     const int level = std::min(request.hints.level, kLevels - 1);
-    if (want == 0 && level >= 1 && !policy_->KeepsItsPlacement() && LevelsCounted(view) &&
-        !LeavesRoomAbove(level, bytes, view)) {
+    if (want == 0 && level >= 1 && LevelsCounted(view) && !LeavesRoomAbove(level, bytes, view)) {
       want = 1;
     }
     // What the segment will hold, as the recount will see it once written.
