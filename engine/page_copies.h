@@ -245,8 +245,10 @@ class PageCopies {
   uint64_t TakeWantedBytes();
   // Bytes of pages admitted since the last call: how fast the copies grow.
   uint64_t TakeAdmittedBytes();
-  // The copies' reserve they do not hold yet (engine/capacity.h).
+  // The copies' reserve they do not hold yet, and the bytes they hold
+  // (engine/capacity.h).
   uint64_t reserve_left() const { return account_->copy_reserve_left(); }
+  uint64_t used_bytes() const { return account_->copy_used(); }
 
   // Bytes charged to tier 0 now, counted slot by slot (live, being filled,
   // or waiting out readers): what an audit checks the account against.

@@ -4,6 +4,35 @@
 #include <cmath>
 
 namespace tierfs {
+namespace {
+
+// What a policy places an upper level's segment by (Choose): tier 0 as if
+// the hot-page copies on it were not there.
+class WithoutCopies final : public StorageView {
+ public:
+  WithoutCopies(const StorageView& base, uint64_t copy_bytes)
+      : base_(base), copy_bytes_(copy_bytes) {}
+  int NumTiers() const override { return base_.NumTiers(); }
+  uint64_t Capacity(int tier) const override { return base_.Capacity(tier); }
+  uint64_t Used(int tier) const override {
+    const uint64_t used = base_.Used(tier);
+    return tier == 0 ? used - std::min(used, copy_bytes_) : used;
+  }
+  uint64_t Now() const override { return base_.Now(); }
+  uint64_t SegmentSize() const override { return base_.SegmentSize(); }
+  void ForEachSegment(const std::function<void(const SegmentInfo&)>& fn) const override {
+    base_.ForEachSegment(fn);
+  }
+  bool Lookup(const SegmentRef& ref, SegmentInfo* info) const override {
+    return base_.Lookup(ref, info);
+  }
+
+ private:
+  const StorageView& base_;
+  const uint64_t copy_bytes_;
+};
+
+}  // namespace
 
 int PlacementEngine::Choose(const PlacementRequest& request, bool bulk, uint64_t bytes,
                             const StorageView& view,
@@ -14,33 +43,50 @@ int PlacementEngine::Choose(const PlacementRequest& request, bool bulk, uint64_t
   }
   if (!bulk) return 0;
   if (request.kind == FileKind::kWal) NoteWal(request, view);
-  int want = policy_->Place(request, view);
+  // Room for the upper levels (MigrationOptions::level_room): table files
+  // are rewritten soonest, and read soonest after a write, the higher their
+  // level (RocksDB's db_paths lays levels into paths in this order).
+  const bool levels = options_.level_room && tiers > 1 && request.kind == FileKind::kSst &&
+                      request.hints.level >= 0 && !policy_->KeepsItsPlacement();
+  const int level = levels ? std::min(request.hints.level, kLevels - 1) : -1;
+  const bool counted = levels && LevelsCounted(view);
+  // Its segment fits in tier 0 beside the levels above it.
+  const bool fits = counted && LeavesRoomAbove(level, bytes, view);
+  // A segment of an upper level (one that fits in tier 0 whole, with the
+  // levels above it) that fits: its room comes before the copies', so the
+  // policy places it as if they were not there, and the least frequent
+  // copies are dropped (no write) if it goes to tier 0. Under updates the
+  // newest versions of hot keys are in the upper levels, and their pages are
+  // rewritten too soon to be copied (DESIGN.md, "Room for the upper levels").
+  const bool upper = fits && level <= upper_levels_.load(std::memory_order_relaxed);
+  const uint64_t copy_bytes = upper && copies_ != nullptr ? copies_->used_bytes() : 0;
+  int want = copy_bytes > 0 ? policy_->Place(request, WithoutCopies(view, copy_bytes))
+                            : policy_->Place(request, view);
   if (want < 0 || want >= tiers) want = 0;
+  if (want == 0 && copy_bytes > 0 && view.Free(0) < bytes) {
+    // In batches: a shrink ranks every copy.
+    copies_->Shrink(std::max(bytes - view.Free(0), view.Capacity(0) / kShrinkBatches));
+  }
   if (want == 0 && !policy_->EvictsOnPlacement() && view.Free(0) < bytes &&
       (request.kind == FileKind::kWal || request.hints.level == 0)) {
     // New writes the policy wanted on tier 0 find it full: keep a
     // memtable's worth free from now on (Headroom).
     RaiseTo(&write_room_, wal_reached_.load(std::memory_order_relaxed));
   }
-  if (want == 0 && tiers > 1 && request.hints.level >= 1 &&
+  if (want == 0 && tiers > 1 && request.hints.level >= 1 && !upper &&
       view.Free(0) < bytes + copy_claim_.load(std::memory_order_relaxed)) {
     // Compaction output below L0 does not take the room the copies asked
     // for: their pages were read, it was not (yet), and its hot pages get
     // copies of their own (heat through compaction). The WAL, flushes and
-    // L0 still take any free space.
+    // L0 still take any free space, and so do the upper levels.
     want = 1;
   }
-  if (options_.level_room && tiers > 1 && request.kind == FileKind::kSst &&
-      request.hints.level >= 0 && !policy_->KeepsItsPlacement()) {
-    // Deeper output leaves tier 0 the room the levels above it need: they
-    // are rewritten soonest (RocksDB's db_paths lays levels into paths in
-    // this order). Without it tier 0 ends up holding the longest-lived,
-    // deepest files: an upper level's short-lived files free their room
-    // for whatever is written next, and a deep file keeps it for long.
-    const int level = std::min(request.hints.level, kLevels - 1);
-    if (want == 0 && level >= 1 && LevelsCounted(view) && !LeavesRoomAbove(level, bytes, view)) {
-      want = 1;
-    }
+  if (levels) {
+    // Deeper output leaves tier 0 the room the levels above it need.
+    // Without it tier 0 ends up holding the longest-lived, deepest files:
+    // an upper level's short-lived files free their room for whatever is
+    // written next, and a deep file keeps it for long.
+    if (want == 0 && level >= 1 && counted && !fits) want = 1;
     // What the segment will hold, as the recount will see it once written.
     const uint64_t holds = request.bytes > 0 ? request.bytes : bytes;
     level_bytes_[level].fetch_add(holds, std::memory_order_relaxed);
@@ -107,8 +153,11 @@ bool PlacementEngine::MakeRoomForCopies(const StorageView& view, size_t max,
   if (need <= 0) return false;
   candidates_.clear();
   const uint64_t now = view.Now();
+  const int upper = LevelsCounted(view) ? upper_levels_.load(std::memory_order_relaxed) : -1;
   view.ForEachSegment([&](const SegmentInfo& s) {
     if (s.tier != 0 || s.busy || s.hints.pinned_tier >= 0 || s.bytes == 0) return;
+    // The upper levels' homes stay: their room comes first (Choose).
+    if (s.kind == FileKind::kSst && s.hints.level >= 0 && s.hints.level <= upper) return;
     candidates_.push_back({policy_->FillRank(s, now), s.bytes, s.ref});
   });
   SortCandidates(/*best_first=*/false);
@@ -150,10 +199,17 @@ void PlacementEngine::CountLevels(const StorageView& view) {
     all[l] += s.bytes;
     if (s.tier == 0) fast[l] += s.bytes;
   });
+  const uint64_t capacity = view.Capacity(0), headroom = Headroom(capacity);
+  const uint64_t room = capacity > headroom ? capacity - headroom : 0;
+  uint64_t above = 0;
+  int upper = -1;
   for (int l = 0; l < kLevels; ++l) {
     level_bytes_[l].store(all[l], std::memory_order_relaxed);
     fast_level_bytes_[l].store(fast[l], std::memory_order_relaxed);
+    above += all[l];
+    if (above <= room && upper == l - 1) upper = l;
   }
+  upper_levels_.store(upper, std::memory_order_relaxed);
   levels_counted_at_.store(std::max<uint64_t>(view.Now(), 1), std::memory_order_relaxed);
 }
 

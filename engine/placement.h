@@ -6,9 +6,11 @@
 //   1. a pin (REDIRECT) wins;
 //   2. a bulk file's segment (SST, WAL, blob) goes where the policy says
 //      (clamped to the tiers there are), except that compaction output
-//      (a table file of level 1 or below) does not take tier 0's free space
-//      the hot-page copies claim, nor the room the levels above its own
-//      need (MigrationOptions::level_room); metadata goes to tier 0;
+//      (a table file of level 1 or below) does not take the room the levels
+//      above its own need (MigrationOptions::level_room), nor tier 0's free
+//      space the hot-page copies claim; but a segment of an upper level (one
+//      that fits in tier 0 with those above it) is placed as if the copies
+//      were not there, and copies are dropped for it; metadata goes to tier 0;
 //   3. if the policy evicts and that tier lacks room, its victims are moved
 //      now, on the critical path, until there is room;
 //   4. the tier is charged; if it has no room the segment spills: the next
@@ -128,15 +130,16 @@ class PlacementEngine {
   // Homes and copies share tier 0 (engine/page_copies.h): new writes take
   // free space first, and the copies get theirs back in the background.
   // Appends demotions to tier 1 of the coldest homes of tier 0 (lowest
-  // Policy::FillRank first) for the bytes the copies are owed (copy_owed_),
-  // beyond tier 0's free space above the headroom. REQUIRES: decide_mu_.
+  // Policy::FillRank first; never the upper levels', upper_levels_) for the
+  // bytes the copies are owed (copy_owed_), beyond tier 0's free space above
+  // the headroom. REQUIRES: decide_mu_.
   // True if demotions were left for want of `max`: as the fill's, the next
   // plan then comes as soon as the queue has room, not a plan interval later
   // (a queue of 10 64 KiB segments a second let copies displace 0.6 MiB/s of
   // homes: 135 MiB of homes written at load took minutes to give way).
   bool MakeRoomForCopies(const StorageView& view, size_t max, std::vector<Move>* moves);
   // Room for the upper levels (MigrationOptions::level_room): whether a
-  // segment of `bytes` of a table file of level `level` >= 1 fits in tier 0
+  // segment of `bytes` of a table file of level `level` fits in tier 0
   // beside the levels above it (their bytes on every tier) and the tier-0
   // bytes of its own level and deeper ones, within tier 0 less the headroom.
   // Lock-free: from the counts of the last plan and what was placed since.
@@ -213,6 +216,16 @@ class PlacementEngine {
   std::atomic<uint64_t> fast_level_bytes_[kLevels] = {};
   // The request count of the last recount (0: never).
   std::atomic<uint64_t> levels_counted_at_{0};
+  // The upper levels at the last recount: the deepest level that fits in
+  // tier 0 less the headroom together with every level above it (their
+  // bytes on every tier); -1 if not even L0 does. Their homes on tier 0 are
+  // not demoted for the copies, and their new segments take room the copies
+  // hold (Choose). Written at plans, read lock-free.
+  std::atomic<int> upper_levels_{-1};
+  // A shrink of the copies for an upper level's segment drops at least this
+  // share of tier 0 (1 / kShrinkBatches), so the next segments find room
+  // without ranking every copy again.
+  static constexpr uint64_t kShrinkBatches = 64;
 };
 
 // What a move asks of a segment whose home is tier `home` and whose extra

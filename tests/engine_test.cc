@@ -330,8 +330,9 @@ struct FullFastTier {
     c.slots = reserve / 4096;
     return c;
   }
-  explicit FullFastTier(uint64_t reserve)
+  explicit FullFastTier(uint64_t reserve, const MigrationOptions& options = MigrationOptions())
       : view({&fast, &slow}),
+        engine(&policy, options),
         copies(CopyConfig(reserve), &policy, &fast, [] {}, [](uint64_t, uint64_t) {}) {
     fast.SetCopyReserve(reserve);
     fast.ForceCharge(1 << 20);
@@ -341,7 +342,7 @@ struct FullFastTier {
   CapacityAccount fast{1 << 20}, slow{1 << 30};
   SegmentsView view;
   NoPlans policy;
-  PlacementEngine engine{&policy, MigrationOptions()};
+  PlacementEngine engine;
   PageCopies copies;
 };
 
@@ -449,9 +450,12 @@ TEST(EngineTest, PlansInQuickSuccessionKeepWhatTheCopiesAreOwed) {
 
 // Compaction output (level 1 and below) does not take tier 0's free space
 // that copies short of room asked for; the WAL, flushes and L0 do, and the
-// claim fades when the copies stop asking.
+// claim fades when the copies stop asking. (With level_room on, the upper
+// levels take it too: UpperLevelsTakeTheirRoomBeforeTheCopies.)
 TEST(EngineTest, CompactionOutputLeavesTheCopiesTheRoomTheyAskedFor) {
-  FullFastTier t(256 << 10);
+  MigrationOptions no_levels;
+  no_levels.level_room = false;
+  FullFastTier t(256 << 10, no_levels);
   auto place = [&](FileKind kind, int level) {
     PlacementRequest r;
     r.kind = kind;
@@ -555,6 +559,109 @@ TEST(EngineTest, DeeperOutputLeavesTierZeroTheRoomTheLevelsAboveItNeed) {
   PlacementEngine reference(&keeps, o);
   reference.Plan(view, 10, &moves);
   EXPECT_EQ(0, place(reference, 1));
+}
+
+// The upper levels (those that fit in tier 0 with the levels above them)
+// come before the copies: their new segments take room the copies hold, the
+// least frequent copies dropped for them, and their homes are not demoted for
+// copies short of room. Deeper output drops no copy.
+TEST(EngineTest, UpperLevelsTakeTheirRoomBeforeTheCopies) {
+  // Tier 0: 1 MiB, 5% headroom (51.2 KiB), copies' reserve 512 KiB.
+  constexpr uint64_t kSeg = 64 << 10, kBytes = kSeg + kFileBlock;
+  CapacityAccount fast(1 << 20), slow(1 << 30);
+  fast.SetCopyReserve(512 << 10);
+  SegmentsView view({&fast, &slow});
+  // As fast-first: the fastest tier with room. It places an upper level's
+  // segment as if the copies were not there.
+  class RoomFirst : public NoPlans {
+   public:
+    int Place(const PlacementRequest& r, const StorageView& v) override {
+      return v.Used(0) + r.bytes <= v.Capacity(0) ? 0 : 1;
+    }
+  } policy;
+  MigrationOptions o;
+  o.fast_headroom_auto = false;
+  PlacementEngine engine(&policy, o);
+  PageCopies::Config c;
+  c.page = 4096;
+  c.slots = 128;
+  PageCopies copies(c, &policy, &fast, [] {}, [](uint64_t, uint64_t) {});
+  engine.AttachCopies(&copies);
+  // Copies of pages 0-63 of file 9, read twice (those whose set had room).
+  for (const PageCopies::Fill& f : ReadPagesTwice(&copies, 64)) {
+    if (f.slot >= 0) {
+      ASSERT_TRUE(copies.Publish(f));
+    }
+  }
+  const uint64_t held = copies.used_bytes();
+  ASSERT_GE(held, 32u << 10);
+  // Homes: L0 (128 KiB) and L1 (256 KiB, never read) on tier 0, one read L3
+  // segment on tier 0 and L3's other 1.9 MiB on tier 1. L0-L2 fit in tier 0:
+  // they are the upper levels.
+  uint64_t next = 0;
+  auto add = [&](int level, int tier, int n, uint32_t reads) {
+    for (int i = 0; i < n; ++i) {
+      view.Add(next++, tier, reads);
+      view.segments.back().kind = FileKind::kSst;
+      view.segments.back().hints.level = level;
+      if (tier == 0) fast.ForceCharge(kSeg);
+    }
+  };
+  add(0, 0, 2, 0);
+  add(1, 0, 4, 0);
+  add(3, 0, 1, 50);
+  add(3, 1, 30, 50);
+  fast.ForceCharge(fast.free() - (60 << 10));  // the rest (WAL, metadata): 60 KiB free
+  ASSERT_EQ(60u << 10, fast.free());
+  std::vector<Move> moves;
+  engine.Plan(view, 10, &moves);  // counts the levels
+  EXPECT_TRUE(moves.empty());
+  auto place = [&](int level) {
+    PlacementRequest r;
+    r.kind = FileKind::kSst;
+    r.hints.level = level;
+    r.bytes = kSeg;
+    return engine.Choose(r, /*bulk=*/true, kBytes, view, [](const Move&) {});
+  };
+  // An L1 segment (68 KiB) finds 60 KiB free: copies are dropped for it, at
+  // least a 64th of tier 0 (16 KiB, four pages) at once.
+  EXPECT_EQ(0, place(1));
+  EXPECT_EQ(4u, copies.counters().evicted);
+  EXPECT_EQ(held - (16 << 10), copies.used_bytes());
+  EXPECT_GE(fast.free(), kBytes);
+  fast.ForceCharge(kBytes);  // the store charges it
+  // L3 output does not fit beside L0-L2: it goes down, and drops no copy.
+  EXPECT_EQ(1, place(3));
+  EXPECT_EQ(4u, copies.counters().evicted);
+  // Copies short of room (64 KiB of pages of another file read twice, none
+  // admitted) get the read L3 home demoted, not the unread homes of L0-L1.
+  for (uint64_t p = 0; p < 16; ++p) {
+    Policy::CopyCandidate cand;
+    cand.file_id = 11;
+    cand.kind = FileKind::kSst;
+    cand.page = p;
+    copies.OnMiss(cand, true);
+    EXPECT_EQ(-1, copies.OnMiss(cand, true).slot);
+  }
+  engine.Plan(view, 10, &moves);
+  ASSERT_EQ(1u, moves.size());
+  EXPECT_EQ(6u, moves[0].ref.segment);
+  EXPECT_EQ(1, moves[0].to);
+
+  // With level_room off the copies keep their room: the L1 segment spills.
+  MigrationOptions off = o;
+  off.level_room = false;
+  PlacementEngine without(&policy, off);
+  without.AttachCopies(&copies);
+  moves.clear();
+  without.Plan(view, 10, &moves);
+  const uint64_t evicted = copies.counters().evicted;
+  PlacementRequest r;
+  r.kind = FileKind::kSst;
+  r.hints.level = 1;
+  r.bytes = kSeg;
+  without.Choose(r, /*bulk=*/true, kBytes, view, [](const Move&) {});
+  EXPECT_EQ(evicted, copies.counters().evicted);
 }
 
 TEST(EngineTest, TheFillLeavesGrowingCopiesTheirReserve) {

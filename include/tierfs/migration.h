@@ -48,8 +48,11 @@ struct MigrationOptions {
   // RocksDB's db_paths lays levels into paths; otherwise to tier 1.
   // Without it, tier 0 ends up holding the long-lived deepest files, since
   // short-lived upper-level files give their room back to whatever comes
-  // next. Not for policies that emulate RocksDB's placement. URI key
-  // `level_room` (on/off). Default: on.
+  // next. The upper levels (those that fit in tier 0 whole with the levels
+  // above them) also come before the hot-page copies: the policy places
+  // their output as if the copies were not there, copies are dropped for
+  // it, and their homes are not demoted for copies. Not for policies that
+  // emulate RocksDB's placement. URI key `level_room` (on/off). Default: on.
   bool level_room = true;
 };
 
