@@ -305,13 +305,14 @@ TEST(EngineTest, APolicyRanksTheFillOrKeepsItsDataWhereItIs) {
   EXPECT_TRUE(moves.empty());
 }
 
-// Pages 0..n-1 of table file 9, each read twice (missed twice): what the
-// copies offer, and what they do with it, is the caller's to check.
-std::vector<PageCopies::Fill> ReadPagesTwice(PageCopies* copies, uint64_t n) {
+// Pages 0..n-1 of table file `file_id`, each read twice (missed twice):
+// what the copies offer, and what they do with it, is the caller's to check.
+std::vector<PageCopies::Fill> ReadPagesTwice(PageCopies* copies, uint64_t n,
+                                             uint64_t file_id = 9) {
   std::vector<PageCopies::Fill> second;
   for (uint64_t p = 0; p < n; ++p) {
     Policy::CopyCandidate cand;
-    cand.file_id = 9;
+    cand.file_id = file_id;
     cand.kind = FileKind::kSst;
     cand.page = p;
     copies->OnMiss(cand, true);
@@ -635,13 +636,8 @@ TEST(EngineTest, UpperLevelsTakeTheirRoomBeforeTheCopies) {
   EXPECT_EQ(4u, copies.counters().evicted);
   // Copies short of room (64 KiB of pages of another file read twice, none
   // admitted) get the read L3 home demoted, not the unread homes of L0-L1.
-  for (uint64_t p = 0; p < 16; ++p) {
-    Policy::CopyCandidate cand;
-    cand.file_id = 11;
-    cand.kind = FileKind::kSst;
-    cand.page = p;
-    copies.OnMiss(cand, true);
-    EXPECT_EQ(-1, copies.OnMiss(cand, true).slot);
+  for (const PageCopies::Fill& f : ReadPagesTwice(&copies, 16, /*file_id=*/11)) {
+    EXPECT_EQ(-1, f.slot);
   }
   engine.Plan(view, 10, &moves);
   ASSERT_EQ(1u, moves.size());
