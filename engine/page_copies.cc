@@ -562,6 +562,7 @@ uint64_t PageCopies::Shrink(uint64_t bytes) {
       state_[s] = Slot::kRetired;  // not reusable until readers are out
       victims.push_back(s);
       counters_.evicted++;
+      counters_.shrunk++;
     }
     if (!victims.empty()) shrink_hand_ = (victims.back() + 1) % n;
   }

@@ -257,6 +257,7 @@ class PageCopies {
   struct Counters {
     uint64_t hits = 0, misses = 0, admitted = 0, rejected = 0, evicted = 0, invalidated = 0;
     uint64_t no_room = 0;  // admitted by the policy, but tier 0 was full
+    uint64_t shrunk = 0;   // of `evicted`, dropped by Shrink for homes
     uint64_t inherited = 0;  // output pages given their input's frequency
     uint64_t used_slots = 0;  // copies held (pages or blocks)
   };

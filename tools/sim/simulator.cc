@@ -881,6 +881,7 @@ void SubtractCounts(const PageCopies::Counters& w, PageCopies::Counters* c) {
   c->evicted -= w.evicted;
   c->invalidated -= w.invalidated;
   c->no_room -= w.no_room;
+  c->shrunk -= w.shrunk;
   c->inherited -= w.inherited;
 }
 

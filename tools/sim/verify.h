@@ -22,6 +22,7 @@ namespace sim {
 struct Verification {
   size_t live = 0, replay = 0;  // decisions made by each
   size_t same = 0;              // the common prefix
+  PageCopies::Counters copies;  // what the replay's hot-page copies did
   // Empty if every decision was the same; else the first that differs, with
   // the decisions before it.
   std::string difference;
