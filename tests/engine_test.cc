@@ -617,22 +617,22 @@ TEST(EngineTest, UpperLevelsTakeTheirRoomBeforeTheCopies) {
   std::vector<Move> moves;
   engine.Plan(view, 10, &moves);  // counts the levels
   EXPECT_TRUE(moves.empty());
-  auto place = [&](int level) {
+  auto place = [&](int level, PlacementEngine* e) {
     PlacementRequest r;
     r.kind = FileKind::kSst;
     r.hints.level = level;
     r.bytes = kSeg;
-    return engine.Choose(r, /*bulk=*/true, kBytes, view, [](const Move&) {});
+    return e->Choose(r, /*bulk=*/true, kBytes, view, [](const Move&) {});
   };
   // An L1 segment (68 KiB) finds 60 KiB free: copies are dropped for it, at
   // least a 64th of tier 0 (16 KiB, four pages) at once.
-  EXPECT_EQ(0, place(1));
+  EXPECT_EQ(0, place(1, &engine));
   EXPECT_EQ(4u, copies.counters().evicted);
   EXPECT_EQ(held - (16 << 10), copies.used_bytes());
   EXPECT_GE(fast.free(), kBytes);
   fast.ForceCharge(kBytes);  // the store charges it
   // L3 output does not fit beside L0-L2: it goes down, and drops no copy.
-  EXPECT_EQ(1, place(3));
+  EXPECT_EQ(1, place(3, &engine));
   EXPECT_EQ(4u, copies.counters().evicted);
   // Copies short of room (64 KiB of pages of another file read twice, none
   // admitted) get the read L3 home demoted, not the unread homes of L0-L1.
@@ -652,11 +652,7 @@ TEST(EngineTest, UpperLevelsTakeTheirRoomBeforeTheCopies) {
   moves.clear();
   without.Plan(view, 10, &moves);
   const uint64_t evicted = copies.counters().evicted;
-  PlacementRequest r;
-  r.kind = FileKind::kSst;
-  r.hints.level = 1;
-  r.bytes = kSeg;
-  without.Choose(r, /*bulk=*/true, kBytes, view, [](const Move&) {});
+  EXPECT_EQ(1, place(1, &without));
   EXPECT_EQ(evicted, copies.counters().evicted);
 }
 
