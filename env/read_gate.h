@@ -8,8 +8,12 @@
 // either empty or holds the new epoch: every reader that could have seen the
 // old tier has finished. Only then is the old copy punched.
 //
-// The read path pays one store and one fence; slots are per thread, so
-// readers never share a written cache line.
+// The read path pays one store and, where the kernel has membarrier(2), no
+// fence: the waiter makes every running thread fence instead (the asymmetric
+// fence of liburcu's memb flavor; liburcu itself needs every reader thread
+// registered and unregistered before it exits, which a library serving its
+// host's threads cannot promise). Slots are per thread, so readers never share
+// a written cache line.
 #pragma once
 
 #include <atomic>
