@@ -125,6 +125,9 @@ class Harmonia : public Policy {
     migration_->OnRequest(request, latency_ns);
   }
 
+  // The agents' rewards are the latencies of the requests after a decision.
+  bool LearnsFromLatency() const override { return true; }
+
   void OnMoveDone(const Move& move, bool made) override {
     if (ready_.load(std::memory_order_acquire)) migration_->OnMoveDone(move, made);
   }

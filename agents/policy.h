@@ -164,11 +164,18 @@ class Policy {
   virtual int Place(const PlacementRequest& request, const StorageView& view) = 0;
 
   // A completed request and what it took, in nanoseconds (device model
-  // included). Default: nothing.
+  // included). latency_ns is 0 for a request the store did not time: on a
+  // tier without a device model only a sample of reads and writes is timed
+  // (Tier::StartRead) unless LearnsFromLatency() or a trace runs.
+  // Default: nothing.
   virtual void OnRequest(const Request& request, uint64_t latency_ns) {
     (void)request;
     (void)latency_ns;
   }
+
+  // True if OnRequest uses latency_ns: the store then times every request.
+  // Asked once, when the store opens. Default: false.
+  virtual bool LearnsFromLatency() const { return false; }
 
   // Background migration: the moves wanted now, most wanted first, at most
   // `max` (the free slots of the migration queue). Called by the migration

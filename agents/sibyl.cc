@@ -61,6 +61,9 @@ class Sibyl : public Policy {
     if (ready_.load(std::memory_order_acquire)) placement_->OnRequest(request, latency_ns);
   }
 
+  // The agents' rewards are the latencies of the requests after a decision.
+  bool LearnsFromLatency() const override { return true; }
+
   bool EvictsOnPlacement() const override { return true; }
   void Evict(int tier, uint64_t bytes, const StorageView& view, std::vector<Move>* moves) override {
     const size_t before = moves->size();

@@ -152,6 +152,12 @@ class Store : public StorageView {
                    offset, size, t, latency_ns);
   }
 
+  // True if every read and write must be timed (Tier::StartIo): the policy
+  // learns from latencies, or a trace records them.
+  bool TimesEveryIo() const {
+    return policy_learns_latency_ || trace_.load(std::memory_order_relaxed) != nullptr;
+  }
+
   // Records an event (what the store did besides I/O, or a decision) in the
   // running trace capture, if any (env/trace_format.h).
   void NoteEvent(TraceEvent event, uint64_t file_id, FileKind kind, uint64_t offset,
@@ -381,6 +387,7 @@ class Store : public StorageView {
   const rocksdb::FileOptions backing_options_;  // defaults: buffered, no mmap
   std::vector<std::unique_ptr<Tier>> tiers_;
   std::unique_ptr<Policy> policy_;
+  bool policy_learns_latency_ = false;  // policy_->LearnsFromLatency(); constant after open
   std::unique_ptr<PlacementEngine> placement_;  // over policy_
   MoveExecutor moves_;  // over this store; no state of its own
   std::unique_ptr<HotPages> hot_pages_;  // over tiers_[0] and policy_; set at open

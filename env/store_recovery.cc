@@ -67,6 +67,7 @@ IOStatus Store::Open(const Options& options, std::shared_ptr<Store>* result) {
   PolicyParams params;
   for (const auto& [key, value] : options.policy_params) params[key.substr(key.find('.') + 1)] = value;
   store->policy_ = NewPolicy(options.policy, params, &error);  // validated above
+  store->policy_learns_latency_ = store->policy_->LearnsFromLatency();
   store->placement_ = std::make_unique<PlacementEngine>(store->policy_.get(), options.migration);
   IOStatus s = store->OpenTiers();
   if (s.ok()) s = store->Recover();

@@ -80,7 +80,7 @@ IOStatus SegmentReader::ReadPiece(uint64_t offset, size_t n, uint64_t file_size,
     rocksdb::FSRandomAccessFile* f;
     IOStatus s = Handle(t, &f);
     if (!s.ok()) return s;
-    start = DeviceModel::NowNanos();
+    start = store_->tier(t).StartIo(store_->TimesEveryIo());
     s = f->Read(offset, n, options, &got, scratch, dbg);
     if (!s.ok()) return s;
     if (got.data() != scratch) memmove(scratch, got.data(), got.size());
@@ -175,7 +175,7 @@ IOStatus SegmentReader::ReadWithCopies(HotPages& hot, uint64_t offset, size_t n,
       }
     }
     if (all) {
-      start = DeviceModel::NowNanos();
+      start = hot.tier().StartIo(store_->TimesEveryIo());
       for (int i = 0; i < np; ++i) {
         const uint64_t pstart = (p0 + uint64_t(i)) * page;
         const uint64_t lo = std::max(offset, pstart), hi = std::min(end, pstart + page);
@@ -276,7 +276,7 @@ IOStatus SegmentReader::ReadWithBlockCopy(HotPages& hot, uint64_t offset, size_t
     ReadGuard gate;
     const int64_t slot = copies.FindBlock(key, offset, length);
     if (slot >= 0) {
-      start = DeviceModel::NowNanos();
+      start = hot.tier().StartIo(store_->TimesEveryIo());
       IOStatus s = hot.ReadSlot(slot, 0, size_t(length), scratch);
       if (!s.ok()) return s;
       done = hot.tier().AccountRead(PageCopies::kStream, copies.Where(slot), length, start,
@@ -457,7 +457,7 @@ IOStatus SegmentWriter::WritePiece(uint64_t offset, const Slice& piece, int hint
   bool every_tier_tried = false;
   for (int attempt = 0; s.ok(); ++attempt) {
     const int t = cur_tier_;
-    int64_t start = DeviceModel::NowNanos();
+    const int64_t start = st.tier(t).StartIo(st.TimesEveryIo());
     if (ReserveLow(t, piece.size())) {
       // Not ours to take: the rest of its device is meta/'s (meta_reserve.h).
       s = IOStatus::NoSpace("TierFS tier " + std::to_string(t) + " (" + st.tier(t).root +
@@ -476,7 +476,7 @@ IOStatus SegmentWriter::WritePiece(uint64_t offset, const Slice& piece, int hint
       PendingStats& ps = stats_[t];
       ps.writes++;
       ps.bytes += piece.size();
-      RecordLatency(&ps.latency, micros);
+      if (start != 0) RecordLatency(&ps.latency, micros);
       stats_mask_ |= uint8_t(1u << t);
       if (++unflushed_ >= 256) FlushStats();
       st.Observe(*entry_, seg, offset, piece.size(), IoType::kWrite, t, micros * 1000);

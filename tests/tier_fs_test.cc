@@ -9,8 +9,10 @@
 
 #include "env/histogram.h"
 #include "env/posix_util.h"
+#include "env/tier.h"
 #include "env/tier_fs.h"
 #include "tests/test_util.h"
+#include "tierfs/trace.h"
 
 namespace tierfs {
 namespace {
@@ -466,6 +468,39 @@ TEST_F(TierFsTest, DeviceModelAddsServiceTime) {
   EXPECT_EQ(5u, stats[0].Get(TierTicker::kReads));
   EXPECT_GE(stats[0].Get(TierHistogram::kReadLatency).Average(), 2000.0);
   EXPECT_EQ("custom-2000-2000-1000", stats[0].device);
+}
+
+TEST_F(TierFsTest, WithoutADeviceModelEveryReadCountsAndASampleIsTimed) {
+  // No device model and a policy that does not learn from latencies: the
+  // clock is read for one read in Tier::kTimedEvery per thread, and every
+  // read is counted. While a trace runs (it records latencies) every read is
+  // timed.
+  Open({"8M"}, ";segment_size:16K;policy:fast-first");
+  Write("/db/000001.sst", RandomBytes(16384, 15));
+  std::unique_ptr<rocksdb::FSRandomAccessFile> r;
+  ASSERT_TRUE(fs_->NewRandomAccessFile("/db/000001.sst", FileOptions(), &r, nullptr).ok());
+  std::string scratch(512, '\0');
+  Slice got;
+  auto read_times = [&](int n) {
+    for (int i = 0; i < n; ++i) {
+      ASSERT_TRUE(r->Read(uint64_t(i % 32) * 512, 512, IOOptions(), &got, &scratch[0], nullptr).ok());
+    }
+  };
+  constexpr int kReads = 4 * int(Tier::kTimedEvery);
+  read_times(kReads);
+  std::vector<TierStats> stats;
+  ASSERT_TRUE(GetTierStats(fs_.get(), &stats).ok());
+  EXPECT_EQ(uint64_t(kReads), stats[0].Get(TierTicker::kReads));
+  // Any kReads reads in a row of one thread hold exactly four timed ones.
+  EXPECT_EQ(4u, stats[0].Get(TierHistogram::kReadLatency).count);
+
+  ASSERT_TRUE(StartTrace(fs_.get(), dir_.path() + "/reads.trace").ok());
+  read_times(kReads);
+  uint64_t records = 0;
+  ASSERT_TRUE(StopTrace(fs_.get(), &records).ok());
+  ASSERT_TRUE(GetTierStats(fs_.get(), &stats).ok());
+  EXPECT_EQ(uint64_t(2 * kReads), stats[0].Get(TierTicker::kReads));
+  EXPECT_EQ(uint64_t(4 + kReads), stats[0].Get(TierHistogram::kReadLatency).count);
 }
 
 TEST_F(TierFsTest, BufferedWritesAreWrittenBackAndSyncWaitsForTheDevice) {
