@@ -209,7 +209,12 @@ void PlacementEngine::CountLevels(const StorageView& view) {
     above += all[l];
     if (above <= room && upper == l - 1) upper = l;
   }
-  upper_levels_.store(upper, std::memory_order_relaxed);
+  const uint64_t now = view.Now();
+  if (upper >= upper_peak_ || now < upper_peak_at_ || now - upper_peak_at_ > kUpperLevelsKeep) {
+    upper_peak_ = upper;
+    upper_peak_at_ = now;
+  }
+  upper_levels_.store(upper_peak_, std::memory_order_relaxed);
   levels_counted_at_.store(std::max<uint64_t>(view.Now(), 1), std::memory_order_relaxed);
 }
 

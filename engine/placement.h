@@ -105,6 +105,8 @@ class PlacementEngine {
   // How long the level counts of a plan decide placements (level_room), in
   // requests: a few plan intervals.
   static constexpr uint64_t kLevelCountsKeep = 4 * kFillIntervalRequests;
+  // How long a level counted upper stays so (upper_levels_).
+  static constexpr uint64_t kUpperLevelsKeep = kFillIntervalRequests;
 
   // The bytes of tier 0 the fill and the copies leave free for new writes:
   // the configured headroom (MigrationOptions::fast_headroom_*), or, if more
@@ -220,8 +222,13 @@ class PlacementEngine {
   // tier 0 less the headroom together with every level above it (their
   // bytes on every tier); -1 if not even L0 does. Their homes on tier 0 are
   // not demoted for the copies, and their new segments take room the copies
-  // hold (Choose). Written at plans, read lock-free.
+  // hold (Choose). Written at plans, read lock-free. A level counted upper
+  // stays so for kUpperLevelsKeep requests: while a compaction runs, its
+  // inputs and its output are counted together, and the levels it rewrites
+  // look twice their size until it ends.
   std::atomic<int> upper_levels_{-1};
+  int upper_peak_ = -1;         // REQUIRES: decide_mu_
+  uint64_t upper_peak_at_ = 0;  // REQUIRES: decide_mu_; the request count it was counted at
   // A shrink of the copies for an upper level's segment drops at least this
   // share of tier 0 (1 / kShrinkBatches), so the next segments find room
   // without ranking every copy again.

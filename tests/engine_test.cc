@@ -656,6 +656,63 @@ TEST(EngineTest, UpperLevelsTakeTheirRoomBeforeTheCopies) {
   EXPECT_EQ(evicted, copies.counters().evicted);
 }
 
+TEST(EngineTest, AnUpperLevelStaysUpperWhileACompactionRewritesIt) {
+  // Tier 0: 1 MiB less its 5% headroom leaves 972.8 KiB for the levels.
+  constexpr uint64_t kSeg = 64 << 10;
+  CapacityAccount fast(1 << 20), slow(1 << 30);
+  fast.SetCopyReserve(512 << 10);
+  SegmentsView view({&fast, &slow});
+  NoPlans policy;
+  MigrationOptions o;
+  o.fast_headroom_auto = false;
+  PlacementEngine engine(&policy, o);
+  PageCopies::Config c;
+  c.page = 4096;
+  c.slots = 128;
+  PageCopies copies(c, &policy, &fast, [] {}, [](uint64_t, uint64_t) {});
+  engine.AttachCopies(&copies);
+  uint64_t next = 0;
+  auto add = [&](int level, int tier, int n, uint32_t reads) {
+    for (int i = 0; i < n; ++i) {
+      view.Add(next++, tier, reads);
+      view.segments.back().kind = FileKind::kSst;
+      view.segments.back().hints.level = level;
+      if (tier == 0) fast.ForceCharge(kSeg);
+    }
+  };
+  // L0 (128 KiB) and L1 (256 KiB, never read) on tier 0, a read L3 segment
+  // on tier 0, the rest of L3 on tier 1: L0-L2 are the upper levels.
+  add(0, 0, 2, 0);
+  add(1, 0, 4, 0);
+  add(3, 0, 1, 50);
+  add(3, 1, 30, 50);
+  fast.ForceCharge(fast.free());
+  std::vector<Move> moves;
+  engine.Plan(view, 10, &moves);
+  ASSERT_TRUE(moves.empty());
+  // A compaction into L1 has written 768 KiB of output on tier 1 and not yet
+  // deleted its input: L0 + L1 count 1,152 KiB for now.
+  add(1, 1, 12, 0);
+  view.now += 1000;
+  // Copies short of room get the read L3 home demoted; L1's unread homes
+  // (the lowest-ranked) stay: L1 is still upper.
+  auto refused = [&](uint64_t file_id) {
+    for (const PageCopies::Fill& f : ReadPagesTwice(&copies, 16, file_id)) EXPECT_EQ(-1, f.slot);
+  };
+  refused(11);
+  engine.Plan(view, 10, &moves);
+  ASSERT_EQ(1u, moves.size());
+  EXPECT_EQ(6u, moves[0].ref.segment);
+  // Still that size kUpperLevelsKeep requests after it was last counted
+  // upper: L1 is no longer upper, and its homes are the first demoted.
+  moves.clear();
+  view.now += PlacementEngine::kUpperLevelsKeep;
+  refused(12);
+  engine.Plan(view, 10, &moves);
+  ASSERT_FALSE(moves.empty());
+  EXPECT_EQ(1, view.segments[size_t(moves[0].ref.segment)].hints.level);
+}
+
 TEST(EngineTest, TheFillLeavesGrowingCopiesTheirReserve) {
   CapacityAccount fast(1 << 20), slow(1 << 30);
   fast.SetCopyReserve(512 << 10);
