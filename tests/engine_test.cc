@@ -562,16 +562,45 @@ TEST(EngineTest, DeeperOutputLeavesTierZeroTheRoomTheLevelsAboveItNeed) {
   EXPECT_EQ(0, place(reference, 1));
 }
 
+// Tier 0 of 1 MiB (5% headroom, 51.2 KiB) with a 512 KiB copy reserve and
+// 128 copy slots of 4 KiB, for the upper-levels tests; Levels() adds their
+// table segments: L0 (128 KiB) and L1 (256 KiB, never read) on tier 0, one
+// read L3 segment (number 6) on tier 0 and L3's other 1.9 MiB on tier 1.
+// L0-L2 fit in tier 0: they are the upper levels.
+struct LevelsBesideCopies {
+  static constexpr uint64_t kSeg = 64 << 10;
+  explicit LevelsBesideCopies(Policy* policy)
+      : view({&fast, &slow}),
+        copies(FullFastTier::CopyConfig(128 * 4096), policy, &fast, [] {},
+               [](uint64_t, uint64_t) {}) {
+    fast.SetCopyReserve(512 << 10);
+  }
+  void Add(int level, int tier, int n, uint32_t reads) {
+    for (int i = 0; i < n; ++i) {
+      view.Add(next++, tier, reads);
+      view.segments.back().kind = FileKind::kSst;
+      view.segments.back().hints.level = level;
+      if (tier == 0) fast.ForceCharge(kSeg);
+    }
+  }
+  void Levels() {
+    Add(0, 0, 2, 0);
+    Add(1, 0, 4, 0);
+    Add(3, 0, 1, 50);
+    Add(3, 1, 30, 50);
+  }
+  CapacityAccount fast{1 << 20}, slow{1 << 30};
+  SegmentsView view;
+  PageCopies copies;
+  uint64_t next = 0;
+};
+
 // The upper levels (those that fit in tier 0 with the levels above them)
 // come before the copies: their new segments take room the copies hold, the
 // least frequent copies dropped for them, and their homes are not demoted for
 // copies short of room. Deeper output drops no copy.
 TEST(EngineTest, UpperLevelsTakeTheirRoomBeforeTheCopies) {
-  // Tier 0: 1 MiB, 5% headroom (51.2 KiB), copies' reserve 512 KiB.
-  constexpr uint64_t kSeg = 64 << 10, kBytes = kSeg + kFileBlock;
-  CapacityAccount fast(1 << 20), slow(1 << 30);
-  fast.SetCopyReserve(512 << 10);
-  SegmentsView view({&fast, &slow});
+  constexpr uint64_t kSeg = LevelsBesideCopies::kSeg, kBytes = kSeg + kFileBlock;
   // As fast-first: the fastest tier with room. It places an upper level's
   // segment as if the copies were not there.
   class RoomFirst : public NoPlans {
@@ -580,13 +609,13 @@ TEST(EngineTest, UpperLevelsTakeTheirRoomBeforeTheCopies) {
       return v.Used(0) + r.bytes <= v.Capacity(0) ? 0 : 1;
     }
   } policy;
+  LevelsBesideCopies t(&policy);
+  CapacityAccount& fast = t.fast;
+  SegmentsView& view = t.view;
+  PageCopies& copies = t.copies;
   MigrationOptions o;
   o.fast_headroom_auto = false;
   PlacementEngine engine(&policy, o);
-  PageCopies::Config c;
-  c.page = 4096;
-  c.slots = 128;
-  PageCopies copies(c, &policy, &fast, [] {}, [](uint64_t, uint64_t) {});
   engine.AttachCopies(&copies);
   // Copies of pages 0-63 of file 9, read twice (those whose set had room).
   for (const PageCopies::Fill& f : ReadPagesTwice(&copies, 64)) {
@@ -596,22 +625,7 @@ TEST(EngineTest, UpperLevelsTakeTheirRoomBeforeTheCopies) {
   }
   const uint64_t held = copies.used_bytes();
   ASSERT_GE(held, 32u << 10);
-  // Homes: L0 (128 KiB) and L1 (256 KiB, never read) on tier 0, one read L3
-  // segment on tier 0 and L3's other 1.9 MiB on tier 1. L0-L2 fit in tier 0:
-  // they are the upper levels.
-  uint64_t next = 0;
-  auto add = [&](int level, int tier, int n, uint32_t reads) {
-    for (int i = 0; i < n; ++i) {
-      view.Add(next++, tier, reads);
-      view.segments.back().kind = FileKind::kSst;
-      view.segments.back().hints.level = level;
-      if (tier == 0) fast.ForceCharge(kSeg);
-    }
-  };
-  add(0, 0, 2, 0);
-  add(1, 0, 4, 0);
-  add(3, 0, 1, 50);
-  add(3, 1, 30, 50);
+  t.Levels();
   fast.ForceCharge(fast.free() - (60 << 10));  // the rest (WAL, metadata): 60 KiB free
   ASSERT_EQ(60u << 10, fast.free());
   std::vector<Move> moves;
@@ -657,47 +671,30 @@ TEST(EngineTest, UpperLevelsTakeTheirRoomBeforeTheCopies) {
 }
 
 TEST(EngineTest, AnUpperLevelStaysUpperWhileACompactionRewritesIt) {
-  // Tier 0: 1 MiB less its 5% headroom leaves 972.8 KiB for the levels.
-  constexpr uint64_t kSeg = 64 << 10;
-  CapacityAccount fast(1 << 20), slow(1 << 30);
-  fast.SetCopyReserve(512 << 10);
-  SegmentsView view({&fast, &slow});
   NoPlans policy;
+  LevelsBesideCopies t(&policy);
+  CapacityAccount& fast = t.fast;
+  SegmentsView& view = t.view;
   MigrationOptions o;
   o.fast_headroom_auto = false;
   PlacementEngine engine(&policy, o);
-  PageCopies::Config c;
-  c.page = 4096;
-  c.slots = 128;
-  PageCopies copies(c, &policy, &fast, [] {}, [](uint64_t, uint64_t) {});
-  engine.AttachCopies(&copies);
-  uint64_t next = 0;
-  auto add = [&](int level, int tier, int n, uint32_t reads) {
-    for (int i = 0; i < n; ++i) {
-      view.Add(next++, tier, reads);
-      view.segments.back().kind = FileKind::kSst;
-      view.segments.back().hints.level = level;
-      if (tier == 0) fast.ForceCharge(kSeg);
-    }
-  };
-  // L0 (128 KiB) and L1 (256 KiB, never read) on tier 0, a read L3 segment
-  // on tier 0, the rest of L3 on tier 1: L0-L2 are the upper levels.
-  add(0, 0, 2, 0);
-  add(1, 0, 4, 0);
-  add(3, 0, 1, 50);
-  add(3, 1, 30, 50);
+  engine.AttachCopies(&t.copies);
+  t.Levels();
   fast.ForceCharge(fast.free());
   std::vector<Move> moves;
   engine.Plan(view, 10, &moves);
   ASSERT_TRUE(moves.empty());
   // A compaction into L1 has written 768 KiB of output on tier 1 and not yet
-  // deleted its input: L0 + L1 count 1,152 KiB for now.
-  add(1, 1, 12, 0);
+  // deleted its input: L0 + L1 count 1,152 KiB for now, more than tier 0's
+  // 972.8 KiB for levels.
+  t.Add(1, 1, 12, 0);
   view.now += 1000;
   // Copies short of room get the read L3 home demoted; L1's unread homes
   // (the lowest-ranked) stay: L1 is still upper.
   auto refused = [&](uint64_t file_id) {
-    for (const PageCopies::Fill& f : ReadPagesTwice(&copies, 16, file_id)) EXPECT_EQ(-1, f.slot);
+    for (const PageCopies::Fill& f : ReadPagesTwice(&t.copies, 16, file_id)) {
+      EXPECT_EQ(-1, f.slot);
+    }
   };
   refused(11);
   engine.Plan(view, 10, &moves);
