@@ -166,7 +166,7 @@ class Policy {
   // A completed request and what it took, in nanoseconds (device model
   // included). latency_ns is 0 for a request the store did not time: on a
   // tier without a device model only a sample of reads and writes is timed
-  // (Tier::StartRead) unless LearnsFromLatency() or a trace runs.
+  // (Tier::StartIo) unless LearnsFromLatency() or a trace runs.
   // Default: nothing.
   virtual void OnRequest(const Request& request, uint64_t latency_ns) {
     (void)request;
