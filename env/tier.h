@@ -63,8 +63,8 @@ class Tier : public CapacityAccount {
   // Records a read of `bytes` at `offset` of file `stream` that started at
   // `start_ns` (the read itself is done), first waiting out the device model.
   // Returns when the read completed (device model included), or 0 for an
-  // untimed read (start_ns 0 on a tier without a device model), which is
-  // counted but not put in the latency histogram.
+  // untimed read (start_ns 0, from StartIo), which is counted but not put in
+  // the latency histogram.
   int64_t AccountRead(uint64_t stream, uint64_t offset, uint64_t bytes, int64_t start_ns,
                       bool user);
 
@@ -82,8 +82,7 @@ class Tier : public CapacityAccount {
   // more than kWriteBackNanos behind (dirty-page throttling); a direct write
   // waits for the device. Returns when the device will have completed it and
   // sets *micros to what the writer waited since start_ns; an untimed write
-  // (start_ns 0 on a tier without a device model) returns 0 and reads no
-  // clock. Counts nothing: writers batch their counts into AddWrites.
+  // (start_ns 0, from StartIo) returns 0 and reads no clock. Counts nothing: writers batch their counts into AddWrites.
   int64_t ModelWrite(uint64_t stream, uint64_t offset, uint64_t bytes, int64_t start_ns,
                      bool direct, uint64_t* micros);
   void AddWrites(uint64_t count, uint64_t bytes, const LatencyHistogram& latency);
