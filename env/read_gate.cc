@@ -4,6 +4,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -15,18 +17,19 @@ namespace {
 // process for us (membarrier(2), private expedited: registered here, kept
 // across fork, about 0.2 us a call on this project's machines): readers then
 // need only a compiler barrier, and the waiter pays for both sides. Decided
-// once, before main, and never changed.
+// before main; only a refusal later turns it off (WaiterFence).
 bool RegisterAsymmetricFence() {
   const long commands = syscall(__NR_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
   constexpr long kNeeded = MEMBARRIER_CMD_PRIVATE_EXPEDITED | MEMBARRIER_CMD_GLOBAL;
   if (commands < 0 || (commands & kNeeded) != kNeeded) return false;
   return syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
 }
-const bool asymmetric_fence = RegisterAsymmetricFence();
+// Cleared for good if membarrier is ever refused (WaiterFence).
+std::atomic<bool> asymmetric_fence{RegisterAsymmetricFence()};
 
 // A reader's side of the store-load fence between its slot and its lookup.
 inline void ReaderFence() {
-  if (asymmetric_fence) {
+  if (asymmetric_fence.load(std::memory_order_relaxed)) {
     std::atomic_signal_fence(std::memory_order_seq_cst);  // the compiler's order only
   } else {
     std::atomic_thread_fence(std::memory_order_seq_cst);
@@ -34,12 +37,21 @@ inline void ReaderFence() {
 }
 
 // The waiter's side: a full barrier on every thread of the process now
-// running, or the fence readers pair with when they fence themselves.
+// running (membarrier), or, where readers fence themselves, a fence of its
+// own. Registered private expedited membarrier does not fail, but a seccomp
+// filter installed after load could refuse it, and then the global command
+// too: readers fence themselves from then on, and the readers already in
+// the gate get a millisecond for their slot stores to leave the store
+// buffer, which takes far less (not a guarantee, as the barrier is).
 void WaiterFence() {
-  if (asymmetric_fence &&
-      (syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0 ||
-       syscall(__NR_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0) == 0)) {
-    return;
+  if (asymmetric_fence.load(std::memory_order_relaxed)) {
+    if (syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0 ||
+        syscall(__NR_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0) == 0) {
+      return;
+    }
+    asymmetric_fence.store(false, std::memory_order_relaxed);
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   std::atomic_thread_fence(std::memory_order_seq_cst);
 }
