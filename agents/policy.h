@@ -238,6 +238,13 @@ class Policy {
     return segment.stats.HeatAt(now);
   }
 
+  // The share of tier 0 (0 to 0.5) this policy's own plans keep free, for a
+  // policy that demotes whenever tier 0 is fuller than that (sibyl's `fill`).
+  // The engine's headroom is at least this, so that the fill and the copies
+  // leave free what the policy's next plan would free again: a fill above it
+  // had the two move the same segments up and down at every plan. Default 0.
+  virtual double FastHeadroomShare() const { return 0; }
+
   // Hot-page copies (engine/page_copies.h). A user read of a page of an
   // immutable file missed tier 0: copy the page there? `victim` is the copy
   // it would replace (nullptr: a free slot). Frequencies are the admission

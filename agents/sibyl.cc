@@ -113,6 +113,10 @@ class Sibyl : public Policy {
     return {{"placement", agent_->learner().GetStats().losses}};
   }
 
+  // Its plans keep 1 - fill of tier 0 free: the engine's fill and the copies
+  // must leave that free too, or the plans demote what the fill promoted.
+  double FastHeadroomShare() const override { return 1.0 - fill_; }
+
   uint64_t PlanIntervalRequests() const override { return plan_interval_; }
   void Plan(const StorageView& view, size_t max, std::vector<Move>* moves) override {
     const uint64_t cap = view.Capacity(0), limit = uint64_t(double(cap) * fill_);

@@ -109,8 +109,9 @@ class PlacementEngine {
   static constexpr uint64_t kUpperLevelsKeep = kFillIntervalRequests;
 
   // The bytes of tier 0 the fill and the copies leave free for new writes:
-  // the configured headroom (MigrationOptions::fast_headroom_*), or, if more
-  // and fast_headroom_auto, a memtable's worth (the largest WAL written
+  // the configured headroom (MigrationOptions::fast_headroom_*) or what the
+  // policy's plans keep free (Policy::FastHeadroomShare), whichever is more;
+  // or, if more and fast_headroom_auto, a memtable's worth (the largest WAL written
   // lately) once new writes the policy wanted on tier 0 found it full
   // (write_room_), so the next flush lands there whole; at most half of
   // tier 0.

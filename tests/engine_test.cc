@@ -305,6 +305,56 @@ TEST(EngineTest, APolicyRanksTheFillOrKeepsItsDataWhereItIs) {
   EXPECT_TRUE(moves.empty());
 }
 
+TEST(EngineTest, TheFillLeavesFreeWhatThePolicysOwnPlansKeepFree) {
+  // A policy that demotes whenever tier 0 is more than 90% full, as sibyl
+  // does. Tier 0: 16 segments of 64 KiB, 12 used by homes; 8 read segments
+  // on tier 1. The default headroom (5%) would let the fill take tier 0 to
+  // 15 segments (93.75%), which the policy's next plan demotes again.
+  class KeepsATenth : public NoPlans {
+   public:
+    double FastHeadroomShare() const override { return 0.1; }
+    uint64_t PlanIntervalRequests() const override { return 1; }
+    void Plan(const StorageView& view, size_t max, std::vector<Move>* moves) override {
+      const uint64_t limit = view.Capacity(0) / 10 * 9;
+      uint64_t used = view.Used(0);
+      view.ForEachSegment([&](const SegmentInfo& s) {
+        if (s.tier != 0 || used <= limit || moves->size() >= max) return;
+        Move m;
+        m.ref = s.ref;
+        m.to = 1;
+        moves->push_back(m);
+        used -= s.bytes;
+      });
+    }
+  } policy;
+  const uint64_t seg = 64 << 10;
+  CapacityAccount fast(16 * seg), slow(1 << 30);
+  SegmentsView view({&fast, &slow});
+  for (uint64_t i = 0; i < 12; ++i) view.Add(i, 0, 1);
+  for (uint64_t i = 12; i < 20; ++i) view.Add(i, 1, 10);
+  fast.ForceCharge(12 * seg);
+  PlacementEngine engine(&policy, MigrationOptions());
+  EXPECT_EQ(16 * seg / 10, engine.Headroom(16 * seg));
+  int promoted = 0, demoted = 0;
+  for (int plan = 0; plan < 4; ++plan) {
+    std::vector<Move> moves;
+    engine.Plan(view, 16, &moves, /*policy_due=*/true);
+    for (const Move& m : moves) {
+      for (SegmentInfo& s : view.segments) {
+        if (!(s.ref == m.ref) || s.tier == m.to) continue;
+        (m.to == 0 ? fast : slow).ForceCharge(s.bytes);
+        (m.to == 0 ? slow : fast).Release(s.bytes);
+        s.tier = m.to;
+        (m.to == 0 ? promoted : demoted)++;
+      }
+    }
+  }
+  // The fill takes tier 0 to 14 segments (87.5%), where the policy lets it be.
+  EXPECT_EQ(2, promoted);
+  EXPECT_EQ(0, demoted);
+  EXPECT_EQ(14 * seg, fast.used());
+}
+
 // Pages 0..n-1 of table file `file_id`, each read twice (missed twice):
 // what the copies offer, and what they do with it, is the caller's to check.
 std::vector<PageCopies::Fill> ReadPagesTwice(PageCopies* copies, uint64_t n,
