@@ -238,7 +238,7 @@ class Policy {
     return segment.stats.HeatAt(now);
   }
 
-  // The share of tier 0 (0 to 0.5) this policy's own plans keep free, for a
+  // The share of tier 0 (0 to 1) this policy's own plans keep free, for a
   // policy that demotes whenever tier 0 is fuller than that (sibyl's `fill`).
   // The engine's headroom is at least this, so that the fill and the copies
   // leave free what the policy's next plan would free again: a fill above it

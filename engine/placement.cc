@@ -251,7 +251,7 @@ uint64_t PlacementEngine::Headroom(uint64_t fast_capacity) const {
           ? options_.fast_headroom_bytes
           : fast_capacity / 100 * std::min<uint64_t>(options_.fast_headroom_pct, 100);
   // What the policy's own plans keep free (Policy::FastHeadroomShare).
-  const double share = std::clamp(policy_->FastHeadroomShare(), 0.0, 0.5);
+  const double share = std::clamp(policy_->FastHeadroomShare(), 0.0, 1.0);
   const uint64_t configured = std::max(given, uint64_t(double(fast_capacity) * share));
   if (!options_.fast_headroom_auto) return configured;
   const uint64_t writes = std::min(write_room_.load(std::memory_order_relaxed), fast_capacity / 2);

@@ -353,6 +353,12 @@ TEST(EngineTest, TheFillLeavesFreeWhatThePolicysOwnPlansKeepFree) {
   EXPECT_EQ(2, promoted);
   EXPECT_EQ(0, demoted);
   EXPECT_EQ(14 * seg, fast.used());
+  // More than half, if the policy keeps that much (the memtable's worth is
+  // what is capped at half).
+  class KeepsMost : public NoPlans {
+    double FastHeadroomShare() const override { return 0.75; }
+  } most;
+  EXPECT_EQ(12 * seg, PlacementEngine(&most, MigrationOptions()).Headroom(16 * seg));
 }
 
 // Pages 0..n-1 of table file `file_id`, each read twice (missed twice):
