@@ -9,7 +9,8 @@
 // buffer 1000, gamma 0.99, epsilon 0.001. No migration: when the fast tier
 // passes 90% full, the least recently used segments there move down (at
 // each plan, every plan_interval requests), and a placement that finds it
-// full evicts first (agents/lru_eviction.h).
+// full evicts first (agents/lru_eviction.h). The engine's fill and the
+// hot-page copies leave that tenth free too (FastHeadroomShare).
 // Parameters: see agents/rl/agent_params.h (no prefix), fill (0.9),
 // plan_interval (256).
 #include <algorithm>
