@@ -7,7 +7,19 @@ namespace tierfs {
 namespace rl {
 
 PlacementAgent::PlacementAgent(Agent* agent, int tiers, const PlacementAgentOptions& options)
-    : agent_(agent), encoder_(tiers), options_(options), inputs_(Inputs(options.kind, tiers)) {}
+    : agent_(agent), encoder_(tiers), options_(options), inputs_(Inputs(options.kind, tiers)) {
+  if (options_.reward_reads > 0) {
+    filter_ = std::make_unique<std::atomic<uint16_t>[]>(kFilterSlots);
+    for (size_t i = 0; i < kFilterSlots; ++i) filter_[i].store(0, std::memory_order_relaxed);
+  }
+}
+
+size_t PlacementAgent::Slot(SegmentRef ref) {
+  uint64_t h = SegmentRefHash()(ref);
+  h ^= h >> 29;
+  h *= 0xBF58476D1CE4E5B9ull;
+  return size_t((h ^ (h >> 32)) % kFilterSlots);
+}
 
 int PlacementAgent::Inputs(PlacementAgentOptions::Kind kind, int tiers) {
   return kind == PlacementAgentOptions::Kind::kSibyl ? 8 : ObservationEncoder(tiers).size();
@@ -49,6 +61,48 @@ float PlacementAgent::Reward(uint64_t latency_ns, size_t evictions) const {
   }
   // Equation 2: R = 1 / L, in units of the fastest device's latency.
   return float(std::min(1.0, options_.latency_unit_us * 1000.0 / l));
+}
+
+float PlacementAgent::ReadsReward(const Decision& d) const {
+  const double mean = mean_read_ns_.load(std::memory_order_relaxed);
+  if (d.reads == 0 || mean <= 0) return 0.f;
+  // Linear in the latency, as the migration agent's adaptive reward (a mean
+  // of ratios of noisy latencies is biased upwards), and centred on 0 so
+  // that the returns (gamma 0.9) stay inside the support [-10, 10].
+  return float(std::clamp(1.0 - d.read_ns / double(d.reads) / mean, -1.0, 1.0));
+}
+
+void PlacementAgent::Rewarded(Decision* d, float reward) {
+  if (have_last_) {
+    // Two placements rewarded in a row (concurrent writers, or reads that
+    // reward several): the first's next state is the second's.
+    last_.next = d->state;
+    Emit(std::move(last_));
+  }
+  last_ = Transition();
+  last_.reward = reward;
+  last_.state = std::move(d->state);
+  last_.action = d->action;
+  last_.terminal = false;
+  have_last_ = true;
+}
+
+void PlacementAgent::Forget(SegmentRef ref) {
+  if (pending_.erase(ref) == 0) return;
+  pending_count_.fetch_sub(1, std::memory_order_relaxed);
+  if (filter_) filter_[Slot(ref)].fetch_sub(1, std::memory_order_relaxed);
+}
+
+void PlacementAgent::Expire(uint64_t now) {
+  while (!order_.empty() &&
+         (order_.front().first + options_.reward_wait <= now || order_.size() > kMaxPending)) {
+    const auto [placed, ref] = order_.front();
+    order_.pop_front();
+    auto it = pending_.find(ref);
+    if (it == pending_.end() || it->second.placed != placed) continue;  // rewarded already
+    Rewarded(&it->second, ReadsReward(it->second));
+    Forget(ref);
+  }
 }
 
 void PlacementAgent::Emit(Transition t) {
@@ -99,37 +153,69 @@ int PlacementAgent::Place(const PlacementRequest& request, const StorageView& vi
     Emit(std::move(last_));
     have_last_ = false;
   }
-  if (pending_.size() >= kMaxPending) {
+  const SegmentRef ref{request.file_id, request.segment};
+  d.placed = request.seq;
+  if (filter_) {
+    Expire(request.seq);
+    if (pending_.count(ref) == 0) {
+      order_.emplace_back(request.seq, ref);
+      filter_[Slot(ref)].fetch_add(1, std::memory_order_relaxed);
+    } else {
+      return tier;  // placed again before its reads came: the first decision waits for them
+    }
+  } else if (pending_.size() >= kMaxPending) {
     // Placements whose request never completed (failed writes): forget them.
     pending_.clear();
     pending_count_.store(0, std::memory_order_relaxed);
   }
-  if (pending_.emplace(SegmentRef{request.file_id, request.segment}, std::move(d)).second) {
+  if (pending_.emplace(ref, std::move(d)).second) {
     pending_count_.fetch_add(1, std::memory_order_relaxed);
   }
   return tier;
 }
 
+void PlacementAgent::OnRead(const Request& request, uint64_t latency_ns) {
+  if (request.type == IoType::kUserRead && request.seq % kMeanSampling == 0) {
+    // One read in kMeanSampling moves the mean, so the I/O path writes this
+    // shared word rarely; a racing update lost only nudges an average.
+    const double mean = mean_read_ns_.load(std::memory_order_relaxed);
+    mean_read_ns_.store(mean == 0 ? double(latency_ns)
+                                  : mean + (double(latency_ns) - mean) / kMeanSamples,
+                        std::memory_order_relaxed);
+  }
+  if (pending_count_.load(std::memory_order_relaxed) == 0) return;
+  const SegmentRef ref{request.file_id, request.segment};
+  const bool mine = request.type == IoType::kUserRead &&
+                    filter_[Slot(ref)].load(std::memory_order_relaxed) != 0;
+  // Reads of other segments pass without the lock but for one in
+  // kMeanSampling, which expires the placements whose reads did not come.
+  if (!mine && request.seq % kMeanSampling != 0) return;
+  std::lock_guard<std::mutex> lock(mu_);
+  Expire(request.seq);
+  if (!mine) return;
+  auto it = pending_.find(ref);
+  if (it == pending_.end()) return;
+  Decision& d = it->second;
+  d.reads++;
+  d.read_ns += double(latency_ns);
+  if (d.reads < uint32_t(options_.reward_reads)) return;
+  Rewarded(&d, ReadsReward(d));
+  Forget(ref);
+}
+
 void PlacementAgent::OnRequest(const Request& request, uint64_t latency_ns) {
   agent_->Tick(request.seq);
+  if (filter_) {
+    OnRead(request, latency_ns);
+    return;
+  }
   if (pending_count_.load(std::memory_order_relaxed) == 0) return;
   std::lock_guard<std::mutex> lock(mu_);
-  auto it = pending_.find(SegmentRef{request.file_id, request.segment});
+  const SegmentRef ref{request.file_id, request.segment};
+  auto it = pending_.find(ref);
   if (it == pending_.end()) return;
-  if (have_last_) {
-    // Two placements rewarded in a row (concurrent writers): the first's
-    // next state is the second's.
-    last_.next = it->second.state;
-    Emit(std::move(last_));
-  }
-  last_ = Transition();
-  last_.reward = Reward(latency_ns, it->second.evictions);
-  last_.state = std::move(it->second.state);
-  last_.action = it->second.action;
-  last_.terminal = false;
-  have_last_ = true;
-  pending_.erase(it);
-  pending_count_.fetch_sub(1, std::memory_order_relaxed);
+  Rewarded(&it->second, Reward(latency_ns, it->second.evictions));
+  Forget(ref);
 }
 
 }  // namespace rl

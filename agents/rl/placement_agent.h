@@ -1,7 +1,9 @@
 // A placement agent: for each new segment, a tier chosen by a C51 agent.
 //   Harmonia's (harmonia.txt, sections 4.2-4.5): Harmonia's seven features;
 //     reward 1/latency of the request that placed it, in units of
-//     `latency_unit_us` (so the fastest device earns about 1).
+//     `latency_unit_us` (so the fastest device earns about 1); or, with
+//     `reward_reads` = n > 0, the latency of the segment's first n user
+//     reads against the running mean user read (below).
 //   Sibyl's (Singh et al., ISCA 2022, as its public code has it): request
 //     size, read/write, access count, access interval, size in pages,
 //     current placement, fast-tier fill, slow-tier fill; reward
@@ -16,6 +18,8 @@
 #pragma once
 
 #include <atomic>
+#include <deque>
+#include <memory>
 #include <mutex>
 #include <unordered_map>
 
@@ -29,6 +33,15 @@ namespace rl {
 struct PlacementAgentOptions {
   enum class Kind { kHarmonia, kSibyl } kind = Kind::kHarmonia;
   double latency_unit_us = 10;  // Harmonia's reward unit
+  // Harmonia: 0 rewards a placement by the latency of the request that
+  // placed it (Equation 2). n > 0 waits for the segment's first n user reads
+  // (at most `reward_wait` requests) and rewards 1 - L / M, clamped to
+  // [-1, 1], with L their mean latency and M the running mean latency of
+  // user reads: above 0 where the placement made its reads faster than the
+  // store's, 0 for a segment not read. A table file's segment is placed by a
+  // buffered write whose latency says little of the tier; its reads do.
+  int reward_reads = 0;
+  uint64_t reward_wait = 16384;
   int n_step = 1;               // Sibyl: 2
   double gamma = 0.9;           // for n-step returns
 };
@@ -58,12 +71,30 @@ class PlacementAgent {
     std::vector<float> state;
     int action = 0;
     size_t evictions = 0;
+    uint64_t placed = 0;  // the placement's seq
+    uint32_t reads = 0;   // reward_reads: the user reads seen, and their latency
+    double read_ns = 0;
   };
   void Encode(const PlacementRequest& request, const StorageView& view, float* out) const;
   float Reward(uint64_t latency_ns, size_t evictions) const;
+  float ReadsReward(const Decision& d) const;
+  // The decision learns `reward`; its next state is the next decision's.
+  void Rewarded(Decision* d, float reward);  // REQUIRES: mu_
   void Emit(Transition t);  // REQUIRES: mu_; n-step accumulation, then Learn
+  void Forget(SegmentRef ref);  // REQUIRES: mu_; drops a pending decision
+  // reward_reads: rewards the placements older than reward_wait requests (or
+  // the oldest beyond kMaxPending) with the reads they have.
+  void Expire(uint64_t now);  // REQUIRES: mu_
+  void OnRead(const Request& request, uint64_t latency_ns);
 
   static constexpr size_t kMaxPending = 4096;
+  // reward_reads: a count per slot of the pending segments that hash to it,
+  // so that a read of a segment not pending (most) takes no lock.
+  static constexpr size_t kFilterSlots = 16384;
+  static size_t Slot(SegmentRef ref);
+  // The running mean user-read latency samples one read in kMeanSampling.
+  static constexpr uint64_t kMeanSampling = 16;
+  static constexpr double kMeanSamples = 256;
 
   Agent* const agent_;
   const ObservationEncoder encoder_;
@@ -72,6 +103,9 @@ class PlacementAgent {
   std::atomic<int> pending_count_{0};  // lets OnRequest skip the lock
   std::mutex mu_;
   std::unordered_map<SegmentRef, Decision, SegmentRefHash> pending_;  // placed, reward not seen yet
+  std::deque<std::pair<uint64_t, SegmentRef>> order_;  // reward_reads: pending, by placement seq
+  std::unique_ptr<std::atomic<uint16_t>[]> filter_;    // reward_reads: kFilterSlots counts
+  std::atomic<double> mean_read_ns_{0};
   bool have_last_ = false;  // a rewarded decision waiting for the next state
   Transition last_;
   std::vector<Transition> steps_;  // one-step transitions not yet n steps old
