@@ -25,9 +25,16 @@
 //   stay_baseline (1)  decisions to stay earn that unit, moves the measured
 //       reward: a move is learned only where it beats not moving;
 //   reward_wait (4096)  the reward measures the n requests after the
-//       window's moves are made (OnMoveDone), not after they are queued.
+//       window's moves are made (OnMoveDone), not after they are queued;
+//   placement_reads (4; sapm 0)  a placement is rewarded by the latency of
+//       its segment's first 4 user reads against the mean read, waited for
+//       at most placement_read_wait (16384) requests, not by the buffered
+//       write that placed it (Equation 2, which 0 keeps). SAPM keeps
+//       Equation 2: its one agent's migration rewards are on Equation 3's
+//       scale, around 1, and these are centred on 0.
 // Parameters: see agents/rl/agent_params.h (placement_*, migration_*),
 // reward_moves, reward_requests, latency_unit_us (placement, 10),
+// placement_reads, placement_read_wait,
 // migration_latency_unit_us, penalty, min_age, candidates (64), cold_share
 // (0.5), plan_interval (1024), placement_optimism, migration_optimism (0),
 // stay_baseline, reward_wait.
@@ -87,6 +94,8 @@ class Harmonia : public Policy {
         placement_options_(rl::ReadAgentOptions(params, "placement_", PlacementDefaults())),
         migration_options_(rl::ReadAgentOptions(params, "migration_", MigrationDefaults())),
         latency_unit_us_(params.Number("latency_unit_us", 10)),
+        placement_reads_(int(std::clamp(params.Number("placement_reads", variant == Variant::kSapm ? 0 : 4), 0.0, 1e6))),
+        placement_read_wait_(uint64_t(std::max(1.0, params.Number("placement_read_wait", 16384)))),
         plan_interval_(uint64_t(std::max(1.0, params.Number("plan_interval", 1024)))),
         placement_optimism_(float(params.Number("placement_optimism", 3))),
         migration_optimism_(float(params.Number("migration_optimism", 0))) {
@@ -219,6 +228,8 @@ class Harmonia : public Policy {
         placement_agent_ = std::make_shared<rl::Agent>(placement_options_, saved_placement_.get());
         rl::PlacementAgentOptions po;
         po.latency_unit_us = latency_unit_us_;
+        po.reward_reads = placement_reads_;
+        po.reward_wait = placement_read_wait_;
         placement_ = std::make_unique<rl::PlacementAgent>(placement_agent_.get(), tiers, po);
       }
       migration_agent_ = variant_ == Variant::kSapm
@@ -236,6 +247,8 @@ class Harmonia : public Policy {
   rl::AgentOptions placement_options_, migration_options_;
   rl::MigrationAgentOptions reward_;
   const double latency_unit_us_;
+  const int placement_reads_;           // PlacementAgentOptions::reward_reads
+  const uint64_t placement_read_wait_;  // PlacementAgentOptions::reward_wait
   const uint64_t plan_interval_;
   const float placement_optimism_, migration_optimism_;  // Weights::Optimistic's logit; 0 off
   std::once_flag once_;
