@@ -30,7 +30,7 @@
 //       latency of its segment's first n user reads against the mean read,
 //       waited for at most placement_read_wait (16384) requests, not by the
 //       buffered write that placed it. Off by default: 4 helped YCSB A in
-//       the simulator and not live, and cost F live (DESIGN.md). Not for
+//       the simulator; live the pairs measured are split (DESIGN.md). Not for
 //       sapm, whose one agent's migration rewards sit around 1, these
 //       around 0.
 // Parameters: see agents/rl/agent_params.h (placement_*, migration_*),
