@@ -26,12 +26,11 @@
 //       reward: a move is learned only where it beats not moving;
 //   reward_wait (4096)  the reward measures the n requests after the
 //       window's moves are made (OnMoveDone), not after they are queued;
-//   placement_reads (0: Equation 2)  n > 0 rewards a placement by the
-//       latency of its segment's first n user reads against the mean read,
-//       waited for at most placement_read_wait (16384) requests, not by the
-//       buffered write that placed it. Off by default: 4 helped YCSB A in
-//       the simulator; live the pairs measured are split (DESIGN.md). Not for
-//       sapm, whose one agent's migration rewards sit around 1, these
+//   placement_reads (4; sapm 0)  a placement is rewarded by the latency of
+//       its segment's first 4 user reads against the mean read, waited for
+//       at most placement_read_wait (16384) requests, not by the buffered
+//       write that placed it (Equation 2, which 0 keeps). SAPM keeps
+//       Equation 2: its one agent's migration rewards sit around 1, these
 //       around 0.
 // Parameters: see agents/rl/agent_params.h (placement_*, migration_*),
 // reward_moves, reward_requests, latency_unit_us (placement, 10),
@@ -95,7 +94,7 @@ class Harmonia : public Policy {
         placement_options_(rl::ReadAgentOptions(params, "placement_", PlacementDefaults())),
         migration_options_(rl::ReadAgentOptions(params, "migration_", MigrationDefaults())),
         latency_unit_us_(params.Number("latency_unit_us", 10)),
-        placement_reads_(int(std::clamp(params.Number("placement_reads", 0), 0.0, 1e6))),
+        placement_reads_(int(std::clamp(params.Number("placement_reads", variant == Variant::kSapm ? 0 : 4), 0.0, 1e6))),
         placement_read_wait_(uint64_t(std::max(1.0, params.Number("placement_read_wait", 16384)))),
         plan_interval_(uint64_t(std::max(1.0, params.Number("plan_interval", 1024)))),
         placement_optimism_(float(params.Number("placement_optimism", 3))),
