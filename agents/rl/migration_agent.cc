@@ -195,16 +195,7 @@ void MigrationAgent::Judge(const SegmentInfo& s, uint64_t now, Observation* o, D
 
 void MigrationAgent::OnRequest(const Request& request, uint64_t latency_ns) {
   if (request.type == IoType::kBackgroundRead) return;
-  if (options_.latency_unit_us <= 0 && request.seq % kMeanSampling == 0) {
-    // The adaptive unit: a running mean of the latency of one request in
-    // kMeanSampling (by the store's clock), so that the I/O path writes this
-    // shared word once per kMeanSampling requests, not on each. Racing
-    // threads may lose an update, which only nudges an average.
-    const double mean = mean_latency_ns_.load(std::memory_order_relaxed);
-    mean_latency_ns_.store(mean == 0 ? double(latency_ns)
-                                     : mean + (double(latency_ns) - mean) / kMeanSamples,
-                           std::memory_order_relaxed);
-  }
+  if (options_.latency_unit_us <= 0) mean_latency_.Add(request.seq, latency_ns);
   if (phase_.load(std::memory_order_relaxed) == kCollecting) return;
   std::lock_guard<std::mutex> lock(mu_);
   const int phase = phase_.load(std::memory_order_relaxed);
@@ -237,7 +228,7 @@ void MigrationAgent::OnRequest(const Request& request, uint64_t latency_ns) {
     if (options_.latency_unit_us > 0) {
       reward = std::min(1.0, options_.latency_unit_us * 1000.0 / mean_latency) - penalty;
     } else {
-      const double unit = mean_latency_ns_.load(std::memory_order_relaxed);
+      const double unit = mean_latency_.Get();
       // Linear in the measured latency (1 - its relative change), not
       // unit / latency: the mean of a ratio of noisy latencies is biased
       // upwards (Jensen), which paid moves that changed nothing.

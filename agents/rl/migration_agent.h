@@ -26,6 +26,7 @@
 #include "agents/policy.h"
 #include "agents/rl/agent.h"
 #include "agents/rl/features.h"
+#include "agents/rl/sampled_mean.h"
 
 namespace tierfs {
 namespace rl {
@@ -77,11 +78,7 @@ class MigrationAgent {
   const MigrationAgentOptions options_;
   std::vector<Candidate> candidates_, hot_;  // Plan's scratch (Plan runs one at a time)
 
-  // The adaptive unit averages one request in kMeanSampling over a span of
-  // kMeanSamples samples (4096 requests).
-  static constexpr uint64_t kMeanSampling = 16;
-  static constexpr double kMeanSamples = 256;
-  std::atomic<double> mean_latency_ns_{0};       // the adaptive unit
+  SampledMean mean_latency_;  // the adaptive unit
   // Collecting decisions; the window is full and its moves are in the
   // queue; measuring the requests that follow them. Atomic so that OnRequest
   // skips the lock while collecting.

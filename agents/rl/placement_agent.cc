@@ -64,7 +64,7 @@ float PlacementAgent::Reward(uint64_t latency_ns, size_t evictions) const {
 }
 
 float PlacementAgent::ReadsReward(const Decision& d) const {
-  const double mean = mean_read_ns_.load(std::memory_order_relaxed);
+  const double mean = mean_read_.Get();
   if (d.reads == 0 || mean <= 0) return 0.f;
   // Linear in the latency, as the migration agent's adaptive reward (a mean
   // of ratios of noisy latencies is biased upwards), and centred on 0 so
@@ -175,21 +175,15 @@ int PlacementAgent::Place(const PlacementRequest& request, const StorageView& vi
 }
 
 void PlacementAgent::OnRead(const Request& request, uint64_t latency_ns) {
-  if (request.type == IoType::kUserRead && request.seq % kMeanSampling == 0) {
-    // One read in kMeanSampling moves the mean, so the I/O path writes this
-    // shared word rarely; a racing update lost only nudges an average.
-    const double mean = mean_read_ns_.load(std::memory_order_relaxed);
-    mean_read_ns_.store(mean == 0 ? double(latency_ns)
-                                  : mean + (double(latency_ns) - mean) / kMeanSamples,
-                        std::memory_order_relaxed);
-  }
+  if (request.type == IoType::kUserRead) mean_read_.Add(request.seq, latency_ns);
   if (pending_count_.load(std::memory_order_relaxed) == 0) return;
   const SegmentRef ref{request.file_id, request.segment};
   const bool mine = request.type == IoType::kUserRead &&
                     filter_[Slot(ref)].load(std::memory_order_relaxed) != 0;
   // Reads of other segments pass without the lock but for one in
-  // kMeanSampling, which expires the placements whose reads did not come.
-  if (!mine && request.seq % kMeanSampling != 0) return;
+  // SampledMean::kSampling, which expires the placements whose reads did
+  // not come.
+  if (!mine && request.seq % SampledMean::kSampling != 0) return;
   std::lock_guard<std::mutex> lock(mu_);
   Expire(request.seq);
   if (!mine) return;

@@ -26,6 +26,7 @@
 #include "agents/policy.h"
 #include "agents/rl/agent.h"
 #include "agents/rl/features.h"
+#include "agents/rl/sampled_mean.h"
 
 namespace tierfs {
 namespace rl {
@@ -92,9 +93,6 @@ class PlacementAgent {
   // so that a read of a segment not pending (most) takes no lock.
   static constexpr size_t kFilterSlots = 16384;
   static size_t Slot(SegmentRef ref);
-  // The running mean user-read latency samples one read in kMeanSampling.
-  static constexpr uint64_t kMeanSampling = 16;
-  static constexpr double kMeanSamples = 256;
 
   Agent* const agent_;
   const ObservationEncoder encoder_;
@@ -105,7 +103,7 @@ class PlacementAgent {
   std::unordered_map<SegmentRef, Decision, SegmentRefHash> pending_;  // placed, reward not seen yet
   std::deque<std::pair<uint64_t, SegmentRef>> order_;  // reward_reads: pending, by placement seq
   std::unique_ptr<std::atomic<uint16_t>[]> filter_;    // reward_reads: kFilterSlots counts
-  std::atomic<double> mean_read_ns_{0};
+  SampledMean mean_read_;  // reward_reads: of user reads
   bool have_last_ = false;  // a rewarded decision waiting for the next state
   Transition last_;
   std::vector<Transition> steps_;  // one-step transitions not yet n steps old
