@@ -63,10 +63,23 @@ int PlacementEngine::Choose(const PlacementRequest& request, bool bulk, uint64_t
   int want = copy_bytes > 0 ? policy_->Place(request, WithoutCopies(view, copy_bytes))
                             : policy_->Place(request, view);
   if (want < 0 || want >= tiers) want = 0;
-  if (want == 0 && copy_bytes > 0 && view.Free(0) < bytes) {
+  // Room for the WAL (MigrationOptions::wal_room): a table segment leaves a
+  // memtable's worth of tier 0 free (at most half of it, as the headroom),
+  // or goes to tier 1. Its writes are the background's; the WAL's are the
+  // client's, and under fast-first 38% of a db_bench fill's WAL spilled
+  // behind flushes and L0-L1 output, each write 18x slower (DESIGN.md,
+  // "Every workload of the issue in one run").
+  const uint64_t wal_keep =
+      options_.wal_room && tiers > 1 && request.kind != FileKind::kWal &&
+              !policy_->EvictsOnPlacement() && !policy_->KeepsItsPlacement()
+          ? std::min(wal_reached_.load(std::memory_order_relaxed), view.Capacity(0) / 2)
+          : 0;
+  if (want == 0 && copy_bytes > 0 && view.Free(0) < bytes + wal_keep) {
     // In batches: a shrink ranks every copy.
-    copies_->Shrink(std::max(bytes - view.Free(0), view.Capacity(0) / kShrinkBatches));
+    copies_->Shrink(
+        std::max(bytes + wal_keep - view.Free(0), view.Capacity(0) / kShrinkBatches));
   }
+  if (want == 0 && wal_keep > 0 && view.Free(0) < bytes + wal_keep) want = 1;
   if (want == 0 && !policy_->EvictsOnPlacement() && view.Free(0) < bytes &&
       (request.kind == FileKind::kWal || request.hints.level == 0)) {
     // New writes the policy wanted on tier 0 find it full: keep a

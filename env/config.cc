@@ -180,6 +180,7 @@ Status ApplyKey(const std::string& key, const std::string& value,
   bool* const flag = key == "copies"         ? &options->copies.enabled
                      : key == "copy_inherit" ? &options->copies.inherit
                      : key == "level_room"   ? &options->migration.level_room
+                     : key == "wal_room"     ? &options->migration.wal_room
                                              : nullptr;
   if (flag) {
     if (value != "on" && value != "off") {
@@ -247,7 +248,7 @@ Status ApplyKey(const std::string& key, const std::string& value,
   return Status::InvalidArgument(where + ": unknown key '" + key +
                                  "' (known: segment_size, policy, placement, POLICY.PARAM, migration, "
                                  "migration_queue, migration_rate, migration_idle_ops, migration_busy_share, "
-                                 "migration_plan_ms, fast_headroom, level_room, copies, copy_page, copy_unit, copy_share, copy_inherit, "
+                                 "migration_plan_ms, fast_headroom, level_room, wal_room, copies, copy_page, copy_unit, copy_share, copy_inherit, "
                                  "trace, stats_log, stats_log_ms, metrics_file, metrics_ms" +
                                  (where.rfind("line", 0) == 0 ? ", tier" : "") + ")");
 }

@@ -94,17 +94,22 @@ TEST_F(ConfigTest, FastHeadroomIsAutoAPercentageOrASize) {
   }
 }
 
-TEST_F(ConfigTest, LevelRoomIsOnOrOff) {
+TEST_F(ConfigTest, LevelRoomAndWalRoomAreOnOrOff) {
   const std::string t = "tierfs://" + Tier("t0") + ":1G," + Tier("t1") + ":10G";
-  ASSERT_TRUE(Parse(t).ok());
-  EXPECT_TRUE(options_.migration.level_room);  // the default
-  ASSERT_TRUE(Parse(t + ";level_room:off").ok());
-  EXPECT_FALSE(options_.migration.level_room);
-  ASSERT_TRUE(Parse(t + ";level_room:on").ok());
-  EXPECT_TRUE(options_.migration.level_room);
-  rocksdb::Status s = Parse(t + ";level_room:yes");
-  EXPECT_TRUE(s.IsInvalidArgument());
-  EXPECT_NE(std::string::npos, s.ToString().find("level_room 'yes'")) << s.ToString();
+  for (const std::string key : {"level_room", "wal_room"}) {
+    SCOPED_TRACE(key);
+    bool* const flag = key == "level_room" ? &options_.migration.level_room
+                                           : &options_.migration.wal_room;
+    ASSERT_TRUE(Parse(t).ok());
+    EXPECT_TRUE(*flag);  // the default
+    ASSERT_TRUE(Parse(t + ";" + key + ":off").ok());
+    EXPECT_FALSE(*flag);
+    ASSERT_TRUE(Parse(t + ";" + key + ":on").ok());
+    EXPECT_TRUE(*flag);
+    rocksdb::Status s = Parse(t + ";" + key + ":yes");
+    EXPECT_TRUE(s.IsInvalidArgument());
+    EXPECT_NE(std::string::npos, s.ToString().find(key + " 'yes'")) << s.ToString();
+  }
 }
 
 TEST_F(ConfigTest, HotPageCopyKeys) {

@@ -276,6 +276,45 @@ TEST(EngineTest, TheHeadroomKeepsAMemtablesWorthOnceNewWritesFindTierZeroFull) {
   EXPECT_EQ(52425u, exact.Headroom(1 << 20));
 }
 
+TEST(EngineTest, TableOutputLeavesTheWalAMemtablesWorthOfTierZero) {
+  // Tier 0: 1 MiB. A WAL reaches 256 KiB (4 segments) while tier 0 has room.
+  CapacityAccount fast(1 << 20), slow(1 << 30);
+  SegmentsView view({&fast, &slow});
+  NoPlans policy;  // wants everything on tier 0
+  auto place = [&](PlacementEngine& engine, FileKind kind, int level, uint64_t segment) {
+    PlacementRequest r;
+    r.kind = kind;
+    r.hints.level = level;
+    r.segment = segment;
+    return engine.Choose(r, true, 64 << 10, view, [](const Move&) {});
+  };
+  MigrationOptions off;
+  off.wal_room = false;
+  PlacementEngine engine(&policy, MigrationOptions()), without(&policy, off);
+  for (uint64_t seg = 0; seg < 4; ++seg) {
+    EXPECT_EQ(0, place(engine, FileKind::kWal, -1, seg));
+    EXPECT_EQ(0, place(without, FileKind::kWal, -1, seg));
+  }
+  // 320 KiB free: a flush or compaction segment still leaves 256 KiB.
+  fast.ForceCharge(fast.capacity() - (320 << 10));
+  EXPECT_EQ(0, place(engine, FileKind::kSst, 0, 0));
+  EXPECT_EQ(0, place(engine, FileKind::kOther, -1, 0));
+  // 256 KiB free: table output goes to tier 1, the WAL still to tier 0.
+  fast.ForceCharge(64 << 10);
+  EXPECT_EQ(1, place(engine, FileKind::kSst, 0, 1));
+  EXPECT_EQ(1, place(engine, FileKind::kSst, -1, 1));
+  EXPECT_EQ(0, place(engine, FileKind::kWal, -1, 4));
+  // With wal_room off, table output takes it, as the policy says.
+  EXPECT_EQ(0, place(without, FileKind::kSst, 0, 1));
+  // A policy that places as RocksDB would keeps its placement.
+  class Levels : public NoPlans {
+    bool KeepsItsPlacement() const override { return true; }
+  } levels;
+  PlacementEngine emulated(&levels, MigrationOptions());
+  for (uint64_t seg = 0; seg < 4; ++seg) place(emulated, FileKind::kWal, -1, seg);
+  EXPECT_EQ(0, place(emulated, FileKind::kSst, 0, 1));
+}
+
 TEST(EngineTest, APolicyRanksTheFillOrKeepsItsDataWhereItIs) {
   CapacityAccount fast(1 << 20), slow(1 << 30);
   SegmentsView view({&fast, &slow});

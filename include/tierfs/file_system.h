@@ -25,7 +25,7 @@
 //            | migration_idle_ops (reads per ms)
 //            | migration_busy_share (percent of a busy device's time)
 //            | migration_plan_ms (ms) | fast_headroom (auto, 5%, 64M)
-//            | level_room (on, off)
+//            | level_room (on, off) | wal_room (on, off)
 //            | copies (on, off) | copy_page (4K to 64K) | copy_share (50%)
 //            | copy_inherit (on, off)
 //            | trace (file recording every I/O)
@@ -100,7 +100,7 @@ struct Options {
   // defaults): migration:on|off sets `enabled`, migration_queue `queue`,
   // migration_rate `rate`, migration_idle_ops `idle_ops`,
   // migration_busy_share `busy_share`, migration_plan_ms `plan_ms`,
-  // fast_headroom `fast_headroom_*`, level_room `level_room`.
+  // fast_headroom `fast_headroom_*`, level_room `level_room`, wal_room `wal_room`.
   MigrationOptions migration;
   // Hot-page copies on tier 0 (tierfs/page_copies.h holds the keys and their
   // defaults): copies:on|off sets `enabled`, copy_page `page`, copy_share

@@ -54,6 +54,13 @@ struct MigrationOptions {
   // it, and their homes are not demoted for copies. Not for policies that
   // emulate RocksDB's placement. URI key `level_room` (on/off). Default: on.
   bool level_room = true;
+  // Room for the WAL: a table segment (flush or compaction output) goes to
+  // tier 0 only while a memtable's worth of it (the largest WAL lately) stays
+  // free beside it, so that the WAL, whose writes the client waits for, does
+  // not spill behind table output written in the background. Not for
+  // policies that evict on placement (they make their own room) or that
+  // emulate RocksDB's placement. URI key `wal_room` (on/off). Default: on.
+  bool wal_room = true;
 };
 
 }  // namespace tierfs

@@ -21,7 +21,7 @@ namespace {
 const std::vector<std::string>& TunableKeys() {
   static const std::vector<std::string> keys = {
       "segment_size", "policy", "migration", "migration_queue", "migration_rate",
-      "migration_busy_share", "migration_plan_ms", "fast_headroom", "level_room", "copies",
+      "migration_busy_share", "migration_plan_ms", "fast_headroom", "level_room", "wal_room", "copies",
       "copy_page", "copy_share", "copy_inherit"};
   return keys;
 }
@@ -46,6 +46,7 @@ std::string TierFsDefault(const std::string& key, const sim::SimConfig& d) {
                                  : std::to_string(m.fast_headroom_pct) + "%";
   }
   if (key == "level_room") return m.level_room ? "on" : "off";
+  if (key == "wal_room") return m.wal_room ? "on" : "off";
   if (key == "copies") return d.copies.enabled ? "on" : "off";
   if (key == "copy_page") return FormatSizeExact(d.copies.page);
   if (key == "copy_share") return std::to_string(d.copies.share_pct);

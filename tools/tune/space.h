@@ -18,7 +18,7 @@
 //
 // KEY is a URI key the simulator honours (segment_size, policy, migration,
 // migration_queue, migration_rate, migration_busy_share, migration_plan_ms,
-// fast_headroom, level_room, copies, copy_page, copy_share, copy_inherit) or a policy's
+// fast_headroom, level_room, wal_room, copies, copy_page, copy_share, copy_inherit) or a policy's
 // own POLICY.PARAM, which is active only in configurations whose policy is
 // POLICY (the URI grammar refuses it otherwise), or a live-only RocksDB
 // option `rocksdb.NAME` (rocksdb_options.h: block_cache_size,
