@@ -45,10 +45,12 @@ int64_t Tier::AccountRead(uint64_t stream, uint64_t offset, uint64_t bytes, int6
                           bool user) {
   const bool timed = start_ns != 0;  // StartIo times every I/O of an emulated tier
   int64_t done = timed ? DeviceModel::NowNanos() : 0;
+  uint64_t device_ns = 0;  // what the model charged a user read
   if (emulated) {
     int64_t modeled = device.Schedule(false, stream, offset, bytes, start_ns);
     DeviceModel::WaitUntil(modeled);
     done = std::max(done, modeled);  // the real read may have taken longer
+    if (user) device_ns = uint64_t(modeled - start_ns);
   }
   const uint64_t micros = uint64_t(done - start_ns) / 1000;
   const unsigned i = unsigned(ThreadIndex());  // -1 (a thread exiting): shared
@@ -56,14 +58,20 @@ int64_t Tier::AccountRead(uint64_t stream, uint64_t offset, uint64_t bytes, int6
     ReadShard& rs = read_shards_[i];
     AtomicHistogram::Bump(rs.count, 1);
     AtomicHistogram::Bump(rs.bytes, bytes);
-    if (user) AtomicHistogram::Bump(rs.user, 1);
+    if (user) {
+      AtomicHistogram::Bump(rs.user, 1);
+      if (device_ns) AtomicHistogram::Bump(rs.user_device_ns, device_ns);
+    }
     if (timed) rs.latency.RecordOwned(micros);
     return done;
   }
   ReadShard& rs = read_shards_[kOwnedReadShards];
   rs.count.fetch_add(1, std::memory_order_relaxed);
   rs.bytes.fetch_add(bytes, std::memory_order_relaxed);
-  if (user) rs.user.fetch_add(1, std::memory_order_relaxed);
+  if (user) {
+    rs.user.fetch_add(1, std::memory_order_relaxed);
+    rs.user_device_ns.fetch_add(device_ns, std::memory_order_relaxed);
+  }
   if (timed) rs.latency.Record(micros);
   return done;
 }
@@ -111,6 +119,10 @@ void Tier::Snapshot(TierStats* out) const {
   out->tickers[size_t(TierTicker::kReads)] += count;
   out->tickers[size_t(TierTicker::kReadBytes)] += bytes;
   out->tickers[size_t(TierTicker::kUserReads)] += user;
+  for (const ReadShard& rs : read_shards_) {
+    out->tickers[size_t(TierTicker::kUserReadDeviceNanos)] +=
+        rs.user_device_ns.load(std::memory_order_relaxed);
+  }
   out->tickers[size_t(TierTicker::kPageCopyBytes)] = copy_used();
   out->histograms[size_t(TierHistogram::kReadLatency)].Add(latency);
 }

@@ -61,7 +61,9 @@ class Tier : public CapacityAccount {
   static constexpr uint32_t kTimedEvery = 16;
 
   // Records a read of `bytes` at `offset` of file `stream` that started at
-  // `start_ns` (the read itself is done), first waiting out the device model.
+  // `start_ns` (the read itself is done), first waiting out the device model;
+  // a user read on an emulated tier also adds what the model charged it
+  // (its completion less start_ns) to kUserReadDeviceNanos.
   // Returns when the read completed (device model included), or 0 for an
   // untimed read (start_ns 0, from StartIo), which is counted but not put in
   // the latency histogram.
@@ -102,6 +104,7 @@ class Tier : public CapacityAccount {
   static constexpr int kReadShards = kOwnedReadShards + 1;
   struct alignas(64) ReadShard {
     std::atomic<uint64_t> count{0}, bytes{0}, user{0};
+    std::atomic<uint64_t> user_device_ns{0};  // kUserReadDeviceNanos
     AtomicHistogram latency;
   };
   ReadShard read_shards_[kReadShards];

@@ -226,6 +226,41 @@ std::vector<TierStats> DistinctStats() {
   return stats;
 }
 
+TEST_F(StatsTest, UserReadsOnAnEmulatedTierCountWhatTheDeviceModelChargedThem) {
+  // Everything on tier 1, a sata-ssd model (110 us a read, 500 MB/s); tier 0
+  // has no model and so no device time to count.
+  uri_ = test::MakeUri(dir_, {"8M", "8M:sata-ssd"}, ";segment_size:16K;policy:slow-only");
+  ASSERT_TRUE(NewTierFileSystem(uri_, &fs_).ok());
+  std::unique_ptr<rocksdb::FSWritableFile> w;
+  ASSERT_TRUE(fs_->NewWritableFile("/db/000001.sst", FileOptions(), &w, nullptr).ok());
+  ASSERT_TRUE(w->Append(test::RandomBytes(64 << 10, 1), IOOptions(), nullptr).ok());
+  ASSERT_TRUE(w->Fsync(IOOptions(), nullptr).ok());  // no write-back left to queue behind
+  ASSERT_TRUE(w->Close(IOOptions(), nullptr).ok());
+  std::unique_ptr<rocksdb::FSRandomAccessFile> r;
+  ASSERT_TRUE(fs_->NewRandomAccessFile("/db/000001.sst", FileOptions(), &r, nullptr).ok());
+  char buf[4096];
+  rocksdb::Slice got;
+  const auto device_ns = [&](int t) { return Stats()[t].Get(TierTicker::kUserReadDeviceNanos); };
+  const uint64_t before = device_ns(1);
+
+  IOOptions compaction;  // a background read: counted as a read, not as the user's
+  compaction.rate_limiter_priority = rocksdb::Env::IO_LOW;
+  for (int i = 0; i < 4; ++i) {
+    ASSERT_TRUE(r->Read(uint64_t(i) * 16384, sizeof(buf), compaction, &got, buf, nullptr).ok());
+  }
+  EXPECT_EQ(before, device_ns(1));
+
+  constexpr int kReads = 8;
+  for (int i = 0; i < kReads; ++i) {
+    ASSERT_TRUE(r->Read(uint64_t(i % 4) * 16384, sizeof(buf), IOOptions(), &got, buf, nullptr).ok());
+  }
+  // Each read: 110 us + 4 KiB at 500 MB/s (8.2 us), more only if it queued.
+  const uint64_t charged = device_ns(1) - before;
+  EXPECT_GE(charged, uint64_t(kReads) * 118000) << "less than the model's service time";
+  EXPECT_LT(charged, uint64_t(kReads) * 20 * 1000 * 1000) << "more than any queue here";
+  EXPECT_EQ(0u, device_ns(0));
+}
+
 TEST_F(StatsTest, ToolJsonHasEveryStatistic) {
   const std::vector<TierStats> stats = DistinctStats();
   const json out = TierStatsToJson(stats);
