@@ -12,6 +12,7 @@ PACKAGES=(
   libeigen3-dev                     # tierfs-tune: the Gaussian process and PCA (tools/tune/)
   libtorch-dev                      # 1.13.1: the learning agents' training (agents/rl/learner.cc)
   python3-matplotlib                # report plots
+  python3-scipy                     # benchmarks/rounds.py: bootstrap confidence intervals
   python3-prometheus-client         # tests/validate_metrics.py: the metrics parse
   clang-14 libfuzzer-14-dev libclang-rt-14-dev  # the fuzzers (tests/fuzz/): libFuzzer, ASan, UBSan
 )
