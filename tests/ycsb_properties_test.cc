@@ -182,6 +182,7 @@ TEST(RocksDbConfigTest, ReadsTheBindingProperties) {
   p.Set("rocksdb.fs_uri", "tierfs:///a:1G,/b:2G");
   p.Set("rocksdb.optionsfile", "/etc/OPTIONS");  // YCSB's spelling
   p.Set("rocksdb.db_paths", "/fast:64M,/slow/x:10G");
+  p.Set("rocksdb.wal_dir", "/fast/wal");
   p.Set("rocksdb.last_level_temperature", "kCold");
   p.Set("rocksdb.block_cache_size", "8M");
   p.Set("rocksdb.compression", "none");
@@ -220,6 +221,7 @@ TEST(RocksDbConfigTest, ReadsTheBindingProperties) {
   EXPECT_TRUE(db.use_direct_reads);
   EXPECT_TRUE(db.use_direct_io_for_flush_and_compaction);
   EXPECT_EQ(2u, db.db_paths.size());
+  EXPECT_EQ("/fast/wal", db.wal_dir);
   EXPECT_EQ(1u, db.listeners.size());  // TierFS's listener, always
 }
 

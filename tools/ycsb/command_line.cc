@@ -152,7 +152,7 @@ std::string Usage() {
       "stdout), exporter (site.ycsb.measurements.exporter.TextMeasurementsExporter,\n"
       "JSONArrayMeasurementsExporter or JSONMeasurementsExporter), hdrhistogram.percentiles,\n"
       "and the binding's: rocksdb.dir (required), rocksdb.fs_uri, rocksdb.options_file,\n"
-      "rocksdb.db_paths, rocksdb.last_level_temperature, rocksdb.block_cache_size,\n"
+      "rocksdb.db_paths, rocksdb.wal_dir, rocksdb.last_level_temperature, rocksdb.block_cache_size,\n"
       "rocksdb.persistent_cache_path, rocksdb.persistent_cache_size,\n"
       "rocksdb.compression, rocksdb.write_buffer_size, rocksdb.use_direct_io,\n"
       "rocksdb.num_levels, rocksdb.max_bytes_for_level_base, rocksdb.wait_for_compaction.\n\n"

@@ -98,6 +98,7 @@ Status ParseRocksDbConfig(const Properties& props, RocksDbConfig* c) {
       {"rocksdb.optionsfile",
        [&](const std::string&, const std::string& v) { c->options_file = v; return Status::OK(); }},
       {"rocksdb.db_paths", [&](const std::string& k, const std::string& v) { return ParseDbPaths(k, v, &c->db_paths); }},
+      {"rocksdb.wal_dir", [&](const std::string&, const std::string& v) { c->wal_dir = v; return Status::OK(); }},
       {"rocksdb.last_level_temperature",
        [&](const std::string& k, const std::string& v) {
          c->has_last_level_temperature = true;
@@ -184,6 +185,7 @@ void ApplyDbOverrides(const RocksDbConfig& c, rocksdb::DBOptions* options) {
                                    [&](const auto& l) { return l && std::string(l->Name()) == listener->Name(); });
   if (!present) options->listeners.push_back(listener);
   if (!c.db_paths.empty()) options->db_paths = c.db_paths;
+  if (!c.wal_dir.empty()) options->wal_dir = c.wal_dir;
   if (c.has_use_direct_io) {
     options->use_direct_reads = c.use_direct_io;
     options->use_direct_io_for_flush_and_compaction = c.use_direct_io;

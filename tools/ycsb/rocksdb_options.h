@@ -9,6 +9,8 @@
 //                                   name rocksdb.optionsfile works too); read from
 //                                   the host; the properties below override it
 //   rocksdb.db_paths                "PATH:SIZE,PATH:SIZE" -> Options::db_paths
+//   rocksdb.wal_dir                 the WAL's directory (Options::wal_dir), e.g. on
+//                                   the fast device beside a database on a slow one
 //   rocksdb.last_level_temperature  kUnknown | kHot | kWarm | kCold
 //   rocksdb.block_cache_size        LRU block cache bytes (K, M, G, T), 0 for none
 //   rocksdb.persistent_cache_path   RocksDB's persistent read cache (BlockCacheTier,
@@ -62,6 +64,7 @@ struct RocksDbConfig {
 
   // Overrides; has_* false leaves the option as it is.
   std::vector<rocksdb::DbPath> db_paths;
+  std::string wal_dir;  // "" leaves it as it is
   bool has_last_level_temperature = false;
   rocksdb::Temperature last_level_temperature = rocksdb::Temperature::kUnknown;
   bool has_block_cache_size = false;
@@ -85,7 +88,7 @@ struct RocksDbConfig {
 // missing rocksdb.dir or a bad value (with the values that are allowed).
 rocksdb::Status ParseRocksDbConfig(const Properties& props, RocksDbConfig* config);
 
-// Applies the database-wide overrides (db_paths, direct I/O) and the
+// Applies the database-wide overrides (db_paths, wal_dir, direct I/O) and the
 // binding's fixed settings to *options.
 void ApplyDbOverrides(const RocksDbConfig& config, rocksdb::DBOptions* options);
 
