@@ -127,9 +127,17 @@ int64_t DeviceModel::NowNanos() {
 }
 
 void DeviceModel::WaitUntil(int64_t deadline_ns) {
-  if (deadline_ns - NowNanos() < kSlackNanos) return;
+  // What this thread owes: positive, waits not yet slept; negative, a sleep's
+  // overshoot (at most kSlackNanos of it) that pays the next waits.
+  thread_local int64_t owed = 0;
+  const int64_t now = NowNanos();
+  if (deadline_ns <= now) return;  // the I/O is done by now: nothing owed
+  owed += deadline_ns - now;
+  if (owed < kSlackNanos) return;
+  const int64_t until = now + owed;
   std::this_thread::sleep_until(std::chrono::steady_clock::time_point(
-      std::chrono::nanoseconds(deadline_ns)));
+      std::chrono::nanoseconds(until)));
+  owed = std::max(until - NowNanos(), -kSlackNanos);
 }
 
 }  // namespace tierfs
