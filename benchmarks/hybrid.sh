@@ -1,32 +1,42 @@
 #!/usr/bin/env bash
-# hybrid.sh: RocksDB on an emulated hybrid storage system, one run per placement
-# policy. Start here.
+# hybrid.sh: RocksDB on an emulated hybrid storage system, every placement
+# policy against an all-fast and an all-slow store, in interleaved rounds.
+# Start here.
 #
-# The policies: fast-first and slow-only place at write time only; hintstor
-# also migrates (its heat map promotes the hottest segments while the reads
-# run). benchmarks/policies.sh compares every policy and RocksDB's own tiering.
+# The storage: tier 0 is a fast device (default optane) with room for only
+# --fast-pct (default 15%) of the data written; tier 1 an emulated slow device
+# (default sata-ssd; --slow hdd for a cost-optimized system). The references:
+# fast-only (tier 0 holds everything: what the database does if it can afford
+# fast storage only) and slow-only (the slow device alone).
 #
-# The storage: tier 0 is the fast device (the local disk, no device model) with
-# room for only --fast-pct (default 15%) of the data written; tier 1 is an
-# emulated slow device (default sata-ssd; --slow=hdd for a cost-optimized
-# system). For each policy, on a fresh store:
+# The harness. The systems run in --rounds rounds (default 5), each round in
+# its own rotation of the systems (tfs_round_order in lib.sh: over N rounds
+# each system runs once in every position), each run on a fresh store:
 #   fillrandom (then wait for compactions)     --num keys, 400-byte values
-#   readrandom, skewed                         --read_random_exp_range=10: a
-#                                              small set of keys gets most reads
+#   readrandom, skewed                         --read_random_exp_range=10
 #   readwhilewriting, skewed                   one reader, a 1 MB/s writer
-# each a separate db_bench invocation on the same database (TierFS recovers its
-# state from its journal at every open), then `tierfs stats` for the store.
+# each a separate db_bench process on the run's store. Fresh stores, not one
+# loaded store restored per run: placement happens as the fill writes, so the
+# fill is part of what each system is measured on.
 #
-# The reference is fast-only with a tier 0 big enough for all the data: what the
-# database would do if it could afford fast storage only. Every throughput is
-# also given as a ratio to it (1.000 = as fast as all-fast storage; slow-only is
-# the floor, the slow device alone). Bytes per tier show where the data went.
-# Reads are timed (--seconds), so they take the same time on every device.
-# Debian's db_bench is built with assertions: compare ratios, not absolute ops/s.
+# Per run, from db_bench and `tierfs --json stats` before and after each step:
+#   ops/s            db_bench's figure
+#   device us/op     the device model's time for the user reads of the step
+#                    (queue + service; user_read_device_ns) per operation: the
+#                    cost figure a busy CPU moves least. Writes are not in it
+#                    (the client waits for none with sync off but for stalls)
+#   CPU us/op        user + system CPU time of the db_bench process per
+#                    operation (TierFS's own overhead shows here)
+#   tier 0 share     tier 0's share of the step's user reads
+# benchmarks/rounds.py reports per step and system the median over the rounds
+# with its spread, and each ratio against fast-only as the median of the
+# per-round ratios with a 95% bootstrap interval ("~": no difference).
+# Debian's db_bench is built with assertions: compare ratios, not ops/s.
 #
 # Usage: benchmarks/hybrid.sh [--quick] [--slow DEVICE] [options]; see --help.
-# Writes benchmarks/results/hybrid[-DEVICE][-quick].md and .png (the suffix is
-# the slow device when it is not sata-ssd, and -quick for --quick).
+# Writes benchmarks/results/hybrid[-DEVICE][-quick].md, .csv (one row per run)
+# and .png (the suffix is the slow device when it is not sata-ssd, and -quick
+# for --quick).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -35,42 +45,47 @@ source "$ROOT/benchmarks/lib.sh"
 
 usage() {
   cat <<EOF
-usage: $0 [--quick] [--slow DEVICE] [--num N] [--fast-pct P] [--seconds S]
-          [--policies LIST] [--segment-size SIZE]
-  --quick            CI smoke test, under a minute: --num 40000 --seconds 3
+usage: $0 [--quick] [--rounds N] [--slow DEVICE] [--fast DEVICE] [--num N]
+          [--fast-pct P] [--seconds S] [--policies LIST] [--segment-size SIZE]
+  --quick            smoke run, about 3 minutes: --rounds 2 --num 40000 --seconds 3
+  --rounds N         rounds of every system (default 5)
   --slow DEVICE      device model of tier 1: nvme, sata-ssd (default), hdd,
                      custom-READUS-WRITEUS-MBPS
+  --fast DEVICE      device model of tier 0 (default optane; none: no model,
+                     and its reads cost no modelled device time)
   --num N            keys written by fillrandom (default 200000: ~83 MB)
   --fast-pct P       tier 0 capacity as a percentage of the data written (15)
   --seconds S        duration of each read benchmark (default 15)
-  --policies LIST    comma-separated policies after the fast-only reference
-                     (default fast-first,slow-only,hintstor)
+  --policies LIST    comma-separated TierFS policies besides the references
+                     fast-only and slow-only (default fast-first,hintstor)
   --segment-size S   TierFS segment size (default 64K: db_bench scatters its hot
                      keys over the key space, so only small segments are skewed)
 EOF
 }
 
-QUICK=0 SLOW=sata-ssd NUM="" FAST_PCT=15 SECS="" SEGMENT=64K
-POLICIES="fast-first,slow-only,hintstor"
-tfs_args usage --quick --slow=SLOW --num=NUM --fast-pct=FAST_PCT --seconds=SECS \
-  --policies=POLICIES --segment-size=SEGMENT -- "$@"
+QUICK=0 ROUNDS="" SLOW=sata-ssd FAST=optane NUM="" FAST_PCT=15 SECS="" SEGMENT=64K
+POLICIES="fast-first,hintstor"
+tfs_args usage --quick --rounds=ROUNDS --slow=SLOW --fast=FAST --num=NUM --fast-pct=FAST_PCT \
+  --seconds=SECS --policies=POLICIES --segment-size=SEGMENT -- "$@"
 if ((QUICK)); then
-  : "${NUM:=40000}" "${SECS:=3}"
+  : "${ROUNDS:=2}" "${NUM:=40000}" "${SECS:=3}"
 else
-  : "${NUM:=200000}" "${SECS:=15}"
+  : "${ROUNDS:=5}" "${NUM:=200000}" "${SECS:=15}"
 fi
+[[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || { echo "hybrid.sh: --rounds must be a positive number, not '$ROUNDS'" >&2; exit 2; }
+SYSTEMS="fast-only,slow-only"
 IFS=, read -r -a OTHERS <<<"$POLICIES"
-POLICY_LIST=(fast-only)
 for p in "${OTHERS[@]}"; do
-  [ "$p" = fast-only ] || POLICY_LIST+=("$p")
+  case "$p" in fast-only|slow-only) ;; *) SYSTEMS+=",$p" ;; esac
 done
 BENCHES=(fillrandom readrandom readwhilewriting)
+COMMAND="$0 $*"
 
 tfs_setup hybrid  # builds what is missing with "$ROOT/tools/dev/build.sh"
 NAME=hybrid
 if [ "$SLOW" != sata-ssd ]; then NAME+="-$SLOW"; fi
 if ((QUICK)); then NAME+="-quick"; fi
-OUT_MD="$RESULTS/$NAME.md" OUT_PNG="$RESULTS/$NAME.png"
+OUT_MD="$RESULTS/$NAME.md" OUT_CSV="$RESULTS/$NAME.csv" OUT_PNG="$RESULTS/$NAME.png"
 
 # Capacities in MiB. The data written is what fillrandom hands RocksDB.
 DATA_MIB=$(((NUM * (16 + 400) + (1 << 20) - 1) >> 20))
@@ -86,155 +101,114 @@ READ_FLAGS=(
   --read_random_exp_range=10 --benchmark_write_rate_limit=$((1 << 20))
 )
 
-# uri POLICY: a fresh two-tier store for POLICY.
+# uri SYSTEM DIR: a fresh two-tier store for SYSTEM in DIR.
 uri() {
-  local policy="$1" dir="$WORK/$1" fast="$FAST_MIB"
-  if [ "$policy" = fast-only ]; then fast="$BIG_MIB"; fi
-  echo "$(tfs_two_tiers "$dir" "${fast}M" "${BIG_MIB}M:$SLOW");segment_size:$SEGMENT;policy:$policy"
+  local fast_mib="$FAST_MIB" tier0
+  if [ "$1" = fast-only ]; then fast_mib="$BIG_MIB"; fi
+  tier0="${fast_mib}M"
+  [ "$FAST" = none ] || tier0+=":$FAST"
+  echo "$(tfs_two_tiers "$2" "$tier0" "${BIG_MIB}M:$SLOW");segment_size:$SEGMENT;policy:$1"
 }
 
-# Results, one line each: "ops POLICY BENCH OPS_PER_SEC",
-# "found POLICY readrandom FOUND READS" and
-# "tier POLICY TIER DEVICE USED READ_BYTES WRITE_BYTES SPILLS_IN".
-DATA="$WORK/results.txt"
-: >"$DATA"
+# operations BENCH LOG: the operations db_bench counted ("... 15.0 seconds
+# 2000000 operations;").
+operations() {
+  awk -v b="$1" '$1 == b && $2 == ":" {
+    for (i = 3; i < NF; i++) if ($(i + 1) ~ /^operations/) { print $i; exit } }' "$2"
+}
 
-tfs_progress "hybrid: ${DATA_MIB} MiB written per policy; tier 0 ${FAST_MIB} MiB" \
-  "(fast-only: ${BIG_MIB} MiB), tier 1 $SLOW; reads ${SECS}s each"
-for policy in "${POLICY_LIST[@]}"; do
-  sync  # write back the previous policy's dirty pages before timing this one
-  URI="$(uri "$policy")"
+# The runs, one CSV row each (rounds.py reads it).
+RUNS="$WORK/runs.csv"
+echo "round,position,bench,system,ops_per_sec,device_us_per_op,cpu_us_per_op,tier0_share,tier0_used_mib,tier1_used_mib,found_pct" >"$RUNS"
+
+# run ROUND POSITION SYSTEM: one system's three steps on a fresh store.
+run() {
+  local round="$1" position="$2" system="$3" dir URI bench log before after ops count cpu
+  dir="$WORK/r$round-$system"
+  URI="$(uri "$system" "$dir")"
+  before=-  # a new store: every counter 0 (the tool opens only an existing store)
   for bench in "${BENCHES[@]}"; do
-    log="$WORK/$policy/$bench.log"
+    log="$dir.$bench.log"
     if [ "$bench" = fillrandom ]; then
-      tfs_progress "$policy: fillrandom ($NUM keys) + wait for compactions"
-      tfs_db_bench "$log" --fs_uri="$URI" "${FLAGS[@]}" \
-        --benchmarks=fillrandom,waitforcompaction
+      tfs_progress "round $round/$ROUNDS: $system: fillrandom ($NUM keys) + wait for compactions"
+      tfs_db_bench "$log" --fs_uri="$URI" "${FLAGS[@]}" --benchmarks=fillrandom,waitforcompaction
     else
-      tfs_progress "$policy: $bench (${SECS}s)"
-      tfs_db_bench "$log" --fs_uri="$URI" "${FLAGS[@]}" "${READ_FLAGS[@]}" \
-        --benchmarks="$bench"
+      tfs_progress "round $round/$ROUNDS: $system: $bench (${SECS}s)"
+      tfs_db_bench "$log" --fs_uri="$URI" "${FLAGS[@]}" "${READ_FLAGS[@]}" --benchmarks="$bench"
     fi
-    echo "ops $policy $bench $(tfs_ops "$bench" "$log")" >>"$DATA"
-    if [ "$bench" = readrandom ]; then
-      echo "found $policy $bench $(tfs_found "$bench" "$log")" >>"$DATA"
-    fi
-  done
-  echo
-  echo "### $policy: tierfs stats"
-  echo
-  "$TIERFS_TOOL" --fs_uri="$URI" stats
-  "$TIERFS_TOOL" --fs_uri="$URI" --json stats | "$PY" -c '
+    after="$dir.stats-$bench.json"
+    tfs_tool "$URI" "$after" stats
+    ops="$(tfs_ops "$bench" "$log")"
+    count="$(operations "$bench" "$log")"
+    cpu="$(tfs_cpu_seconds "$log")"
+    "$PY" - "$before" "$after" "$round,$position,$bench,$system,$ops" "$count" "$cpu" \
+      "$(if [ "$bench" = readrandom ]; then tfs_found "$bench" "$log"; fi)" >>"$RUNS" <<'EOF'
 import json, sys
-for t in json.load(sys.stdin):
-    print("tier", sys.argv[1], t["tier"], t["device"], t["used_bytes"],
-          t["read_bytes"], t["write_bytes"], t["spills_in"])' "$policy" >>"$DATA"
-  rm -rf "${WORK:?}/$policy"
+after = json.load(open(sys.argv[2]))
+before = json.load(open(sys.argv[1])) if sys.argv[1] != "-" else None
+head, count, cpu, found = sys.argv[3], int(sys.argv[4]), float(sys.argv[5]), sys.argv[6].split()
+delta = lambda t, k: after[t][k] - (before[t][k] if before else 0)
+reads = [delta(t, "user_reads") for t in range(len(after))]
+device_ns = sum(delta(t, "user_read_device_ns") for t in range(len(after)))
+cells = [head,
+         "%.3f" % (device_ns / 1000 / count) if count and any(reads) else "",
+         "%.2f" % (cpu * 1e6 / count) if count else "",
+         "%.4f" % (reads[0] / sum(reads)) if sum(reads) else "",
+         "%.1f" % (after[0]["used_bytes"] / 2**20), "%.1f" % (after[1]["used_bytes"] / 2**20),
+         "%.2f" % (100 * int(found[0]) / int(found[1])) if found else ""]
+print(",".join(cells))
+EOF
+    before="$after"
+  done
+  if ((round == ROUNDS)); then  # the last round's store, as a user would see it
+    {
+      echo
+      echo "### $system (round $round): tierfs stats"
+      echo
+      "$TIERFS_TOOL" --fs_uri="$URI" stats
+    } >>"$WORK/stats.md"
+  fi
+  rm -rf "${dir:?}"
+}
+
+tfs_progress "hybrid: $ROUNDS rounds of $SYSTEMS; ${DATA_MIB} MiB written per run;" \
+  "tier 0 ${FAST_MIB} MiB $FAST (fast-only: ${BIG_MIB} MiB), tier 1 $SLOW; reads ${SECS}s each"
+: >"$WORK/stats.md"
+for ((round = 1; round <= ROUNDS; round++)); do
+  mapfile -t ORDER < <(tfs_round_order "$round" "$SYSTEMS")
+  for ((position = 1; position <= ${#ORDER[@]}; position++)); do
+    sync  # write back the previous run's dirty pages before timing this one
+    run "$round" "$position" "${ORDER[position - 1]}"
+  done
 done
+cp "$RUNS" "$OUT_CSV"
 
-# value KIND POLICY KEY COLUMN: a field of a line of $DATA.
-value() { awk -v k="$1" -v p="$2" -v x="$3" -v c="$4" '$1 == k && $2 == p && $3 == x { print $c }' "$DATA"; }
-
-# The comparison: one column per policy, cells "ops/s (ratio to fast-only)".
+METRICS=(--metric ops_per_sec:higher:ops/s --metric device_us_per_op:lower:"device us/op"
+         --metric cpu_us_per_op:lower:"CPU us/op" --metric tier0_share:higher:"tier 0 share")
+ROUNDS_PY=("$PY" "$ROOT/benchmarks/rounds.py")
 {
   echo
-  echo "## RocksDB on hybrid storage: tier 0 fast (no device model, ${FAST_MIB} MiB), tier 1 $SLOW"
+  echo "## RocksDB on hybrid storage: tier 0 $FAST (${FAST_MIB} MiB), tier 1 $SLOW"
   echo
-  echo "$(date -u '+%Y-%m-%d %H:%M UTC'), revision $(tfs_revision), $(nproc) cores." \
-       "db_bench --num=$NUM --value_size=400 (${DATA_MIB} MiB written), reads ${SECS}s" \
-       "with --read_random_exp_range=10; segment $SEGMENT. Reference: fast-only with" \
-       "a ${BIG_MIB} MiB tier 0. Cells: ops/sec (ratio to fast-only)."
+  echo "$(date -u '+%Y-%m-%d %H:%M UTC'), revision $(tfs_revision), $(nproc) cores, load" \
+       "average $(cut -d' ' -f1-3 /proc/loadavg) at the end, wall time" \
+       "$(((SECONDS - TFS_START) / 60)) min. Command: \`$COMMAND\`. $ROUNDS rounds, each" \
+       "in its own rotation of the systems, every run on a fresh store. db_bench" \
+       "--num=$NUM --value_size=400 (${DATA_MIB} MiB written), reads ${SECS}s with" \
+       "--read_random_exp_range=10; segment $SEGMENT. fast-only: a ${BIG_MIB} MiB tier 0." \
+       "Per run: benchmarks/results/$NAME.csv."
   echo
-  tfs_md_header "" "fast-only (reference)" "${POLICY_LIST[@]:1}"
-  for bench in "${BENCHES[@]}"; do
-    ref="$(value ops fast-only "$bench" 4)"
-    row=("$bench ops/s" "$ref")
-    for policy in "${POLICY_LIST[@]:1}"; do
-      ops="$(value ops "$policy" "$bench" 4)"
-      row+=("$ops ($(tfs_ratio "$ops" "$ref"))")
-    done
-    tfs_md_row "${row[@]}"
-  done
-  # Same keys written and read under every policy: the share of reads that find
-  # their key must agree (up to the number of reads) or a policy lost data.
-  row=("readrandom keys found")
-  for policy in "${POLICY_LIST[@]}"; do
-    row+=("$(awk -v p="$policy" '$1 == "found" && $2 == p {
-      printf "%.1f%% of %d\n", 100 * $4 / $5, $5 }' "$DATA")")
-  done
-  tfs_md_row "${row[@]}"
-  for t in 0 1; do
-    for what in "used:5" "read:6" "written:7"; do
-      row=("tier $t ($(value tier fast-only "$t" 4)) ${what%:*}")
-      for policy in "${POLICY_LIST[@]}"; do
-        row+=("$(tfs_bytes "$(value tier "$policy" "$t" "${what#*:}")")")
-      done
-      tfs_md_row "${row[@]}"
-    done
-  done
+  "${ROUNDS_PY[@]}" table --csv "$RUNS" --cells bench --baseline fast-only --systems "$SYSTEMS" \
+    "${METRICS[@]}"
+  echo "Against slow-only (the slow device alone):"
   echo
-  echo "Bytes read and written are lifetime totals of the store over the three runs;"
-  echo "used is what each tier holds at the end."
+  "${ROUNDS_PY[@]}" table --csv "$RUNS" --cells bench --baseline slow-only --systems "$SYSTEMS" \
+    --metric ops_per_sec:higher:ops/s --metric device_us_per_op:lower:"device us/op"
+  cat "$WORK/stats.md"
 } | tee "$OUT_MD"
 
 tfs_progress "rendering ${OUT_PNG#"$ROOT"/}"
-MPLBACKEND=Agg "$PY" - "$DATA" "$OUT_PNG" "Tier 0: fast, ${FAST_MIB} MiB; tier 1: $SLOW" \
-  "$FAST_MIB" "${POLICY_LIST[@]}" <<'EOF'
-import sys
-import matplotlib
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
-
-data_path, png, title, fast_mib = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
-policies = sys.argv[5:]
-ops, tiers = {}, {}
-for line in open(data_path):
-    f = line.split()
-    if f[0] == "ops":
-        ops[(f[1], f[2])] = float(f[3])
-    elif f[0] == "tier":
-        tiers[(f[1], int(f[2]))] = (f[3], int(f[4]))
-benches = ["fillrandom", "readrandom", "readwhilewriting"]
-
-fig, (ax, bx) = plt.subplots(1, 2, figsize=(12, 4.5), gridspec_kw={"width_ratios": [3, 2]})
-width = 0.8 / len(policies)
-for i, p in enumerate(policies):
-    xs = [b + (i - (len(policies) - 1) / 2) * width for b in range(len(benches))]
-    ratios = [ops[(p, b)] / ops[("fast-only", b)] for b in benches]
-    bars = ax.bar(xs, ratios, width, label=p)
-    for bar, b in zip(bars, benches):
-        ax.annotate(f"{ops[(p, b)]:,.0f}", (bar.get_x() + bar.get_width() / 2, bar.get_height()),
-                    ha="center", va="bottom", fontsize=7, rotation=90, xytext=(0, 2),
-                    textcoords="offset points")
-ax.set_xticks(range(len(benches)))
-ax.set_xticklabels(benches)
-ax.set_ylabel("throughput / fast-only (labels: ops/sec)")
-lowest = min(ops[(p, b)] / ops[("fast-only", b)] for p in policies for b in benches)
-if lowest < 0.05:  # an HDD: a linear axis would show nothing but the reference
-    ax.set_yscale("log")
-    ax.set_ylim(lowest / 4, 8)
-else:
-    ax.set_ylim(0, max(1.2, ax.get_ylim()[1] * 1.15))
-ax.axhline(1.0, color="grey", linewidth=0.8, linestyle="--")
-ax.legend(fontsize=8, loc="upper right")
-ax.set_title("Throughput relative to an all-fast tier 0")
-
-tier_colors = ["#4c72b0", "#c44e52", "#8172b2", "#937860"]
-bottom = [0.0] * len(policies)
-for t in sorted({t for (_, t) in tiers}):
-    mib = [tiers.get((p, t), ("", 0))[1] / 2**20 for p in policies]
-    bx.bar(policies, mib, 0.6, bottom=bottom, color=tier_colors[t % len(tier_colors)],
-           label=f"tier {t} ({tiers[('fast-only', t)][0]})")
-    bottom = [b + m for b, m in zip(bottom, mib)]
-bx.axhline(fast_mib, color="grey", linewidth=0.8, linestyle="--")
-bx.annotate(f"tier 0 capacity ({fast_mib:g} MiB; fast-only: all)", ((len(policies) - 1) / 2, fast_mib),
-            ha="center", va="bottom", fontsize=7, xytext=(0, 2), textcoords="offset points")
-bx.set_ylim(0, max(bottom) * 1.15)
-bx.set_ylabel("MiB resident at the end")
-bx.set_title("Where the data is")
-bx.legend(fontsize=8, loc="upper right")
-fig.suptitle("TierFS hybrid benchmark. " + title)
-fig.tight_layout()
-fig.savefig(png, dpi=110)
-EOF
-tfs_progress "done; wrote ${OUT_MD#"$ROOT"/} and ${OUT_PNG#"$ROOT"/}"
+"${ROUNDS_PY[@]}" plot --csv "$RUNS" --cells bench --baseline fast-only --systems "$SYSTEMS" \
+  --metric ops_per_sec:higher:ops/s --metric device_us_per_op:lower:"device us/op" \
+  --png "$OUT_PNG" --title "TierFS: tier 0 $FAST ${FAST_MIB} MiB, tier 1 $SLOW, $ROUNDS rounds"
+tfs_progress "done; wrote ${OUT_MD#"$ROOT"/}, ${OUT_CSV#"$ROOT"/} and ${OUT_PNG#"$ROOT"/}"

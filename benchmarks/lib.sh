@@ -36,17 +36,23 @@
 #                           KEYS, e.g. ";segment_size:64K"): sets STORE_URI,
 #                           STORE_DB (the database directory in it), STORE_PROPS
 #                           (tierfs-ycsb properties, "key=value" each) and, for
-#                           read_cache, STORE_CACHE_DIR and STORE_CACHE_BYTES.
+#                           read_cache, STORE_CACHE_DIR, STORE_CACHE_BYTES and
+#                           STORE_WAL_DIR.
 #                           SYSTEM: a TierFS policy (rocksdb-levels gets
 #                           LEVEL_BASE), POLICY+nocopies (the policy, copies:off),
 #                           POLICY+KEY=VALUE[+KEY=VALUE] (the policy with URI keys,
 #                           e.g. fast-first+migration_queue=16),
 #                           or RocksDB's own tiering, which TierFS follows
 #                           (placement:rocksdb): db_paths, last_level_temp,
-#                           read_cache (a persistent read cache of tier 0's size
-#                           less 1 MiB on tier 0, over a database on tier 1; tier
-#                           0 at least 121 MiB: tierfs-ycsb's minimum cache, see
-#                           kMinPersistentCacheSize). TIERn "CAPACITY:DEVICE"
+#                           read_cache (RocksDB's persistent read cache on tier 0
+#                           over a database on tier 1, its WAL on tier 0 where a
+#                           user would put it: the cache gets tier 0's size less
+#                           the WAL's room, two memtables, TFS_WAL_ROOM, and
+#                           1 MiB; tier 0 must be at least TFS_READ_CACHE_TIER0,
+#                           or the store is refused: the cache cannot be smaller
+#                           than 120 MiB, kMinPersistentCacheSize, so a script
+#                           comparing it at equal fast bytes gives every system
+#                           that tier 0). TIERn "CAPACITY:DEVICE"
 #   tfs_ycsb_workload NAME  tierfs-ycsb's -P file and -p overrides for a workload:
 #                           a..f (YCSB's core workloads, d with `latest`),
 #                           hotspot (B, 10% of the keys take 90% of operations),
@@ -59,7 +65,17 @@
 #                           ARG...`) into OUT; on failure print it and exit
 #   tfs_sst_bytes LS_JSON   bytes of the SSTs listed by `tierfs --json ls`
 #   tfs_db_bench LOG ARG... run db_bench with libtierfs.so preloaded; output to
-#                           LOG; on failure print the log's tail and exit
+#                           LOG; on failure print the log's tail and exit;
+#                           and its CPU time (user, system) to LOG.cpu
+#   tfs_cpu_seconds LOG     user + system CPU seconds of the process that wrote
+#                           LOG (tfs_db_bench)
+#   tfs_round_order ROUND LIST
+#                           the items of comma-separated LIST, one a line,
+#                           rotated by ROUND - 1 (1-based): over len(LIST)
+#                           rounds each item runs once in every position, so
+#                           no system always runs first or last, on the freshest
+#                           or the most used machine state (the harness's
+#                           interleaved rounds)
 #   tfs_ops BENCH LOG       ops/sec of benchmark BENCH in a db_bench log
 #   tfs_found BENCH LOG     "FOUND READS" of a read benchmark: keys found
 #   tfs_reference_first LIST
@@ -185,13 +201,28 @@ tfs_progress() {
 }
 
 tfs_db_bench() {
-  local log="$1"
+  local log="$1" status=0 TIMEFORMAT='%3U %3S'
   shift
-  if ! LD_PRELOAD="$LIB" "$DB_BENCH" "$@" >"$log" 2>&1; then
+  { time LD_PRELOAD="$LIB" "$DB_BENCH" "$@" >"$log" 2>&1 || status=$?; } 2>"$log.cpu"
+  if ((status)); then
     echo "db_bench failed: $DB_BENCH $*" >&2
     tail -n 20 "$log" >&2
     exit 1
   fi
+}
+
+tfs_cpu_seconds() {
+  awk 'NF == 2 { printf "%.3f\n", $1 + $2; found = 1 } END { exit !found }' "$1.cpu" || {
+    echo "no CPU time in $1.cpu" >&2
+    exit 1
+  }
+}
+
+tfs_round_order() {
+  local round="$1" items n i
+  IFS=, read -r -a items <<<"$2"
+  n=${#items[@]}
+  for ((i = 0; i < n; i++)); do echo "${items[(i + round - 1) % n]}"; done
 }
 
 tfs_ops() {
@@ -341,14 +372,25 @@ tfs_options_file() {
   printf '  %s\n' "${table[@]}"
 }
 
+# The room a read_cache store keeps for its WAL on tier 0: two of
+# TFS_LSM_FLAGS' 4 MiB memtables (RocksDB deletes a WAL once its memtable is
+# flushed). The smallest tier 0 it runs on: RocksDB's smallest workable
+# persistent cache (120 MiB), that room and 1 MiB.
+TFS_WAL_ROOM=$((8 << 20))
+TFS_READ_CACHE_TIER0=$(((121 << 20) + TFS_WAL_ROOM))
+
 tfs_store() {
   local dir="$1" system="$2" tier0="$3" tier1="$4" level_base="$5" keys="${6:-}" base fast
-  STORE_DB=/db STORE_PROPS=() STORE_CACHE_DIR="" STORE_CACHE_BYTES=""
+  STORE_DB=/db STORE_PROPS=() STORE_CACHE_DIR="" STORE_CACHE_BYTES="" STORE_WAL_DIR=""
   if [ "$system" = read_cache ]; then
     fast="$(tfs_size_bytes "${tier0%%:*}")"
-    if ((fast < 121 << 20)); then fast=$((121 << 20)); fi
-    tier0="$((fast >> 10))K:${tier0#*:}"
-    STORE_CACHE_DIR="$dir/tier0/rc" STORE_CACHE_BYTES=$((fast - (1 << 20)))
+    if ((fast < TFS_READ_CACHE_TIER0)); then
+      echo "tfs_store: read_cache needs a tier 0 of at least $(tfs_bytes "$TFS_READ_CACHE_TIER0")" \
+        "(RocksDB's smallest persistent cache, its WAL's room and 1 MiB), not $(tfs_bytes "$fast")" >&2
+      exit 2
+    fi
+    STORE_CACHE_DIR="$dir/tier0/rc" STORE_WAL_DIR="$dir/tier0/wal"
+    STORE_CACHE_BYTES=$((fast - (1 << 20) - TFS_WAL_ROOM))
   fi
   base="$(tfs_two_tiers "$dir" "$tier0" "$tier1")$keys"
   case "$system" in
@@ -361,7 +403,8 @@ tfs_store() {
     read_cache)
       STORE_URI="$base;placement:rocksdb" STORE_DB="$dir/tier1/db"
       STORE_PROPS=("rocksdb.persistent_cache_path=$STORE_CACHE_DIR"
-                   "rocksdb.persistent_cache_size=$STORE_CACHE_BYTES") ;;
+                   "rocksdb.persistent_cache_size=$STORE_CACHE_BYTES"
+                   "rocksdb.wal_dir=$STORE_WAL_DIR") ;;
     rocksdb-levels) STORE_URI="$base;policy:$system;rocksdb-levels.level_base:$level_base" ;;
     *+nocopies) STORE_URI="$base;policy:${system%+nocopies};copies:off" ;;
     *+*=*)  # POLICY+KEY=VALUE[+KEY=VALUE...]: the policy with URI keys of its own
