@@ -12,6 +12,15 @@
 # The block cache is CACHE_PCT (1) % of the data (of its estimate: records x
 # 1.1 KB, keys x 1016 B), the same for every system.
 #
+# Rounds: the whole comparison runs ROUNDS times (default 5), each round with the
+# systems in its own rotation (tfs_round_order in lib.sh; round 1 runs fast-only
+# first, whose load and fill size tier 0 for every round), each system on fresh
+# stores (placement happens as the load writes, so a loaded store cannot be
+# shared). benchmarks/rounds.py gives per configuration and workload the median
+# over the rounds and each ratio against BASELINES as the median of the paired
+# per-round ratios with a 95% bootstrap interval; the detailed tables (shares,
+# ceilings, targets, timelines) are the last round's.
+#
 # Systems, each on a fresh store (tfs_store in lib.sh):
 #   fast-only         reference: tier 0 holds everything; every figure is normalized to it
 #   slow-only, fast-first, lru, cde, hintstor, mutant, rocksdb-levels
@@ -24,12 +33,14 @@
 #                     db_paths and its OPTIONS files cannot hold them
 #   last_level_temp   RocksDB's last_level_temperature=kWarm, TierFS following it
 #   read_cache        RocksDB's persistent read cache (BlockCacheTier) in a directory of
-#                     tier 0 of tier 0's size less 1 MiB, over a database on tier 1
-#                     (placement:rocksdb: a slow-only store); tierfs-ycsb's
-#                     rocksdb.persistent_cache_*, db_bench's --read_cache_*. It needs
-#                     at least 120 MiB (its cache files are 100 MiB, and it must evict
-#                     one while it fills the next): with a smaller tier 0 it gets
-#                     121 MiB and the report says it is not at equal fast bytes
+#                     tier 0, over a database on tier 1 (placement:rocksdb) whose WAL
+#                     is on tier 0 (wal_dir), where a user would put it; the cache
+#                     gets tier 0 less the WAL's room (tfs_store in lib.sh);
+#                     tierfs-ycsb's rocksdb.persistent_cache_*, db_bench's
+#                     --read_cache_*. It needs at least 120 MiB (its cache files are
+#                     100 MiB, and it must evict one while it fills the next): when
+#                     FAST_PCT gives less, tier 0 is raised to TFS_READ_CACHE_TIER0
+#                     (129 MiB) for every system of the run, and the report says so
 #
 # Workloads (WORKLOADS), two families, each on its own database:
 #   tierfs-ycsb: load RECORDS records (workloada's layout, 10 x 100 bytes), wait for
@@ -68,12 +79,15 @@ source "$ROOT/benchmarks/lib.sh"
 usage() {
   cat <<EOF
 usage: $0 [--quick]
-  --quick   smoke run, about 8 minutes on a loaded 2-core machine: CONFIGS=perf
+  --quick   smoke run, about 16 minutes on a loaded 2-core machine: ROUNDS=2 CONFIGS=perf
             RECORDS=30000 NUM=30000 WARMUP=3 MEASURE=5 WORKLOADS=c-zipf,b-hot,a,mixgraph
             SYSTEMS=fast-only,slow-only,lru,lru+nocopies,db_paths,last_level_temp,read_cache
-            LEVEL_BASE=4M NUM_LEVELS=3 (read_cache then has more fast bytes than the others)
-            The full run: about 6 hours here (see benchmarks/README.md).
+            LEVEL_BASE=4M NUM_LEVELS=3 (every system's tier 0 then 129 MiB: read_cache's least)
+            The full run: about 6 hours a round here (see benchmarks/README.md).
 environment:
+  ROUNDS       rounds of every system, each in its own rotation (default 5)
+  BASELINES    comma-separated systems each ratio is reported against (default
+               fast-only,slow-only; those that ran)
   CONFIGS      comma-separated: perf (tier 1 sata-ssd), cost (tier 1 hdd), or a device
                (default perf,cost)
   SYSTEMS      comma-separated, fast-only first or added (default fast-only,slow-only,
@@ -102,17 +116,19 @@ EOF
 QUICK=0
 tfs_args usage --quick -- "$@"
 if ((QUICK)); then
-  : "${CONFIGS:=perf}" "${RECORDS:=30000}" "${NUM:=30000}" "${WARMUP:=3}" "${MEASURE:=5}"
+  : "${ROUNDS:=2}" "${CONFIGS:=perf}" "${RECORDS:=30000}" "${NUM:=30000}" "${WARMUP:=3}" "${MEASURE:=5}"
   : "${WORKLOADS:=c-zipf,b-hot,a,mixgraph}" "${LEVEL_BASE:=4M}" "${NUM_LEVELS:=3}"
   : "${SYSTEMS:=fast-only,slow-only,lru,lru+nocopies,db_paths,last_level_temp,read_cache}"
 fi
+: "${ROUNDS:=5}" "${BASELINES:=fast-only,slow-only}"
 : "${CONFIGS:=perf,cost}" "${RECORDS:=1000000}" "${NUM:=1000000}" "${WARMUP:=30}" "${MEASURE:=60}"
 : "${WORKLOADS:=b-zipf,c-zipf,b-hot,c-hot,a,f,readrandom,mixgraph}"
 : "${SYSTEMS:=fast-only,slow-only,fast-first,lru,cde,hintstor,mutant,rocksdb-levels,lru+nocopies,db_paths,last_level_temp,read_cache}"
 : "${FAST_PCT:=10}" "${CACHE_PCT:=1}" "${FAST_DEVICE:=optane}" "${SEGMENT:=64K}" "${STATS_MS:=500}"
 : "${TRACE:=on}" "${LEVEL_BASE:=16M}" "${NUM_LEVELS:=4}" "${THREADS:=1}" "${COPY_PAGE:=8K}"
+[[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || { echo "fast_tier.sh: ROUNDS must be a positive number, not '$ROUNDS'" >&2; exit 2; }
 COMMAND="$0 $*"
-ENV_USED="CONFIGS=$CONFIGS SYSTEMS=$SYSTEMS WORKLOADS=$WORKLOADS RECORDS=$RECORDS NUM=$NUM"
+ENV_USED="ROUNDS=$ROUNDS BASELINES=$BASELINES CONFIGS=$CONFIGS SYSTEMS=$SYSTEMS WORKLOADS=$WORKLOADS RECORDS=$RECORDS NUM=$NUM"
 ENV_USED+=" WARMUP=$WARMUP MEASURE=$MEASURE FAST_PCT=$FAST_PCT CACHE_PCT=$CACHE_PCT"
 ENV_USED+=" FAST_DEVICE=$FAST_DEVICE SEGMENT=$SEGMENT STATS_MS=$STATS_MS TRACE=$TRACE"
 ENV_USED+=" LEVEL_BASE=$LEVEL_BASE NUM_LEVELS=$NUM_LEVELS THREADS=$THREADS COPY_PAGE=$COPY_PAGE"
@@ -189,7 +205,7 @@ run_db_bench() {
   tfs_db_bench "$dir/$w.log" --fs_uri="$uri$(run_keys "$dir" "$w")" "$@"
 }
 
-# size_tier0 PREFIX WHAT: the SST bytes of the store just loaded (STORE_URI,
+# size_tier0 PREFIX WHAT FAMILY: the SST bytes of the store just loaded (STORE_URI,
 # STORE_DB; its listing in PREFIX.ls.json) into SST_BYTES, and FAST_PCT % of
 # them, whole KiB, into TIER0_BYTES.
 size_tier0() {
@@ -198,18 +214,25 @@ size_tier0() {
   TIER0_BYTES=$(((SST_BYTES * FAST_PCT / 100 + 1023) / 1024 * 1024))
   tfs_progress "$2: $(tfs_bytes "$SST_BYTES") of SSTs; tier 0 gets ${FAST_PCT}%:" \
     "$(tfs_bytes "$TIER0_BYTES")"
+  if ((HAS_READ_CACHE && TIER0_BYTES < TFS_READ_CACHE_TIER0)); then
+    TIER0_BYTES=$TFS_READ_CACHE_TIER0
+    TIER0_RAISED+=" $3 tier 0 raised to $(tfs_bytes "$TIER0_BYTES") for every system (RocksDB's"
+    TIER0_RAISED+=" smallest persistent read cache, its WAL's room and 1 MiB)."
+    tfs_progress "$2: tier 0 raised to $(tfs_bytes "$TIER0_BYTES") for every system:" \
+      "read_cache runs at equal fast bytes"
+  fi
 }
 
 STEP=0
 progress() {
   STEP=$((STEP + 1))
-  tfs_progress "[$STEP/$TOTAL_STEPS] $*"
+  tfs_progress "[$STEP/$TOTAL_STEPS] round $ROUND/$ROUNDS: $*"
 }
 
 # run_ycsb CONFIG SYSTEM TIER0: the YCSB family on a fresh store.
 run_ycsb() {
   local config="$1" system="$2" tier0="$3" dir w p props=()
-  dir="$WORK/$config/${system//=/-}/ycsb"  # a URI holds no "="
+  dir="$WORK/r$ROUND/$config/${system//=/-}/ycsb"  # a URI holds no "="
   tfs_store "$dir" "$system" "$tier0:$FAST_DEVICE" "${BIG_MIB}M:$(tfs_device "$config")" \
     "$LEVEL_BASE" ";segment_size:$SEGMENT;copy_page:$COPY_PAGE"
   for p in "${STORE_PROPS[@]}"; do props+=(-p "$p"); done
@@ -220,7 +243,7 @@ run_ycsb() {
   tfs_ycsb "$dir" load -load $(tfs_ycsb_workload a) "${props[@]}" -p "rocksdb.fs_uri=$STORE_URI" \
     -p rocksdb.wait_for_compaction=true
   if [ -z "$FAST_YCSB" ]; then
-    size_tier0 "$dir/load" "the YCSB database after the fast-only load"
+    size_tier0 "$dir/load" "the YCSB database after the fast-only load" YCSB:
     YCSB_BYTES="$SST_BYTES" FAST_YCSB="$TIER0_BYTES"
   fi
   for w in "${YCSB_LIST[@]}"; do
@@ -238,7 +261,7 @@ run_ycsb() {
 # run_dbbench CONFIG SYSTEM TIER0: the db_bench family on a fresh store.
 run_dbbench() {
   local config="$1" system="$2" tier0="$3" dir w opts=()
-  dir="$WORK/$config/${system//=/-}/dbbench"
+  dir="$WORK/r$ROUND/$config/${system//=/-}/dbbench"
   tfs_store "$dir" "$system" "$tier0:$FAST_DEVICE" "${BIG_MIB}M:$(tfs_device "$config")" \
     "$LEVEL_BASE" ";segment_size:$SEGMENT;copy_page:$COPY_PAGE"
   case "$system" in
@@ -246,7 +269,8 @@ run_dbbench() {
     read_cache)
       opts=("${TFS_LSM_FLAGS[@]}" --num_levels="$NUM_LEVELS"
             --max_bytes_for_level_base="$(tfs_size_bytes "$LEVEL_BASE")"
-            --read_cache_path="$STORE_CACHE_DIR" --read_cache_size="$STORE_CACHE_BYTES") ;;
+            --read_cache_path="$STORE_CACHE_DIR" --read_cache_size="$STORE_CACHE_BYTES"
+            --wal_dir="$STORE_WAL_DIR") ;;
     *) opts=(--options_file="$WORK/dbbench.ini") ;;
   esac
   opts+=(--db="$STORE_DB" "${COMMON[@]}")
@@ -254,7 +278,7 @@ run_dbbench() {
   run_db_bench "$dir" fillrandom "$STORE_URI" "${opts[@]}" \
     --benchmarks=fillrandom,waitforcompaction,levelstats
   if [ -z "$FAST_DB" ]; then
-    size_tier0 "$dir/fill" "the db_bench database after the fast-only fill"
+    size_tier0 "$dir/fill" "the db_bench database after the fast-only fill" db_bench:
     DB_BYTES="$SST_BYTES" FAST_DB="$TIER0_BYTES"
   fi
   summarize "$dir" fillrandom "$FAST_DB"
@@ -273,8 +297,6 @@ run_dbbench() {
   rm -rf "${dir:?}/tier0" "$dir/tier1"
 }
 
-RUNS="$WORK/runs.txt"
-: >"$RUNS"
 DB_SYSTEMS=0
 for s in "${SYSTEM_LIST[@]}"; do [ "$s" = db_paths ] || DB_SYSTEMS=$((DB_SYSTEMS + 1)); done
 PER_CONFIG=0 RUN_SECONDS=0
@@ -286,17 +308,26 @@ if ((${#DBBENCH_LIST[@]})); then
   PER_CONFIG=$((PER_CONFIG + DB_SYSTEMS * (1 + ${#DBBENCH_LIST[@]})))
   RUN_SECONDS=$((RUN_SECONDS + DB_SYSTEMS * ${#DBBENCH_LIST[@]} * (2 * MEASURE + 4)))
 fi
-TOTAL_STEPS=$((${#CONFIG_LIST[@]} * PER_CONFIG))
-tfs_progress "fast_tier: ${#CONFIG_LIST[@]} configurations x ${#SYSTEM_LIST[@]} systems," \
-  "workloads ${YCSB_LIST[*]} ${DBBENCH_LIST[*]}; at least" \
-  "$(((${#CONFIG_LIST[@]} * RUN_SECONDS + 59) / 60)) min of workloads, plus loads and fills"
+TOTAL_STEPS=$((ROUNDS * ${#CONFIG_LIST[@]} * PER_CONFIG))
+tfs_progress "fast_tier: $ROUNDS rounds x ${#CONFIG_LIST[@]} configurations x" \
+  "${#SYSTEM_LIST[@]} systems, workloads ${YCSB_LIST[*]} ${DBBENCH_LIST[*]}; at least" \
+  "$(((ROUNDS * ${#CONFIG_LIST[@]} * RUN_SECONDS + 59) / 60)) min of workloads, plus loads and fills"
 
-FAST_YCSB="" FAST_DB="" YCSB_BYTES="" DB_BYTES=""  # set by fast-only's first load and fill
 for config in "${CONFIG_LIST[@]}"; do
   case "$(tfs_device "$config")" in none|optane|nvme|sata-ssd|hdd|custom-*) ;; *)
     echo "fast_tier.sh: unknown configuration '$config' in CONFIGS" >&2; exit 2 ;;
   esac
-  for system in "${SYSTEM_LIST[@]}"; do
+done
+SYSTEMS_ORDER="$(IFS=,; echo "${SYSTEM_LIST[*]}")"
+HAS_READ_CACHE=0 TIER0_RAISED=""
+case ",$SYSTEMS_ORDER," in *,read_cache,*) HAS_READ_CACHE=1 ;; esac
+FAST_YCSB="" FAST_DB="" YCSB_BYTES="" DB_BYTES=""  # set by fast-only's first load and fill
+for ((ROUND = 1; ROUND <= ROUNDS; ROUND++)); do
+RUNS="$WORK/runs-$ROUND.txt"
+: >"$RUNS"
+for config in "${CONFIG_LIST[@]}"; do
+  mapfile -t ORDER < <(tfs_round_order "$ROUND" "$SYSTEMS_ORDER")
+  for system in "${ORDER[@]}"; do
     if ((${#YCSB_LIST[@]})); then
       sync  # write back the previous run's dirty pages before timing this one
       if [ "$system" = fast-only ]; then
@@ -314,6 +345,7 @@ for config in "${CONFIG_LIST[@]}"; do
       fi
     fi
   done
+done
 done
 
 tfs_progress "report: ${OUT_MD#"$ROOT"/}, ${OUT_CSV#"$ROOT"/}, ${OUT_PNG#"$ROOT"/}-*.png"
@@ -359,7 +391,9 @@ fi
        "(YCSB only: db_bench has neither a flag nor an OPTIONS entry for db_paths; for the" \
        "db_bench workloads \`rocksdb-levels\` is TierFS's own rendering of RocksDB's" \
        "\`GetPathId\`), last_level_temp, read_cache (RocksDB's persistent read cache on" \
-       "tier 0 over a slow-only database; under db_bench from flags, as db_bench builds the" \
+       "tier 0 over a slow-only database, its WAL on tier 0 (\`wal_dir\`), the cache tier 0" \
+       "less $(tfs_bytes $((TFS_WAL_ROOM + (1 << 20)))) for the WAL;$TIER0_RAISED" \
+       "Under db_bench from flags, as db_bench builds the" \
        "cache only then: ${TFS_LSM_FLAGS[*]} --num_levels=$NUM_LEVELS" \
        "--max_bytes_for_level_base=$LEVEL_BASE --cache_size=$DB_CACHE, what the OPTIONS file" \
        "says less the listener)."
@@ -370,9 +404,40 @@ fi
   cat "$WORK/ycsb.ini"
   echo '```'
 } >"$REPORT"
-"$PY" "$REPORT_PY" report --runs "$RUNS" --csv "$OUT_CSV" --png-prefix "$OUT_PNG" \
-  --copy-page "$(tfs_size_bytes "$COPY_PAGE")" \
-  --title "TierFS fast tier (${FAST_PCT}% of the data)" >>"$REPORT"
+# Each round's figures (fast_tier_report.py, one CSV a round), then the rounds'
+# statistics (rounds.py) over all of them; the detailed tables and the
+# timelines are the last round's.
+: >"$OUT_CSV"
+for ((r = 1; r <= ROUNDS; r++)); do
+  prefix="$WORK/round-$r"
+  ((r < ROUNDS)) || prefix="$OUT_PNG"
+  "$PY" "$REPORT_PY" report --runs "$WORK/runs-$r.txt" --csv "$WORK/round-$r.csv" \
+    --png-prefix "$prefix" --copy-page "$(tfs_size_bytes "$COPY_PAGE")" \
+    --title "TierFS fast tier (${FAST_PCT}% of the data), round $r of $ROUNDS" >"$WORK/round-$r.md"
+  awk -v r="$r" 'NR == 1 { if (r == 1) print "round," $0; next } { print r "," $0 }' \
+    "$WORK/round-$r.csv" >>"$OUT_CSV"
+done
+{
+  echo
+  echo "### Every round: medians and paired ratios with their intervals"
+  echo
+  IFS=, read -r -a BASELINE_LIST <<<"$BASELINES"
+  for b in "${BASELINE_LIST[@]}"; do
+    printf '%s\n' "${SYSTEM_LIST[@]}" | grep -qx -- "$b" || continue
+    echo "#### Against $b"
+    echo
+    "$PY" "$ROOT/benchmarks/rounds.py" table --csv "$OUT_CSV" --cells config,workload \
+      --baseline "$b" --systems "$SYSTEMS_ORDER" --metric ops_per_sec:higher:ops/s \
+      --metric device_us_per_op:lower:"device us/op" --metric hit_ratio:higher:"tier 0 share"
+  done
+  echo "### The last round in detail (round $ROUNDS of $ROUNDS: one run a cell, no intervals)"
+  echo
+  cat "$WORK/round-$ROUNDS.md"
+} >>"$REPORT"
+"$PY" "$ROOT/benchmarks/rounds.py" plot --csv "$OUT_CSV" --cells config,workload \
+  --baseline fast-only --systems "$SYSTEMS_ORDER" --metric ops_per_sec:higher:ops/s \
+  --metric device_us_per_op:lower:"device us/op" --png "$OUT_PNG-rounds.png" \
+  --title "TierFS fast tier (${FAST_PCT}% of the data), $ROUNDS rounds"
 cp "$REPORT" "$OUT_MD"
 cat "$REPORT"
-tfs_progress "done; wrote ${OUT_MD#"$ROOT"/}, ${OUT_CSV#"$ROOT"/}, ${OUT_PNG#"$ROOT"/}-*.png"
+tfs_progress "done; wrote ${OUT_MD#"$ROOT"/}, ${OUT_CSV#"$ROOT"/} (every run), ${OUT_PNG#"$ROOT"/}-*.png"

@@ -37,6 +37,8 @@ Definitions (also printed under the tables):
                its main operation's 99th percentile (READ; READ-MODIFY-WRITE
                for F); db_bench's ops/sec and the P99 of "Microseconds per
                read" (per write for fillrandom)
+  device us/op the device model's time for the window's user reads (queue +
+               service, user_read_device_ns of the statistics log) per operation
   hit          tier 0's share of the user reads in the window (user_reads of
                the statistics log: page-copy hits are tier-0 reads)
   best static  tierfs-sim's page-granular best static placement of the window
@@ -172,8 +174,12 @@ def stats_figures(lines, window, page):
     # The bytes copies wrote (blocks are shorter than a page); older logs
     # lack the counter: a page per copy.
     copied = delta("page_copied_bytes", 0) if "page_copied_bytes" in b["tiers"][0] else None
+    # The device model's time for the user reads; logs from before the
+    # counter lack it.
+    device_ns = delta("user_read_device_ns") if "user_read_device_ns" in b["tiers"][0] else None
     return {
         "user_reads": reads,
+        "user_read_device_ns": device_ns,
         "hit_ratio": delta("user_reads", 0) / reads if reads > 0 else None,
         "fast_capacity_bytes": cap,
         "fast_use": sum(x["tiers"][0]["used_bytes"] for x in inside) / len(inside) / cap,
@@ -316,6 +322,8 @@ def measure(config, device, system, fam, run_dir, fast_bytes, copy_page):
         if row.get("hit_ratio") is not None and row.get("lfu_copies_hit_ratio"):
             row["hit_vs_lfu_copies"] = row["hit_ratio"] / row["lfu_copies_hit_ratio"]
         row["reads_per_op"] = row["user_reads"] / operations if operations else None
+        if row["user_read_device_ns"] is not None and operations:
+            row["device_us_per_op"] = row["user_read_device_ns"] / 1000 / operations
         rows.append(row)
         timelines[w] = series(lines, window)
     return rows, timelines
@@ -336,7 +344,7 @@ def fill_read_cache_share(rows):
 
 CSV_COLUMNS = ["config", "slow_device", "system", "workload", "ops_per_sec", "ops_vs_fast_only",
                "p99_us", "p99_vs_fast_only", "measured_ms", "operations", "user_reads",
-               "reads_per_op", "hit_ratio", "best_static_hit_ratio", "hit_vs_best_static",
+               "reads_per_op", "device_us_per_op", "hit_ratio", "best_static_hit_ratio", "hit_vs_best_static",
                "best_static_copy_page_hit_ratio", "best_static_freed_hit_ratio",
                "belady_copies_hit_ratio", "cache_spared_share", "fast_capacity_bytes",
                "best_static_capacity_bytes", "fast_use", "fast_copy_use", "moved_bytes",
@@ -774,6 +782,13 @@ def self_test():
     st = stats_figures(log, measured_window(log, None, True), PAGE)
     check("block bytes copied", st["page_copy_bytes"], 9000)
     check("fast device writes", st["fast_device_write_bytes"], 700 + 2 * PAGE)
+    check("no device time in an older log", st["user_read_device_ns"], None)
+    # The device model's time for user reads, both tiers, over the window.
+    for x in log:
+        for i, t in enumerate(x["tiers"]):
+            t["user_read_device_ns"] = (i + 1) * 1000 * x["elapsed_ms"]
+    st = stats_figures(log, window, PAGE)
+    check("device time over the window", st["user_read_device_ns"], (1 + 2) * 1000 * 5000)
     points, start = series(log, window)
     check("series length", len(points), 16)
     check("series hit", points[3][1], 0.25)
