@@ -22,7 +22,9 @@ that pair, and the count of pairs is shown.
 
   rounds.py table --csv RUNS.csv --cells workload --baseline fast-only \
                   --metric ops_per_sec:higher:ops/s [--metric ...] [--systems a,b]
-      markdown tables on stdout, one per metric
+                  [--no-ratio]
+      markdown tables on stdout, one per metric (--no-ratio: the medians and
+      spreads only, for a figure no system is compared by)
   rounds.py summary --csv RUNS.csv --cells ... --baseline ... --metric ... --out S.csv
       the same figures as CSV, one row per (cell, system, metric)
   rounds.py plot --csv RUNS.csv --cells ... --baseline ... --metric ... --png OUT.png
@@ -179,14 +181,14 @@ def ratio_text(r):
     return text
 
 
-def cell_text(r):
+def cell_text(r, ratios=True):
     """A table cell: the median (min-max) and, but for the baseline, the ratio."""
     text = "%s (%s-%s)" % (number(r["median"]), number(r["min"]), number(r["max"]))
-    ratio = ratio_text(r)
+    ratio = ratio_text(r) if ratios else ""
     return text + ("; " + ratio if ratio else "")
 
 
-def print_tables(rows, metrics, cell_names, baseline, out=None):
+def print_tables(rows, metrics, cell_names, baseline, out=None, ratios=True):
     out = out or sys.stdout
     systems = []
     for r in rows:
@@ -196,10 +198,13 @@ def print_tables(rows, metrics, cell_names, baseline, out=None):
         mine = [r for r in rows if r["metric"] == m.name]
         if not mine:
             continue
-        print("%s (%s is better): median (min-max) over the rounds; against %s the median "
-              "of the paired per-round ratios [95%% bootstrap interval], ~ where the interval "
-              "contains 1 (no difference)\n" % (m.label, m.higher and "higher" or "lower",
-                                                baseline), file=out)
+        if ratios:
+            print("%s (%s is better): median (min-max) over the rounds; against %s the median "
+                  "of the paired per-round ratios [95%% bootstrap interval], ~ where the "
+                  "interval contains 1 (no difference)\n" % (m.label, m.higher and "higher" or
+                                                             "lower", baseline), file=out)
+        else:
+            print("%s: median (min-max) over the rounds\n" % m.label, file=out)
         print("| %s | %s |" % (" / ".join(cell_names), " | ".join(systems)), file=out)
         print("|:---|" + "---:|" * len(systems), file=out)
         cells = []
@@ -209,7 +214,7 @@ def print_tables(rows, metrics, cell_names, baseline, out=None):
         for cell in cells:
             by = {r["system"]: r for r in mine if r["cell"] == cell}
             print("| %s | %s |" % (" / ".join(cell), " | ".join(
-                cell_text(by[s]) if s in by else "" for s in systems)), file=out)
+                cell_text(by[s], ratios) if s in by else "" for s in systems)), file=out)
         print(file=out)
 
 
@@ -277,6 +282,7 @@ def main(argv=None):
     ap.add_argument("--out", help="summary: the CSV written")
     ap.add_argument("--png", help="plot: the picture written")
     ap.add_argument("--title", default="")
+    ap.add_argument("--no-ratio", action="store_true", help="table: medians and spreads only")
     args = ap.parse_args(argv)
     try:
         metrics = [Metric(s) for s in args.metric]
@@ -289,7 +295,7 @@ def main(argv=None):
     rows = summarize(runs, args.baseline, metrics,
                      args.systems.split(",") if args.systems else None)
     if args.command == "table":
-        print_tables(rows, metrics, cell_names, args.baseline)
+        print_tables(rows, metrics, cell_names, args.baseline, ratios=not args.no_ratio)
     elif args.command == "summary":
         if not args.out:
             ap.error("summary needs --out")

@@ -145,6 +145,11 @@ class ReportTest(unittest.TestCase):
         self.assertIn("| readrandom | 10.0 (9.09-11.1) | 8.10 (7.27-9.66); 0.833 [0.769-0.870] |  |",
                       text)
 
+    def test_table_without_ratios(self):
+        text = self.run_main("table", *self.common(), "--no-ratio")
+        self.assertIn("ops/s: median (min-max) over the rounds", text)
+        self.assertIn("| readrandom | 100 (90.0-110) | 124 (103-138) | 102 (96.0-105) |", text)
+
     def test_plot(self):
         png = os.path.join(self.tmp.name, "r.png")
         self.run_main("plot", *self.common(), "--png", png)

@@ -33,6 +33,14 @@
 # After each process, `tierfs --json stats`: the report takes from the
 # differences tier 0's share of the user reads and the bytes migrated.
 #
+# Rounds: all of it runs ROUNDS times (default 5), each round with the systems
+# in its own rotation (tfs_round_order in lib.sh; round 1 runs fast-only first,
+# whose load sizes tier 0 for every round), each system on a fresh store (its
+# placement is made as the load writes). benchmarks/rounds.py reports, per
+# configuration and workload, the median over the rounds and each ratio against
+# fast-only and slow-only as the median of the paired per-round ratios with a
+# 95% bootstrap interval; the detailed tables and plots are the last round's.
+#
 # The LSM shape is policies.sh's, given as an OPTIONS file (rocksdb.options_file):
 # TFS_LSM_FLAGS (lib.sh: 4 MiB memtables and files, 2 MiB compaction readahead,
 # bloom filters, no compression), NUM_LEVELS (3) levels, LEVEL_BASE (16M) for L1,
@@ -50,9 +58,10 @@ source "$ROOT/benchmarks/lib.sh"
 usage() {
   cat <<EOF
 usage: $0 [--quick]
-  --quick   smoke test, ~1.5 minutes (2.5 on a busy machine): RECORDS=10000 OPS=1000
-            DURATION=1 WORKLOADS=a,hotspot,e (the full run: ~18 minutes here)
+  --quick   smoke test, ~3 minutes (5 on a busy machine): ROUNDS=2 RECORDS=10000
+            OPS=1000 DURATION=1 WORKLOADS=a,hotspot,e (the full run: ~18 minutes a round)
 environment:
+  ROUNDS       rounds of every system, each in its own rotation (default 5)
   RECORDS      records loaded (default 100000: ~112 MiB of SSTs)
   OPS          most operations per workload run (default 100000)
   DURATION     most seconds per workload run (default 6)
@@ -76,14 +85,15 @@ EOF
 QUICK=0
 tfs_args usage --quick -- "$@"
 if ((QUICK)); then
-  : "${RECORDS:=10000}" "${OPS:=1000}" "${DURATION:=1}" "${WORKLOADS:=a,hotspot,e}"
+  : "${ROUNDS:=2}" "${RECORDS:=10000}" "${OPS:=1000}" "${DURATION:=1}" "${WORKLOADS:=a,hotspot,e}"
 fi
-: "${RECORDS:=100000}" "${OPS:=100000}" "${DURATION:=6}" "${WORKLOADS:=a,b,c,f,hotspot,d,e}"
+: "${ROUNDS:=5}" "${RECORDS:=100000}" "${OPS:=100000}" "${DURATION:=6}" "${WORKLOADS:=a,b,c,f,hotspot,d,e}"
 : "${CONFIGS:=cost,perf}" "${FAST_PCT:=10}" "${FAST_DEVICE:=optane}" "${SEGMENT:=64K}"
 : "${SYSTEMS:=slow-only,fast-first,lru,cde,hintstor,mutant,rocksdb-levels,db_paths,last_level_temp}"
 : "${THREADS:=1}" "${CACHE_SIZE:=4M}" "${LEVEL_BASE:=16M}" "${NUM_LEVELS:=3}"
+[[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || { echo "ycsb_compare.sh: ROUNDS must be a positive number, not '$ROUNDS'" >&2; exit 2; }
 COMMAND="$0 $*"
-ENV_USED="RECORDS=$RECORDS OPS=$OPS DURATION=$DURATION WORKLOADS=$WORKLOADS CONFIGS=$CONFIGS"
+ENV_USED="ROUNDS=$ROUNDS RECORDS=$RECORDS OPS=$OPS DURATION=$DURATION WORKLOADS=$WORKLOADS CONFIGS=$CONFIGS"
 ENV_USED+=" SYSTEMS=$SYSTEMS FAST_PCT=$FAST_PCT FAST_DEVICE=$FAST_DEVICE SEGMENT=$SEGMENT"
 ENV_USED+=" THREADS=$THREADS CACHE_SIZE=$CACHE_SIZE LEVEL_BASE=$LEVEL_BASE NUM_LEVELS=$NUM_LEVELS"
 
@@ -125,7 +135,7 @@ BIG_MIB="$(tfs_big_mib "$DATA_MIB_EST")"
 # run_system CONFIG SYSTEM FAST: load, then every workload, on a fresh store.
 run_system() {
   local config="$1" system="$2" fast="$3" dir uri w p props=()
-  dir="$WORK/$config/$system"
+  dir="$WORK/r$ROUND/$config/$system"
   tfs_store "$dir" "$system" "$fast:$FAST_DEVICE" "${BIG_MIB}M:$(tfs_device "$config")" \
     "$LEVEL_BASE" ";segment_size:$SEGMENT"
   uri="$STORE_URI"
@@ -133,14 +143,15 @@ run_system() {
   props+=(-p "rocksdb.dir=$STORE_DB" -p "rocksdb.fs_uri=$uri"
           -p "rocksdb.options_file=$WORK/options.ini" -p "recordcount=$RECORDS")
   STEP=$((STEP + 1))
-  tfs_progress "[$STEP/$TOTAL_STEPS] $config: $system: load ($RECORDS records) + wait for compactions"
+  tfs_progress "[$STEP/$TOTAL_STEPS] round $ROUND/$ROUNDS: $config: $system: load ($RECORDS" \
+    "records) + wait for compactions"
   # shellcheck disable=SC2046  # tfs_ycsb_workload is a word list
   tfs_ycsb "$dir" load -load $(tfs_ycsb_workload a) "${props[@]}" -p rocksdb.wait_for_compaction=true
   tfs_tool "$uri" "$dir/load.stats.json" stats
   if [ "$system" = fast-only ]; then tfs_tool "$uri" "$dir/load.ls.json" --db=/ ls; fi
   for w in "${WORKLOAD_LIST[@]}"; do
     STEP=$((STEP + 1))
-    tfs_progress "[$STEP/$TOTAL_STEPS] $config: $system: workload $w" \
+    tfs_progress "[$STEP/$TOTAL_STEPS] round $ROUND/$ROUNDS: $config: $system: workload $w" \
       "(at most $OPS operations or ${DURATION}s)"
     # shellcheck disable=SC2046  # tfs_ycsb_workload is a word list
     tfs_ycsb "$dir" "$w" -run $(tfs_ycsb_workload "$w") "${props[@]}" -p operationcount="$OPS" \
@@ -152,21 +163,24 @@ run_system() {
 }
 
 mapfile -t WORKLOAD_LIST < <(tfs_in_order "a b c f hotspot d e" "$WORKLOADS")
-RUNS="$WORK/runs.txt"
-: >"$RUNS"
-STEP=0 TOTAL_STEPS=$((${#CONFIG_LIST[@]} * ${#SYSTEM_LIST[@]} * (1 + ${#WORKLOAD_LIST[@]})))
-tfs_progress "ycsb: ${#CONFIG_LIST[@]} configurations x ${#SYSTEM_LIST[@]} systems:" \
+STEP=0 TOTAL_STEPS=$((ROUNDS * ${#CONFIG_LIST[@]} * ${#SYSTEM_LIST[@]} * (1 + ${#WORKLOAD_LIST[@]})))
+tfs_progress "ycsb: $ROUNDS rounds x ${#CONFIG_LIST[@]} configurations x ${#SYSTEM_LIST[@]} systems:" \
   "load $RECORDS records, then ${#WORKLOAD_LIST[@]} workloads of at most ${DURATION}s;" \
-  "about $(((${#CONFIG_LIST[@]} * ${#SYSTEM_LIST[@]} * (${#WORKLOAD_LIST[@]} * (DURATION + 1) + 1 + RECORDS / 10000) + 59) / 60)) min"
+  "about $(((ROUNDS * ${#CONFIG_LIST[@]} * ${#SYSTEM_LIST[@]} * (${#WORKLOAD_LIST[@]} * (DURATION + 1) + 1 + RECORDS / 10000) + 59) / 60)) min"
 
+SYSTEMS_ORDER="$(IFS=,; echo "${SYSTEM_LIST[*]}")"
 FAST="" DB_BYTES=""  # tier 0 capacity, set after the first fast-only load
+for ((ROUND = 1; ROUND <= ROUNDS; ROUND++)); do
+RUNS="$WORK/runs-$ROUND.txt"
+: >"$RUNS"
 for config in "${CONFIG_LIST[@]}"; do
-  for system in "${SYSTEM_LIST[@]}"; do
+  mapfile -t ORDER < <(tfs_round_order "$ROUND" "$SYSTEMS_ORDER")
+  for system in "${ORDER[@]}"; do
     sync  # write back the previous run's dirty pages before timing this one
     if [ "$system" = fast-only ]; then
       run_system "$config" fast-only "${BIG_MIB}M"
       if [ -z "$DB_BYTES" ]; then
-        DB_BYTES="$(tfs_sst_bytes "$WORK/$config/fast-only/load.ls.json")"
+        DB_BYTES="$(tfs_sst_bytes "$WORK/r$ROUND/$config/fast-only/load.ls.json")"
         FAST="$(((DB_BYTES * FAST_PCT / 100 + 1023) / 1024))K"
         tfs_progress "database after the fast-only load: $(tfs_bytes "$DB_BYTES") of SSTs;" \
           "tier 0 gets ${FAST_PCT}%: $(tfs_bytes $((${FAST%K} * 1024)))"
@@ -175,6 +189,7 @@ for config in "${CONFIG_LIST[@]}"; do
       run_system "$config" "$system" "$FAST"
     fi
   done
+done
 done
 
 tfs_progress "report: ${OUT_MD#"$ROOT"/}, ${OUT_CSV#"$ROOT"/}, ${OUT_TPUT#"$ROOT"/}, ${OUT_P99#"$ROOT"/}"
@@ -206,10 +221,37 @@ REPORT="$WORK/report.md"
   cat "$WORK/options.ini"
   echo '```'
 } >"$REPORT"
-"$PY" "$ROOT/benchmarks/ycsb_report.py" --runs "$RUNS" --workloads "$(IFS=,; echo "${WORKLOAD_LIST[*]}")" \
-  --csv "$OUT_CSV" --throughput-png "$OUT_TPUT" --p99-png "$OUT_P99" \
-  --title "YCSB, tier 0 = ${FAST_PCT}% of the data; $RECORDS records, runs of ${DURATION}s" \
-  >>"$REPORT"
+# Each round's figures (ycsb_report.py, one CSV a round), then the rounds'
+# statistics over all of them; the detailed tables and plots are the last round's.
+: >"$OUT_CSV"
+for ((r = 1; r <= ROUNDS; r++)); do
+  tput="$WORK/round-$r-throughput.png" p99="$WORK/round-$r-p99.png"
+  ((r < ROUNDS)) || tput="$OUT_TPUT" p99="$OUT_P99"
+  "$PY" "$ROOT/benchmarks/ycsb_report.py" --runs "$WORK/runs-$r.txt" \
+    --workloads "$(IFS=,; echo "${WORKLOAD_LIST[*]}")" --csv "$WORK/round-$r.csv" \
+    --throughput-png "$tput" --p99-png "$p99" \
+    --title "YCSB, tier 0 = ${FAST_PCT}% of the data; $RECORDS records, runs of ${DURATION}s; round $r of $ROUNDS" \
+    >"$WORK/round-$r.md"
+  awk -v r="$r" 'NR == 1 { if (r == 1) print "round," $0; next } { print r "," $0 }' \
+    "$WORK/round-$r.csv" >>"$OUT_CSV"
+done
+{
+  echo
+  echo "### Every round: medians and paired ratios with their intervals"
+  echo
+  for b in fast-only slow-only; do
+    printf '%s\n' "${SYSTEM_LIST[@]}" | grep -qx -- "$b" || continue
+    echo "#### Against $b"
+    echo
+    "$PY" "$ROOT/benchmarks/rounds.py" table --csv "$OUT_CSV" --cells config,workload \
+      --baseline "$b" --systems "$SYSTEMS_ORDER" --metric ops_per_sec:higher:ops/s \
+      --metric device_us_per_op:lower:"device us/op" --metric p99_us:lower:"p99 us" \
+      --metric hit_ratio:higher:"tier 0 share"
+  done
+  echo "### The last round in detail (round $ROUNDS of $ROUNDS: one run a cell, no intervals)"
+  echo
+  cat "$WORK/round-$ROUNDS.md"
+} >>"$REPORT"
 cp "$REPORT" "$OUT_MD"
 cat "$REPORT"
 tfs_progress "done; wrote ${OUT_MD#"$ROOT"/}, ${OUT_CSV#"$ROOT"/}, ${OUT_TPUT#"$ROOT"/}, ${OUT_P99#"$ROOT"/}"

@@ -24,6 +24,8 @@ Definitions (also printed under the tables):
   vs fast-only  the system's figure / fast-only's, same configuration and workload
   hit        tier 0's share of the user reads the run made (TierFS counts them on
              every system: all run on TierFS)
+  device us/op  the device model's time for the run's user reads (queue +
+             service, user_read_device_ns) per operation
   moved      bytes migrated or copied between tiers during the run
 Standard library, matplotlib and tfs_report.py (beside it) only.
 """
@@ -53,6 +55,10 @@ def ycsb_report(path):
 def tier_sums(stats):
     return {"user_reads": sum(t["user_reads"] for t in stats),
             "fast_user_reads": stats[0]["user_reads"],
+            # The device model's time for user reads; snapshots from before
+            # the counter lack it.
+            "device_ns": sum(t["user_read_device_ns"] for t in stats)
+            if all("user_read_device_ns" in t for t in stats) else None,
             "moved": sum(t["moved_bytes_in"] + t["copy_bytes_in"] for t in stats),
             "capacity0": stats[0]["capacity"], "used0": stats[0]["used_bytes"]}
 
@@ -82,6 +88,8 @@ def measure_run(config, device, system, run_dir, workloads):
         reads = now["user_reads"] - prev["user_reads"]
         row["user_reads"] = reads
         row["hit_ratio"] = (now["fast_user_reads"] - prev["fast_user_reads"]) / reads if reads > 0 else None
+        if now["device_ns"] is not None and prev["device_ns"] is not None and row["operations"]:
+            row["device_us_per_op"] = (now["device_ns"] - prev["device_ns"]) / 1000 / row["operations"]
         rows.append(row)
         prev = now
     return rows
@@ -90,7 +98,7 @@ def measure_run(config, device, system, run_dir, workloads):
 CSV_COLUMNS = ["config", "slow_device", "system", "workload", "ops_per_sec", "ops_vs_fast_only",
                "main_op", "avg_us", "p99_us", "p99_vs_fast_only", "read_p99_us", "update_p99_us",
                "insert_p99_us", "scan_p99_us", "read_modify_write_p99_us", "runtime_ms",
-               "operations", "failed", "user_reads", "hit_ratio", "moved_bytes",
+               "operations", "failed", "user_reads", "hit_ratio", "device_us_per_op", "moved_bytes",
                "fast_capacity_bytes", "tier0_used_bytes"]
 
 
@@ -153,8 +161,10 @@ def self_test():
     def stats(user_reads0, user_reads1, moved_in1=0):
         tier = {"capacity": 10 << 20, "used_bytes": 5 << 20, "moved_bytes_in": 0,
                 "copy_bytes_in": 0}
-        return [dict(tier, user_reads=user_reads0),
-                dict(tier, user_reads=user_reads1, moved_bytes_in=moved_in1, capacity=1 << 30)]
+        # Device time: 10 us a read on tier 0, 100 us on tier 1.
+        return [dict(tier, user_reads=user_reads0, user_read_device_ns=10000 * user_reads0),
+                dict(tier, user_reads=user_reads1, moved_bytes_in=moved_in1, capacity=1 << 30,
+                     user_read_device_ns=100000 * user_reads1)]
 
     def ycsb(ops, main, p99, failed=0):
         rows = [{"metric": "OVERALL", "measurement": "Throughput(ops/sec)", "value": ops},
@@ -214,6 +224,9 @@ def self_test():
         # Deltas from the snapshot before: A read 15 + 30, 15 from tier 0.
         check("db_paths A hit", float(rows[("db_paths", "a")]["hit_ratio"]), 1 / 3)
         check("db_paths A moved", int(rows[("db_paths", "a")]["moved_bytes"]), 3 << 20)
+        # 15 reads on tier 0 and 30 on tier 1 for 100 operations.
+        check("db_paths A device us/op", float(rows[("db_paths", "a")]["device_us_per_op"]),
+              (15 * 10 + 30 * 100) / 100)
         check("db_paths E moved", int(rows[("db_paths", "e")]["moved_bytes"]), 0)
         check("db_paths E hit", float(rows[("db_paths", "e")]["hit_ratio"]), 0.0)
         check("db_paths E failed", int(rows[("db_paths", "e")]["failed"]), 2)
