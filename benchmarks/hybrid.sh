@@ -28,6 +28,10 @@
 #   CPU us/op        user + system CPU time of the db_bench process per
 #                    operation (TierFS's own overhead shows here)
 #   tier 0 share     tier 0's share of the step's user reads
+#   ops / model      ops/s over what device and CPU time predict for one
+#                    client, 10^6 / (device us/op + CPU us/op): how far the
+#                    cost figure explains the throughput (reads only: the
+#                    fill's device time is not counted)
 # benchmarks/rounds.py reports per step and system the median over the rounds
 # with its spread, and each ratio against fast-only as the median of the
 # per-round ratios with a 95% bootstrap interval ("~": no difference).
@@ -119,7 +123,7 @@ operations() {
 
 # The runs, one CSV row each (rounds.py reads it).
 RUNS="$WORK/runs.csv"
-echo "round,position,bench,system,ops_per_sec,device_us_per_op,cpu_us_per_op,tier0_share,tier0_used_mib,tier1_used_mib,found_pct" >"$RUNS"
+echo "round,position,bench,system,ops_per_sec,device_us_per_op,cpu_us_per_op,ops_vs_model,tier0_share,tier0_used_mib,tier1_used_mib,found_pct" >"$RUNS"
 
 # run ROUND POSITION SYSTEM: one system's three steps on a fresh store.
 run() {
@@ -147,12 +151,16 @@ import json, sys
 after = json.load(open(sys.argv[2]))
 before = json.load(open(sys.argv[1])) if sys.argv[1] != "-" else None
 head, count, cpu, found = sys.argv[3], int(sys.argv[4]), float(sys.argv[5]), sys.argv[6].split()
+ops = float(head.split(",")[-1])
 delta = lambda t, k: after[t][k] - (before[t][k] if before else 0)
 reads = [delta(t, "user_reads") for t in range(len(after))]
 device_ns = sum(delta(t, "user_read_device_ns") for t in range(len(after)))
+device_us = device_ns / 1000 / count if count and any(reads) else None
+cpu_us = cpu * 1e6 / count if count else None
 cells = [head,
-         "%.3f" % (device_ns / 1000 / count) if count and any(reads) else "",
-         "%.2f" % (cpu * 1e6 / count) if count else "",
+         "%.3f" % device_us if device_us is not None else "",
+         "%.2f" % cpu_us if cpu_us is not None else "",
+         "%.3f" % (ops * (device_us + cpu_us) / 1e6) if device_us is not None and cpu_us else "",
          "%.4f" % (reads[0] / sum(reads)) if sum(reads) else "",
          "%.1f" % (after[0]["used_bytes"] / 2**20), "%.1f" % (after[1]["used_bytes"] / 2**20),
          "%.2f" % (100 * int(found[0]) / int(found[1])) if found else ""]
@@ -200,6 +208,8 @@ ROUNDS_PY=("$PY" "$ROOT/benchmarks/rounds.py")
   echo
   "${ROUNDS_PY[@]}" table --csv "$RUNS" --cells bench --baseline fast-only --systems "$SYSTEMS" \
     "${METRICS[@]}"
+  "${ROUNDS_PY[@]}" table --csv "$RUNS" --cells bench --baseline fast-only --systems "$SYSTEMS" \
+    --no-ratio --metric ops_vs_model:higher:"ops/s over 10^6 / (device + CPU us/op), 1 = explained"
   echo "Against slow-only (the slow device alone):"
   echo
   "${ROUNDS_PY[@]}" table --csv "$RUNS" --cells bench --baseline slow-only --systems "$SYSTEMS" \
