@@ -16,7 +16,7 @@
 // from the first decision; one hidden layer of 10 swish neurons; 51 atoms;
 // weights swapped into inference every 1000 requests; x = 10 moves, n = 50
 // requests. Where we depart from the paper, each measured (DESIGN.md,
-// "Learning agents"):
+// "Learning agents"; figures: docs/lab-notebook.md, "Learning agents"):
 //   placement_optimism (3)  a cold placement agent starts optimistic about
 //       every tier (Weights::Optimistic), so it tries the fast tier at once
 //       instead of spending the fast tier's room on random exploration;

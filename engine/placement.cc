@@ -67,8 +67,8 @@ int PlacementEngine::Choose(const PlacementRequest& request, bool bulk, uint64_t
   // memtable's worth of tier 0 free (at most half of it, as the headroom),
   // or goes to tier 1. Its writes are the background's; the WAL's are the
   // client's, and under fast-first 38% of a db_bench fill's WAL spilled
-  // behind flushes and L0-L1 output, each write 18x slower (DESIGN.md,
-  // "Every workload of the issue in one run").
+  // behind flushes and L0-L1 output, each write 18x slower
+  // (docs/lab-notebook.md, "Every workload of the issue in one run").
   const uint64_t wal_keep =
       options_.wal_room && tiers > 1 && request.kind != FileKind::kWal &&
               !policy_->EvictsOnPlacement() && !policy_->KeepsItsPlacement()

@@ -11,7 +11,8 @@ namespace tierfs {
 
 namespace {
 
-// Public specifications (see DESIGN.md, evaluation method).
+// Public specifications (the founding design's evaluation method, DESIGN.md's
+// "Device emulation").
 DeviceParams Preset(const std::string& name, double rlat, double wlat,
                     double rmbps, double wmbps, bool seq_free) {
   DeviceParams p;

@@ -7,7 +7,8 @@
 // CosmoFlow/tri 2311-2473 us, on mix6/cost 25991-26723 us). The oracle is
 // held to 2 percent. It is a rule with future knowledge, not a proven
 // optimum: on CosmoFlow it stays 1-2 percent behind fast-first and lru
-// (DESIGN.md, the simulator).
+// (docs/simulator.md, "Oracle"; figures: docs/lab-notebook.md, "Building the
+// oracle").
 #include <gtest/gtest.h>
 
 #include <map>

@@ -16,8 +16,9 @@ struct PageCopyOptions {
   // URI key copies:on|off. Default: on.
   bool enabled = true;
   // The copy unit, a power of two from 4 KiB to 64 KiB. URI key copy_page.
-  // Default: 8 KiB (measured against 4, 16 and 64 KiB, DESIGN.md: a RocksDB
-  // block straddles two 4 KiB pages, and larger pages carry cold bytes).
+  // Default: 8 KiB (measured against 4, 16 and 64 KiB, docs/lab-notebook.md,
+  // "Page size and share, in the simulator": a RocksDB block straddles two
+  // 4 KiB pages, and larger pages carry cold bytes).
   uint64_t page = 8 << 10;
   // What a copy holds: `page` (copy_unit:page), or the block a read asks
   // for, at its offset and of its length (copy_unit:block): RocksDB reads a
@@ -25,7 +26,8 @@ struct PageCopyOptions {
   // block copy holds none of its neighbours' bytes. Blocks share sets of 16
   // pages of tier 0 in 512-byte units. URI key copy_unit:page|block.
   // Default: block (tierfs-sim on 7 captured YCSB and db_bench traces, 3
-  // policies: 18 of 21 runs faster, by up to 17%; DESIGN.md "Block copies").
+  // policies: 18 of 21 runs faster, by up to 17%; docs/lab-notebook.md
+  // "Block copies").
   bool blocks = true;
   // The percentage of tier 0's capacity copies may hold; the fill of segment
   // homes (MigrationOptions::fast_headroom) leaves it to them. New writes may

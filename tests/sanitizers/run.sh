@@ -64,7 +64,7 @@ TSAN_TESTS=(
   # Not SyncWalRunsBesideWriters: TSan reports Version::Unref (a compaction thread) against
   # a memcmp of the thread calling SyncWAL, every frame in Debian's librocksdb, which is not
   # built with TSan: its atomics are invisible to TSan, so such a report cannot be told from
-  # a false one (DESIGN.md, journal).
+  # a false one (tests/README.md, "What the power-loss test models").
   "rocksdb_e2e_test:-*SyncWalRunsBesideWriters*"
   "device_model_test"
 )
