@@ -29,6 +29,9 @@ that pair, and the count of pairs is shown.
       the same figures as CSV, one row per (cell, system, metric)
   rounds.py plot --csv RUNS.csv --cells ... --baseline ... --metric ... --png OUT.png
       the ratios with their intervals, one panel per metric
+  rounds.py reproduce --csv RUNS.csv --again RUNS2.csv --cells ... --baseline ... --metric ...
+      the same command run twice: for every ratio both runs have, whether each
+      run's median lies in the other's 95% interval; exit status 1 if any does not
 """
 import argparse
 import csv
@@ -271,9 +274,38 @@ def plot(rows, metrics, baseline, png, title):
     plt.close(fig)
 
 
+def reproduced(first, second):
+    """For every (cell, system, metric) with a ratio and an interval in both
+    lists of summarize() rows: (key, first row, second row, whether each
+    median lies in the other's interval)."""
+    def key(r):
+        return r["cell"], r["system"], r["metric"]
+    again = {key(r): r for r in second if r["low"] is not None}
+    out = []
+    for a in first:
+        b = again.get(key(a))
+        if a["low"] is None or b is None:
+            continue
+        ok = a["low"] <= b["ratio"] <= a["high"] and b["low"] <= a["ratio"] <= b["high"]
+        out.append((key(a), a, b, ok))
+    return out
+
+
+def print_reproduced(found, out=None):
+    out = out or sys.stdout
+    print("| cell | system | metric | first run | second run | each median in the other's "
+          "interval |", file=out)
+    print("|:---|:---|:---|---:|---:|:---|", file=out)
+    for (cell, system, metric), a, b, ok in found:
+        print("| %s | %s | %s | %s | %s | %s |" % (" / ".join(cell), system, metric,
+                                                  ratio_text(a), ratio_text(b),
+                                                  "yes" if ok else "**no**"), file=out)
+    print("\n%d of %d ratios reproduced" % (sum(ok for *_, ok in found), len(found)), file=out)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("command", choices=("table", "summary", "plot"))
+    ap.add_argument("command", choices=("table", "summary", "plot", "reproduce"))
     ap.add_argument("--csv", required=True, help="the runs, one row per (round, cell, system)")
     ap.add_argument("--cells", required=True, help="comma-separated columns naming a cell")
     ap.add_argument("--baseline", required=True, help="the system every ratio is against")
@@ -283,6 +315,7 @@ def main(argv=None):
     ap.add_argument("--png", help="plot: the picture written")
     ap.add_argument("--title", default="")
     ap.add_argument("--no-ratio", action="store_true", help="table: medians and spreads only")
+    ap.add_argument("--again", help="reproduce: the runs of the same command run again")
     args = ap.parse_args(argv)
     try:
         metrics = [Metric(s) for s in args.metric]
@@ -294,6 +327,17 @@ def main(argv=None):
         raise SystemExit("rounds.py: %s has no run of the baseline %r" % (args.csv, args.baseline))
     rows = summarize(runs, args.baseline, metrics,
                      args.systems.split(",") if args.systems else None)
+    if args.command == "reproduce":
+        if not args.again:
+            ap.error("reproduce needs --again")
+        again = summarize(load_runs(args.again, cell_names, metrics), args.baseline, metrics,
+                          args.systems.split(",") if args.systems else None)
+        found = reproduced(rows, again)
+        if not found:
+            raise SystemExit("rounds.py: no ratio with an interval in both %s and %s"
+                             % (args.csv, args.again))
+        print_reproduced(found)
+        return 0 if all(ok for *_, ok in found) else 1
     if args.command == "table":
         print_tables(rows, metrics, cell_names, args.baseline, ratios=not args.no_ratio)
     elif args.command == "summary":

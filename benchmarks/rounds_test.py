@@ -155,6 +155,38 @@ class ReportTest(unittest.TestCase):
         self.run_main("plot", *self.common(), "--png", png)
         self.assertGreater(os.path.getsize(png), 5000)
 
+    def test_reproduce(self):
+        # A second run whose fast-first ratios are 1.19-1.24: its median, 1.21,
+        # is in the first run's [1.15, 1.30], and 1.20 in its [1.19, 1.24].
+        again = os.path.join(self.tmp.name, "again.csv")
+        with open(again, "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(["round", "workload", "system", "ops", "device_us"])
+            for r, (b, k) in enumerate(zip(BASE, [1.21, 1.19, 1.24, 1.2, 1.22]), start=1):
+                w.writerow([r, "readrandom", "slow-only", b, 1.0])
+                w.writerow([r, "readrandom", "fast-first", b * k, 1.0])
+        args = ["--csv", self.csv, "--cells", "workload", "--baseline", "slow-only",
+                "--metric", "ops:higher"]
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            code = rounds.main(["reproduce", *args, "--again", again])
+        self.assertEqual(code, 0, out.getvalue())
+        self.assertIn("| readrandom | fast-first | ops | 1.200 [1.150-1.300] | 1.210 [1.190-1.240] "
+                      "| yes |", out.getvalue())
+        self.assertIn("1 of 1 ratios reproduced", out.getvalue())
+        # Against a run at 1.3-1.4 the medians fall outside each other's intervals.
+        with open(again, "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(["round", "workload", "system", "ops", "device_us"])
+            for r, (b, k) in enumerate(zip(BASE, [1.31, 1.35, 1.4, 1.33, 1.36]), start=1):
+                w.writerow([r, "readrandom", "slow-only", b, 1.0])
+                w.writerow([r, "readrandom", "fast-first", b * k, 1.0])
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            code = rounds.main(["reproduce", *args, "--again", again])
+        self.assertEqual(code, 1)
+        self.assertIn("| **no** |", out.getvalue())
+
     def test_bad_input_is_named(self):
         with open(self.csv, "a") as f:
             f.write("6,readrandom,slow-only,fast,1\n")
