@@ -127,18 +127,25 @@ int64_t DeviceModel::NowNanos() {
       .count();
 }
 
+namespace {
+// What the calling thread owes the device models: positive, waits not yet
+// slept; negative, a sleep's overshoot (at most kSlackNanos of it) that pays
+// the next waits.
+thread_local int64_t t_owed = 0;
+}  // namespace
+
+int64_t DeviceModel::ThreadNanos() { return NowNanos() + t_owed; }
+
 void DeviceModel::WaitUntil(int64_t deadline_ns) {
-  // What this thread owes: positive, waits not yet slept; negative, a sleep's
-  // overshoot (at most kSlackNanos of it) that pays the next waits.
-  thread_local int64_t owed = 0;
   const int64_t now = NowNanos();
-  if (deadline_ns <= now) return;  // the I/O is done by now: nothing owed
-  owed += deadline_ns - now;
-  if (owed < kSlackNanos) return;
-  const int64_t until = now + owed;
+  // The deadline is on the thread's clock, which already counts what it
+  // owed: the account is the deadline's lead, never less than it was.
+  t_owed = std::max(t_owed, deadline_ns - now);
+  if (t_owed < kSlackNanos) return;
+  const int64_t until = now + t_owed;
   std::this_thread::sleep_until(std::chrono::steady_clock::time_point(
       std::chrono::nanoseconds(until)));
-  owed = std::max(until - NowNanos(), -kSlackNanos);
+  t_owed = std::max(until - NowNanos(), -kSlackNanos);
 }
 
 }  // namespace tierfs

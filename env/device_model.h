@@ -17,12 +17,14 @@
 // later by the read's service time. Direct writes and flushes queue behind
 // everything. The caller then waits for its deadline; because
 // a sleep here costs ~80 us whatever is asked, each thread keeps an account of
-// what it owes: a wait shorter than kSlackNanos is added to it and the thread
-// returns at once, and once the account passes kSlackNanos the thread sleeps
+// what it owes the models: its own time on them (ThreadNanos) runs that far
+// ahead of the clock, its I/Os are issued at that time, and a wait moves it to
+// the I/O's completion; once the account passes kSlackNanos the thread sleeps
 // it off in one sleep, whose overshoot is credited to the next waits. So a
-// thread pays for every I/O the model charged it, even when its I/Os are short
-// and CPU work between them lets the device fall idle (until 2026-12 the
-// account was the device's busy_until, which forgets a debt the moment the
+// thread pays for every I/O the model charged it, once: I/Os back to back
+// queue behind each other as on the device (not behind their own unpaid
+// debt), and CPU work between them does not cancel the debt (until 2026-12
+// the account was the device's busy_until, which forgets a debt the moment the
 // device idles: 10 us optane reads between 19 us of CPU were never paid).
 #pragma once
 
@@ -87,14 +89,20 @@ class DeviceModel {
   // Service time of one I/O, in nanoseconds, ignoring the queue.
   int64_t ServiceNanos(bool write, bool sequential, uint64_t bytes) const;
 
-  // Makes the calling thread pay the wait until `deadline_ns`: added to the
-  // thread's account of waits owed, which is slept off once it reaches
-  // kSlackNanos (see the top of this file). The thread returns no earlier
-  // than kSlackNanos before the deadline, and over many calls it spends in
-  // here what it owes, within kSlackNanos.
+  // Makes the calling thread wait until `deadline_ns`, a time on its own
+  // clock (ThreadNanos): its account becomes at least the deadline's lead on
+  // the clock, and is slept off once it reaches kSlackNanos (see the top of
+  // this file). The thread returns no earlier than kSlackNanos before the
+  // deadline, and over many calls it spends in here what it owes, within
+  // kSlackNanos.
   static void WaitUntil(int64_t deadline_ns);
 
+  // The clock (steady, nanoseconds).
   static int64_t NowNanos();
+  // The calling thread's time on the device models: the clock plus what the
+  // thread owes them, at most kSlackNanos ahead (or behind, after a sleep
+  // that overshot). An I/O on an emulated device starts at this time.
+  static int64_t ThreadNanos();
 
  private:
   const DeviceParams params_;

@@ -76,7 +76,7 @@ IOStatus HotPages::ReadSlot(int64_t slot, uint64_t offset, size_t n, char* scrat
 
 IOStatus HotPages::WriteSlot(const PageCopies::Fill& fill, const char* data, size_t n) {
   const off_t at = off_t(fill.where);
-  const int64_t start = DeviceModel::NowNanos();
+  const int64_t start = tier0_->StartIo(/*every=*/true);
   size_t done = 0;
   while (done < n) {
     const ssize_t w = pwrite(fd_, data + done, n - done, at + off_t(done));

@@ -37,7 +37,8 @@ bool Tier::ParseDataName(const std::string& name, uint64_t* id) {
 int64_t Tier::StartIo(bool every) const {
   // Per thread, across tiers: a plain counter, no shared write.
   thread_local uint32_t untimed = 0;
-  if (emulated || every || untimed++ % kTimedEvery == 0) return DeviceModel::NowNanos();
+  if (emulated) return DeviceModel::ThreadNanos();
+  if (every || untimed++ % kTimedEvery == 0) return DeviceModel::NowNanos();
   return 0;
 }
 
@@ -78,7 +79,7 @@ int64_t Tier::AccountRead(uint64_t stream, uint64_t offset, uint64_t bytes, int6
 
 void Tier::ModelBackground(bool write, uint64_t stream, uint64_t offset, uint64_t bytes) {
   if (!emulated) return;
-  const int64_t now = DeviceModel::NowNanos();
+  const int64_t now = DeviceModel::ThreadNanos();
   DeviceModel::WaitUntil(write ? device.ScheduleWriteBack(stream, offset, bytes, now)
                                : device.Schedule(false, stream, offset, bytes, now));
 }
@@ -141,7 +142,8 @@ int64_t Tier::ModelWrite(uint64_t stream, uint64_t offset, uint64_t bytes, int64
     DeviceModel::WaitUntil(direct ? done : done - kWriteBackNanos);
     now = std::max(now, DeviceModel::NowNanos());
   }
-  *micros = uint64_t((direct ? std::max(now, done) : now) - start_ns) / 1000;
+  // start_ns is on the thread's clock, which may run ahead of `now`.
+  *micros = uint64_t(std::max<int64_t>(0, (direct ? std::max(now, done) : now) - start_ns)) / 1000;
   return done;
 }
 

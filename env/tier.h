@@ -50,9 +50,10 @@ class Tier : public CapacityAccount {
   // Every ticker and histogram, the read shards summed in.
   void Snapshot(TierStats* out) const;
 
-  // When a read or write is about to start: the clock, or 0 to leave it
-  // untimed (counted, not timed). A tier with a device model times every I/O
-  // (the model queues it at its start), and so does any tier when `every` (a
+  // When a read or write is about to start: the clock (on a tier with a device
+  // model, the thread's time on the models, DeviceModel::ThreadNanos), or 0 to
+  // leave it untimed (counted, not timed). A tier with a device model times
+  // every I/O (the model queues it at its start), and so does any tier when `every` (a
   // trace runs, or the policy learns from latencies: Store::TimesEveryIo);
   // otherwise one I/O in kTimedEvery per thread is timed, for the latency
   // histograms. On one tier without a device model the two clock reads of a

@@ -581,7 +581,7 @@ IOStatus SegmentWriter::Sync(bool full) {
   IOStatus s = store_->SyncMetadataFor(*entry_);
   for (int t = 0; s.ok() && t < store_->NumTiers(); ++t) {
     if (!(dirty_ & (1u << t))) continue;
-    int64_t start = DeviceModel::NowNanos();
+    const int64_t start = store_->tier(t).StartIo(/*every=*/true);
     s = full ? files_[t]->Fsync(IOOptions(), nullptr) : files_[t]->Sync(IOOptions(), nullptr);
     if (s.ok()) {
       store_->tier(t).AccountSync(pending_[t], start);
