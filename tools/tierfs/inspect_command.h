@@ -13,21 +13,28 @@
 namespace tierfs {
 namespace tool {
 
+// The group `tierfs help` lists the inspection commands under.
+constexpr const char* kInspectGroup = "inspect the store (read-only, beside a running database)";
+
+// Opens the store of `inv` read-only into *fs; false (the error logged) if it
+// does not open.
+inline bool OpenReadOnly(const Invocation& inv, std::shared_ptr<rocksdb::FileSystem>* fs) {
+  Options options = inv.options;
+  options.read_only = true;
+  rocksdb::Status s = NewTierFileSystem(options, fs);
+  if (!s.ok()) LOG(ERROR) << s.ToString();
+  return s.ok();
+}
+
 // Opens the store read-only and hands it to Inspect.
 class InspectCommand : public Command {
  public:
-  const char* Group() const override {
-    return "inspect the store (read-only, beside a running database)";
-  }
+  const char* Group() const override { return kInspectGroup; }
   int Run(const Invocation& inv) const override {
+    std::shared_ptr<rocksdb::FileSystem> fs;
+    if (!OpenReadOnly(inv, &fs)) return kExitFailed;
     Options options = inv.options;
     options.read_only = true;
-    std::shared_ptr<rocksdb::FileSystem> fs;
-    rocksdb::Status s = NewTierFileSystem(options, &fs);
-    if (!s.ok()) {
-      LOG(ERROR) << s.ToString();
-      return kExitFailed;
-    }
     return Inspect(*fs, options);
   }
 

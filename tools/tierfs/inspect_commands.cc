@@ -1,5 +1,5 @@
-// The inspection commands: stats, metrics, ls, segments (and, in a file of
-// its own, heatmap). Each opens the store read-only (inspect_command.h): it
+// The inspection commands: stats, metrics, ls, segments, cat (and, in a file
+// of its own, heatmap). Each opens the store read-only (inspect_command.h): it
 // changes nothing and works while a database is open in another process, but
 // sees the I/O counters only up to the store's last clean close (what its
 // STATS file holds).
@@ -194,12 +194,53 @@ class SegmentsCommand : public InspectCommand {
   }
 };
 
+// A logical file's bytes, wherever its segments are: what a user needs to read
+// a database's LOG or OPTIONS file, or to copy a table out of the store.
+class CatCommand : public Command {
+ public:
+  const char* Name() const override { return "cat"; }
+  const char* Group() const override { return kInspectGroup; }
+  const char* Synopsis() const override { return "FILE"; }
+  const char* Summary() const override {
+    return "a file's bytes on stdout, read through TierFS (LOG, OPTIONS, a table...)";
+  }
+  int Run(const Invocation& inv) const override {
+    if (inv.args.size() != 1) {
+      LOG(ERROR) << "cat takes one FILE (a logical path, as RocksDB names it), not "
+                 << inv.args.size() << " arguments";
+      return kExitBadUsage;
+    }
+    std::shared_ptr<rocksdb::FileSystem> fs;
+    if (!OpenReadOnly(inv, &fs)) return kExitFailed;
+    const std::string& path = inv.args[0];
+    std::unique_ptr<rocksdb::FSSequentialFile> file;
+    rocksdb::IOStatus s =
+        fs->NewSequentialFile(path, rocksdb::FileOptions(), &file, /*dbg=*/nullptr);
+    std::vector<char> buf(1 << 20);
+    while (s.ok()) {
+      rocksdb::Slice got;
+      s = file->Read(buf.size(), rocksdb::IOOptions(), &got, buf.data(), /*dbg=*/nullptr);
+      if (!s.ok() || got.empty()) break;
+      if (fwrite(got.data(), 1, got.size(), stdout) != got.size()) {
+        LOG(ERROR) << "writing " << path << " to stdout failed";
+        return kExitFailed;
+      }
+    }
+    if (!s.ok()) {
+      LOG(ERROR) << path << ": " << s.ToString();
+      return kExitFailed;
+    }
+    return fflush(stdout) == 0 ? kExitOk : kExitFailed;
+  }
+};
+
 }  // namespace
 
 std::unique_ptr<Command> NewStatsCommand() { return std::make_unique<StatsCommand>(); }
 std::unique_ptr<Command> NewMetricsCommand() { return std::make_unique<MetricsCommand>(); }
 std::unique_ptr<Command> NewLsCommand() { return std::make_unique<LsCommand>(); }
 std::unique_ptr<Command> NewSegmentsCommand() { return std::make_unique<SegmentsCommand>(); }
+std::unique_ptr<Command> NewCatCommand() { return std::make_unique<CatCommand>(); }
 
 }  // namespace tool
 }  // namespace tierfs

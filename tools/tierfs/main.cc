@@ -52,6 +52,7 @@ const std::vector<std::unique_ptr<Command>>& AllCommands() {
         NewMetricsCommand,
         NewLsCommand,
         NewSegmentsCommand,
+        NewCatCommand,
         NewHeatmapCommand,  // heatmap_command.cc
         // A running store's live rates (watch_command.cc).
         NewWatchCommand,

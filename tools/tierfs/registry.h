@@ -16,6 +16,7 @@ std::unique_ptr<Command> NewStatsCommand();
 std::unique_ptr<Command> NewMetricsCommand();
 std::unique_ptr<Command> NewLsCommand();
 std::unique_ptr<Command> NewSegmentsCommand();
+std::unique_ptr<Command> NewCatCommand();
 // heatmap_command.cc: segments' heat against tier, as text or a PNG.
 std::unique_ptr<Command> NewHeatmapCommand();
 
