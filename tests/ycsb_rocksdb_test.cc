@@ -268,6 +268,53 @@ TEST(YcsbRocksDbTest, PersistentCacheLivesInTheFileSystem) {
   EXPECT_NE(children.end(), std::find(children.begin(), children.end(), "cache"));
 }
 
+// warmupuntilstable: after warmuptime the warm-up goes on in steps and ends
+// once the persistent cache stopped growing, here long before warmupmax (the
+// data, ~2 MiB, fits the cache many times over); without a persistent cache
+// it is refused.
+TEST(YcsbRocksDbTest, WarmUpUntilThePersistentCacheStopsGrowing) {
+  test::ScratchDir dir("ycsb-pcache-warm");
+  const std::string uri = test::MakeUri(dir, {"256M:none", "1G:none"});
+  const std::vector<std::string> common = {
+      "-p", "rocksdb.dir=/db", "-p", "rocksdb.fs_uri=" + uri, "-p", "recordcount=2000",
+      "-p", "rocksdb.write_buffer_size=256K", "-p", "rocksdb.block_cache_size=64K"};
+  ASSERT_EQ(0, RunYcsb(WorkloadA("-load", common)).exit_status);
+  std::vector<std::string> run_args = common;
+  for (const char* p : {"operationcount=500", "readproportion=1", "updateproportion=0",
+                        "requestdistribution=uniform", "rocksdb.persistent_cache_path=/rc",
+                        "rocksdb.persistent_cache_size=120M", "warmuptime=1",
+                        "warmupuntilstable=true", "warmupstep=1", "warmupmax=600"}) {
+    run_args.push_back("-p");
+    run_args.push_back(p);
+  }
+  ToolRun run = RunYcsb(WorkloadA("-run", run_args));
+  ASSERT_EQ(0, run.exit_status) << run.err;
+  EXPECT_EQ(500, Int(run.report, "READ", "Return=OK"));
+  EXPECT_NE(std::string::npos, run.err.find("the persistent cache stopped growing")) << run.err;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(run.err, m, std::regex(R"(holds (\d+) bytes after (\d+) s)")))
+      << run.err;
+  EXPECT_GT(std::stoll(m[1]), 0) << "the cache was filled in the first step";
+  // Each step is logged with the cache's size; the last one grew by < 1%.
+  std::vector<int64_t> sizes;
+  const std::regex step(R"(holds (\d+) bytes after \d+ s)");
+  for (auto it = std::sregex_iterator(run.err.begin(), run.err.end(), step);
+       it != std::sregex_iterator(); ++it) {
+    sizes.push_back(std::stoll((*it)[1]));
+  }
+  ASSERT_GE(sizes.size(), 2u) << run.err;  // a step cannot be stable on its own
+  EXPECT_LT((sizes.back() - sizes[sizes.size() - 2]) * 100, sizes.back());
+
+  std::vector<std::string> no_cache = common;
+  for (const char* p : {"operationcount=10", "warmuptime=5", "warmupuntilstable=true"}) {
+    no_cache.push_back("-p");
+    no_cache.push_back(p);
+  }
+  ToolRun refused = RunYcsb(WorkloadA("-run", no_cache));
+  EXPECT_EQ(2, refused.exit_status);
+  EXPECT_NE(std::string::npos, refused.err.find("rocksdb.persistent_cache_path")) << refused.err;
+}
+
 }  // namespace
 }  // namespace ycsb
 }  // namespace tierfs

@@ -42,6 +42,19 @@ Status ClientOptionsFromProperties(const Properties& p, ClientOptions* o) {
   if (s.ok() && o->warmup_s < 0) {
     s = Status::InvalidArgument("property 'warmuptime': '" + p.Get("warmuptime") + "' is negative");
   }
+  if (s.ok()) s = p.GetBool("warmupuntilstable", false, &o->warmup_until_stable);
+  if (s.ok() && o->warmup_until_stable && o->warmup_s == 0) {
+    s = Status::InvalidArgument("property 'warmupuntilstable': needs 'warmuptime', its least");
+  }
+  if (s.ok()) s = p.GetInt64("warmupstep", 5, &o->warmup_step_s);
+  if (s.ok() && o->warmup_step_s < 1) {
+    s = Status::InvalidArgument("property 'warmupstep': '" + p.Get("warmupstep") + "' is below 1");
+  }
+  if (s.ok()) s = p.GetInt64("warmupmax", 10 * o->warmup_s, &o->warmup_max_s);
+  if (s.ok() && o->warmup_max_s < o->warmup_s) {
+    s = Status::InvalidArgument("property 'warmupmax': '" + p.Get("warmupmax") +
+                                "' is below warmuptime");
+  }
   if (s.ok()) s = p.GetBool("status", false, &o->status);
   if (s.ok()) s = p.GetInt64("status.interval", 10, &o->status_interval_s);
   if (s.ok() && o->status_interval_s < 1) {

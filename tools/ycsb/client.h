@@ -39,6 +39,16 @@ struct ClientOptions {
   // warm), measured apart and left out of the report. The tool runs them;
   // RunClient ignores it. Property warmuptime (not YCSB's). Default: 0.
   int64_t warmup_s = 0;
+  // With a persistent read cache (rocksdb.persistent_cache_path): after the
+  // warmup_s seconds, the warm-up goes on in steps of warmup_step_s seconds
+  // and ends after the first step in which the cache's files grew by less
+  // than 1%, or once it has run warmup_max_s seconds in all, so the measured
+  // run starts with a cache that has stopped filling. Properties
+  // warmupuntilstable, warmupstep, warmupmax (not YCSB's). Defaults: false,
+  // 5, 10 x warmup_s.
+  bool warmup_until_stable = false;
+  int64_t warmup_step_s = 5;
+  int64_t warmup_max_s = 0;
   // Print status lines. Property status; -s. Default: false.
   bool status = false;
   // Seconds between status lines. Property status.interval. Default: 10.

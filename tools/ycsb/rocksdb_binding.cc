@@ -127,11 +127,53 @@ Status RocksDbBinding::Open(const RocksDbConfig& config, const std::string& tabl
   b->db_.reset(db);
   for (rocksdb::ColumnFamilyHandle* h : handles) b->families_[h->GetName()] = h;
   b->wait_for_compaction_ = config.wait_for_compaction;
+  b->files_env_ = env;
+  b->persistent_cache_path_ = config.persistent_cache_path;
   *result = std::move(b);
   return Status::OK();
 }
 
 RocksDbBinding::~RocksDbBinding() { Close(); }
+
+namespace {
+
+// Adds the sizes of the files under `dir` (its subdirectories included) to *bytes.
+Status AddFileBytes(rocksdb::Env* env, const std::string& dir, uint64_t* bytes) {
+  std::vector<std::string> children;
+  Status s = env->GetChildren(dir, &children);
+  for (size_t i = 0; s.ok() && i < children.size(); ++i) {
+    if (children[i] == "." || children[i] == "..") continue;
+    const std::string path = dir + "/" + children[i];
+    bool is_dir = false;
+    s = env->IsDirectory(path, &is_dir);
+    if (s.ok() && is_dir) {
+      s = AddFileBytes(env, path, bytes);
+    } else if (s.ok()) {
+      uint64_t size = 0;
+      s = env->GetFileSize(path, &size);
+      if (s.IsNotFound()) s = Status::OK();  // the cache evicted it meanwhile
+      *bytes += size;
+    } else if (s.IsNotFound()) {
+      s = Status::OK();
+    }
+  }
+  return s;
+}
+
+}  // namespace
+
+Status RocksDbBinding::PersistentCacheBytes(uint64_t* bytes) const {
+  *bytes = 0;
+  if (persistent_cache_path_.empty()) {
+    return Status::NotSupported("no persistent cache (property 'rocksdb.persistent_cache_path')");
+  }
+  Status s = AddFileBytes(files_env_, persistent_cache_path_, bytes);
+  if (!s.ok()) {
+    return Status::IOError("cannot size the persistent cache at '" + persistent_cache_path_ + "'",
+                           s.ToString());
+  }
+  return s;
+}
 
 Status RocksDbBinding::WaitForCompaction() {
   rocksdb::FlushOptions flush;

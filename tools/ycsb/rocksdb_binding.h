@@ -41,6 +41,11 @@ class RocksDbBinding : public DB {
   DbStatus Update(const std::string& table, const std::string& key, const Fields& values) override;
   DbStatus Insert(const std::string& table, const std::string& key, const Fields& values) override;
 
+  // Sets *bytes to the size of the persistent read cache's files (everything
+  // under rocksdb.persistent_cache_path, as its file system lists it): how
+  // full the cache is. NotSupported without a persistent cache.
+  rocksdb::Status PersistentCacheBytes(uint64_t* bytes) const;
+
   // Closes the database (flushing nothing more than RocksDB's Close does,
   // unless rocksdb.wait_for_compaction: then it first flushes and waits for
   // the LSM to settle). Idempotent. REQUIRES: no operation running.
@@ -61,6 +66,8 @@ class RocksDbBinding : public DB {
   // and FileSystem it runs on.
   std::shared_ptr<rocksdb::FileSystem> fs_;
   std::unique_ptr<rocksdb::Env> env_;
+  rocksdb::Env* files_env_ = nullptr;    // env_, or the host's without rocksdb.fs_uri
+  std::string persistent_cache_path_;  // "" for none
   std::unique_ptr<rocksdb::DB> db_;
   std::map<std::string, rocksdb::ColumnFamilyHandle*> families_;
   bool wait_for_compaction_ = false;

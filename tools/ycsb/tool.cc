@@ -1,5 +1,6 @@
 #include "tools/ycsb/tool.h"
 
+#include <algorithm>
 #include <fstream>
 #include <memory>
 
@@ -118,6 +119,10 @@ int RunTool(const std::vector<std::string>& args, std::ostream* out, std::ostrea
     s = rocksdb::Status::InvalidArgument("property 'warmuptime': not with inserts (insertproportion " +
                                          props.Get("insertproportion") + ")");
   }
+  if (s.ok() && client.warmup_until_stable && rocksdb_config.persistent_cache_path.empty()) {
+    s = rocksdb::Status::InvalidArgument(
+        "property 'warmupuntilstable': needs a persistent cache ('rocksdb.persistent_cache_path')");
+  }
   if (!s.ok()) {
     *err << "tierfs-ycsb: " << s.ToString() << "\n";
     return kBadUsage;
@@ -146,16 +151,47 @@ int RunTool(const std::vector<std::string>& args, std::ostream* out, std::ostrea
     }
     ClientOptions warm = client;
     warm.operation_count = 0;
-    warm.max_execution_time_s = client.warmup_s;
     warm.label = client.label + "[warm-up] ";
-    *err << "Warming up for " << client.warmup_s << " s.\n";
+    *err << "Warming up for " << client.warmup_s << " s";
+    if (client.warmup_until_stable) {
+      *err << ", then until the persistent cache stops growing (at most " << client.warmup_max_s
+           << " s in all)";
+    }
+    *err << ".\n";
     rocksdb->Init();  // held until the measured run's threads have their own
-    const ClientResult warmed = RunClient(warm, warm_workload.get(), warm_db.get(),
+    // warmup_s seconds, then, waiting for the persistent cache, steps of
+    // warmup_step_s seconds, its size after each.
+    ClientResult warmed;
+    uint64_t cache_before = 0;
+    bool stable = false;
+    const int64_t limit_s = client.warmup_until_stable ? client.warmup_max_s : client.warmup_s;
+    for (int64_t spent_s = 0; s.ok() && spent_s < limit_s && !stable;) {
+      warm.max_execution_time_s =
+          spent_s == 0 ? client.warmup_s : std::min(client.warmup_step_s, limit_s - spent_s);
+      const ClientResult step = RunClient(warm, warm_workload.get(), warm_db.get(),
                                           &warm_measurements, err);
+      spent_s += warm.max_execution_time_s;
+      warmed.operations += step.operations;
+      warmed.runtime_ms += step.runtime_ms;
+      warmed.errors.insert(warmed.errors.end(), step.errors.begin(), step.errors.end());
+      if (!step.errors.empty() || !client.warmup_until_stable) break;
+      uint64_t cache_now = 0;
+      s = rocksdb->PersistentCacheBytes(&cache_now);
+      if (!s.ok()) break;
+      *err << "Warm-up: the persistent cache holds " << cache_now << " bytes after " << spent_s
+           << " s.\n";
+      stable = cache_now > 0 && (cache_now - std::min(cache_now, cache_before)) * 100 < cache_now;
+      cache_before = cache_now;
+    }
+    if (!s.ok()) warmed.errors.push_back(s.ToString());
     for (const std::string& e : warmed.errors) *err << "tierfs-ycsb: warm-up: " << e << "\n";
     if (!warmed.errors.empty()) {
       rocksdb->Cleanup();
       return kFailed;
+    }
+    if (client.warmup_until_stable) {
+      *err << (stable ? "Warm-up: the persistent cache stopped growing (less than 1% in a step).\n"
+                      : "Warm-up: the persistent cache still grew when warmuptime ran out.\n");
     }
     *err << "Warm-up done: " << warmed.operations << " operations in " << warmed.runtime_ms
          << " ms.\n";
