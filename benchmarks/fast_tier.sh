@@ -52,7 +52,8 @@
 #     readrandom           skewed (--read_random_exp_range=10)
 #     mixgraph             the FAST '20 parameters (TFS_MIXGRAPH_FLAGS in lib.sh)
 # Every workload but the fill is one process: a warm-up, then the measured run
-# (tierfs-ycsb: warmuptime=WARMUP then MEASURE seconds; db_bench: the
+# (tierfs-ycsb: warmuptime=WARMUP, read_cache's until its cache stops growing,
+# then MEASURE seconds; db_bench: the
 # benchmark twice, MEASURE seconds each: its --duration is per benchmark, and
 # each run draws other keys). Each process writes the store's statistics log
 # (stats_log, every STATS_MS ms: tier 0's share of user reads and its use over
@@ -97,7 +98,9 @@ environment:
                (default all; the db_bench ones bring the fillrandom they run on)
   RECORDS      tierfs-ycsb records (default 1000000: ~1.1 GiB of SSTs)
   NUM          db_bench keys (default 1000000: ~1 GiB)
-  WARMUP       tierfs-ycsb warm-up seconds (default 30)
+  WARMUP       tierfs-ycsb warm-up seconds (default 30); read_cache then warms on until
+               its cache grew less than 1% in 5 s, READ_CACHE_WARMUP_MAX seconds in all
+               at most (default 20 x WARMUP)
   MEASURE      measured seconds, and db_bench's warm-up (default 60)
   FAST_PCT     tier 0, % of the database (default 10); CACHE_PCT block cache, % (default 1)
   FAST_DEVICE  tier 0's device model (default optane)
@@ -125,13 +128,14 @@ fi
 : "${WORKLOADS:=b-zipf,c-zipf,b-hot,c-hot,a,f,readrandom,mixgraph}"
 : "${SYSTEMS:=fast-only,slow-only,fast-first,lru,cde,hintstor,mutant,rocksdb-levels,lru+nocopies,db_paths,last_level_temp,read_cache}"
 : "${FAST_PCT:=10}" "${CACHE_PCT:=1}" "${FAST_DEVICE:=optane}" "${SEGMENT:=64K}" "${STATS_MS:=500}"
+: "${READ_CACHE_WARMUP_MAX:=$((20 * WARMUP))}"
 : "${TRACE:=on}" "${LEVEL_BASE:=16M}" "${NUM_LEVELS:=4}" "${THREADS:=1}" "${COPY_PAGE:=8K}"
 [[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || { echo "fast_tier.sh: ROUNDS must be a positive number, not '$ROUNDS'" >&2; exit 2; }
 COMMAND="$0 $*"
 ENV_USED="ROUNDS=$ROUNDS BASELINES=$BASELINES CONFIGS=$CONFIGS SYSTEMS=$SYSTEMS WORKLOADS=$WORKLOADS RECORDS=$RECORDS NUM=$NUM"
 ENV_USED+=" WARMUP=$WARMUP MEASURE=$MEASURE FAST_PCT=$FAST_PCT CACHE_PCT=$CACHE_PCT"
 ENV_USED+=" FAST_DEVICE=$FAST_DEVICE SEGMENT=$SEGMENT STATS_MS=$STATS_MS TRACE=$TRACE"
-ENV_USED+=" LEVEL_BASE=$LEVEL_BASE NUM_LEVELS=$NUM_LEVELS THREADS=$THREADS COPY_PAGE=$COPY_PAGE"
+ENV_USED+=" READ_CACHE_WARMUP_MAX=$READ_CACHE_WARMUP_MAX LEVEL_BASE=$LEVEL_BASE NUM_LEVELS=$NUM_LEVELS THREADS=$THREADS COPY_PAGE=$COPY_PAGE"
 
 IFS=, read -r -a CONFIG_LIST <<<"$CONFIGS"
 IFS=, read -r -a ASKED <<<"$WORKLOADS"
@@ -246,16 +250,46 @@ run_ycsb() {
     size_tier0 "$dir/load" "the YCSB database after the fast-only load" YCSB:
     YCSB_BYTES="$SST_BYTES" FAST_YCSB="$TIER0_BYTES"
   fi
+  local warm=(-p warmuptime="$WARMUP")
+  if [ "$system" = read_cache ]; then  # then on until its cache stops growing
+    warm+=(-p warmupuntilstable=true -p warmupmax="$READ_CACHE_WARMUP_MAX")
+  fi
   for w in "${YCSB_LIST[@]}"; do
     progress "$config: $system: $w (${WARMUP}s warm-up, ${MEASURE}s measured)"
     # shellcheck disable=SC2046  # tfs_ycsb_workload is a word list
     tfs_ycsb "$dir" "$w" -run $(tfs_ycsb_workload "$w") "${props[@]}" \
       -p "rocksdb.fs_uri=$STORE_URI$(run_keys "$dir" "$w")" -p operationcount=0 \
-      -p warmuptime="$WARMUP" -p maxexecutiontime="$MEASURE"
+      "${warm[@]}" -p maxexecutiontime="$MEASURE"
     summarize "$dir" "$w" "$FAST_YCSB"
   done
   echo "$config $(tfs_device "$config") $system ycsb $dir $FAST_YCSB" >>"$RUNS"
   rm -rf "${dir:?}/tier0" "$dir/tier1"
+}
+
+# same_options DIR SYSTEM: the options RocksDB wrote down in the db_bench run
+# just filled (its last OPTIONS file, read with `tierfs cat`): fast-only's are
+# the reference; read_cache's, which db_bench builds from flags, must be the
+# same but for its WAL's directory and TierFS's listener (its placement
+# follows the paths, placement:rocksdb), or the run stops here.
+same_options() {
+  local dir="$1" system="$2" name
+  [ "$system" = fast-only ] || [ "$system" = read_cache ] || return 0
+  name="$("$TIERFS_TOOL" --fs_uri="$STORE_URI" --db="$STORE_DB" ls | awk '{print $NF}' |
+          grep '/OPTIONS-[0-9]*$' | sort -t- -k2 -n | tail -n 1)"
+  "$TIERFS_TOOL" --fs_uri="$STORE_URI" cat "$name" >"$dir/OPTIONS.ini" ||
+    { echo "fast_tier.sh: cannot read $name of $system's db_bench run" >&2; exit 1; }
+  if [ "$system" = fast-only ]; then
+    [ -f "$WORK/options-reference.ini" ] || cp "$dir/OPTIONS.ini" "$WORK/options-reference.ini"
+    return 0
+  fi
+  if ! "$PY" "$ROOT/benchmarks/options_diff.py" "$WORK/options-reference.ini" "$dir/OPTIONS.ini" \
+      --allow DBOptions.wal_dir --allow DBOptions.listeners >"$dir/options.diff"; then
+    echo "fast_tier.sh: read_cache's db_bench run (options from flags) does not use the" \
+      "options of the others (the OPTIONS file):" >&2
+    cat "$dir/options.diff" >&2
+    exit 1
+  fi
+  cp "$dir/options.diff" "$WORK/options-read_cache.diff"
 }
 
 # run_dbbench CONFIG SYSTEM TIER0: the db_bench family on a fresh store.
@@ -282,6 +316,7 @@ run_dbbench() {
     DB_BYTES="$SST_BYTES" FAST_DB="$TIER0_BYTES"
   fi
   summarize "$dir" fillrandom "$FAST_DB"
+  same_options "$dir" "$system"
   for w in "${DBBENCH_LIST[@]}"; do
     progress "$config: $system: $w (${MEASURE}s warm-up, ${MEASURE}s measured)"
     if [ "$w" = readrandom ]; then
@@ -378,7 +413,9 @@ fi
        "tier 0) except +nocopies. LSM: ${NUM_LEVELS} levels, L1 $LEVEL_BASE, 4 MiB memtables" \
        "and files, bloom filters, no compression."
   echo
-  echo "Runs. YCSB: ${WARMUP} s of warm-up (\`warmuptime\`, same process), then ${MEASURE} s" \
+  echo "Runs. YCSB: ${WARMUP} s of warm-up (\`warmuptime\`, same process; read_cache then on" \
+       "until its cache grew less than 1% in 5 s, \`warmupuntilstable\`, at most" \
+       "${READ_CACHE_WARMUP_MAX} s in all), then ${MEASURE} s" \
        "measured, one client thread per process, workloads in the order ${YCSB_LIST[*]:-(none)};" \
        "hotspot = 5% of the keys take 95% of the operations (hotspotdatafraction=0.05," \
        "hotspotopnfraction=0.95), key names FNV-hashed as YCSB does. db_bench: fillrandom" \
@@ -403,6 +440,15 @@ fi
   echo '```'
   cat "$WORK/ycsb.ini"
   echo '```'
+  if [ -f "$WORK/options-read_cache.diff" ]; then
+    echo
+    echo "read_cache's db_bench options against fast-only's, as RocksDB wrote them down" \
+         "(OPTIONS files, \`benchmarks/options_diff.py\`; only these differ):"
+    echo
+    echo '```'
+    cat "$WORK/options-read_cache.diff"
+    echo '```'
+  fi
 } >"$REPORT"
 # Each round's figures (fast_tier_report.py, one CSV a round), then the rounds'
 # statistics (rounds.py) over all of them; the detailed tables and the
