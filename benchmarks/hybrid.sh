@@ -51,7 +51,7 @@ usage() {
   cat <<EOF
 usage: $0 [--quick] [--rounds N] [--slow DEVICE] [--fast DEVICE] [--num N]
           [--fast-pct P] [--seconds S] [--policies LIST] [--segment-size SIZE]
-  --quick            smoke run, about 3 minutes: --rounds 2 --num 40000 --seconds 3
+  --quick            smoke run, about 2 minutes: --rounds 2 --num 40000 --seconds 3
   --rounds N         rounds of every system (default 5)
   --slow DEVICE      device model of tier 1: nvme, sata-ssd (default), hdd,
                      custom-READUS-WRITEUS-MBPS
