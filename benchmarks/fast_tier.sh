@@ -460,22 +460,11 @@ for ((r = 1; r <= ROUNDS; r++)); do
   "$PY" "$REPORT_PY" report --runs "$WORK/runs-$r.txt" --csv "$WORK/round-$r.csv" \
     --png-prefix "$prefix" --copy-page "$(tfs_size_bytes "$COPY_PAGE")" \
     --title "TierFS fast tier (${FAST_PCT}% of the data), round $r of $ROUNDS" >"$WORK/round-$r.md"
-  awk -v r="$r" 'NR == 1 { if (r == 1) print "round," $0; next } { print r "," $0 }' \
-    "$WORK/round-$r.csv" >>"$OUT_CSV"
+  tfs_add_round "$r" "$WORK/round-$r.csv" "$OUT_CSV"
 done
 {
-  echo
-  echo "### Every round: medians and paired ratios with their intervals"
-  echo
-  IFS=, read -r -a BASELINE_LIST <<<"$BASELINES"
-  for b in "${BASELINE_LIST[@]}"; do
-    printf '%s\n' "${SYSTEM_LIST[@]}" | grep -qx -- "$b" || continue
-    echo "#### Against $b"
-    echo
-    "$PY" "$ROOT/benchmarks/rounds.py" table --csv "$OUT_CSV" --cells config,workload \
-      --baseline "$b" --systems "$SYSTEMS_ORDER" --metric ops_per_sec:higher:ops/s \
-      --metric device_us_per_op:lower:"device us/op" --metric hit_ratio:higher:"tier 0 share"
-  done
+  tfs_rounds_tables "$OUT_CSV" config,workload "$SYSTEMS_ORDER" "$BASELINES" \
+    ops_per_sec:higher:ops/s device_us_per_op:lower:"device us/op" hit_ratio:higher:"tier 0 share"
   echo "### The last round in detail (round $ROUNDS of $ROUNDS: one run a cell, no intervals)"
   echo
   cat "$WORK/round-$ROUNDS.md"

@@ -76,6 +76,16 @@
 #                           no system always runs first or last, on the freshest
 #                           or the most used machine state (the harness's
 #                           interleaved rounds)
+#   tfs_add_round ROUND CSV OUT
+#                           append one round's report CSV to OUT with a first
+#                           column "round" (the header once, from round 1): the
+#                           runs file rounds.py reads
+#   tfs_rounds_tables CSV CELLS SYSTEMS BASELINES METRIC...
+#                           markdown: rounds.py's tables of the runs in CSV
+#                           (cells: comma-separated columns; systems in the
+#                           comma-separated order SYSTEMS) against each of the
+#                           comma-separated BASELINES that ran, for each METRIC
+#                           (NAME:higher|lower[:LABEL])
 #   tfs_ops BENCH LOG       ops/sec of benchmark BENCH in a db_bench log
 #   tfs_found BENCH LOG     "FOUND READS" of a read benchmark: keys found
 #   tfs_reference_first LIST
@@ -216,6 +226,27 @@ tfs_cpu_seconds() {
     echo "no CPU time in $1.cpu" >&2
     exit 1
   }
+}
+
+tfs_add_round() {
+  awk -v r="$1" 'NR == 1 { if (r == 1) print "round," $0; next } { print r "," $0 }' "$2" >>"$3"
+}
+
+tfs_rounds_tables() {
+  local csv="$1" cells="$2" systems="$3" b list metrics=()
+  IFS=, read -r -a list <<<"$4"
+  shift 4
+  for b in "$@"; do metrics+=(--metric "$b"); done
+  echo
+  echo "### Every round: medians and paired ratios with their intervals"
+  echo
+  for b in "${list[@]}"; do
+    case ",$systems," in *",$b,"*) ;; *) continue ;; esac
+    echo "#### Against $b"
+    echo
+    "$PY" "$ROOT/benchmarks/rounds.py" table --csv "$csv" --cells "$cells" --baseline "$b" \
+      --systems "$systems" "${metrics[@]}"
+  done
 }
 
 tfs_round_order() {

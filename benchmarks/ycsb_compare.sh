@@ -232,22 +232,12 @@ for ((r = 1; r <= ROUNDS; r++)); do
     --throughput-png "$tput" --p99-png "$p99" \
     --title "YCSB, tier 0 = ${FAST_PCT}% of the data; $RECORDS records, runs of ${DURATION}s; round $r of $ROUNDS" \
     >"$WORK/round-$r.md"
-  awk -v r="$r" 'NR == 1 { if (r == 1) print "round," $0; next } { print r "," $0 }' \
-    "$WORK/round-$r.csv" >>"$OUT_CSV"
+  tfs_add_round "$r" "$WORK/round-$r.csv" "$OUT_CSV"
 done
 {
-  echo
-  echo "### Every round: medians and paired ratios with their intervals"
-  echo
-  for b in fast-only slow-only; do
-    printf '%s\n' "${SYSTEM_LIST[@]}" | grep -qx -- "$b" || continue
-    echo "#### Against $b"
-    echo
-    "$PY" "$ROOT/benchmarks/rounds.py" table --csv "$OUT_CSV" --cells config,workload \
-      --baseline "$b" --systems "$SYSTEMS_ORDER" --metric ops_per_sec:higher:ops/s \
-      --metric device_us_per_op:lower:"device us/op" --metric p99_us:lower:"p99 us" \
-      --metric hit_ratio:higher:"tier 0 share"
-  done
+  tfs_rounds_tables "$OUT_CSV" config,workload "$SYSTEMS_ORDER" fast-only,slow-only \
+    ops_per_sec:higher:ops/s device_us_per_op:lower:"device us/op" p99_us:lower:"p99 us" \
+    hit_ratio:higher:"tier 0 share"
   echo "### The last round in detail (round $ROUNDS of $ROUNDS: one run a cell, no intervals)"
   echo
   cat "$WORK/round-$ROUNDS.md"
