@@ -65,6 +65,18 @@ TEST(SimulatorTest, OneReadTakesTheDeviceModelsTime) {
   EXPECT_EQ(1.0, r.tiers[0].hit_ratio);
 }
 
+TEST(SimulatorTest, UserReadLatencyLeavesOtherIoOut) {
+  // fast-first with room for segment 0 only: a user read of it (optane) and a
+  // background read of segment 1 (spilled to the hdd), far apart in time.
+  std::vector<TraceRecord> t = {Read(0, 0), Read(1000000000, kSeg)};
+  t[1].type = IoType::kBackgroundRead;
+  SimResult r = Replay(t, Config("fast-first", kSeg + kFileBlock));
+  const double fast = ServiceUs("optane", false, 4096), slow = ServiceUs("hdd", false, 4096);
+  EXPECT_NEAR((fast + slow) / 2, r.avg_latency_us, 0.01);
+  EXPECT_NEAR(fast, r.user_read_latency_us, 0.002);
+  EXPECT_NEAR(fast, r.user_read_p99_us, 0.002);
+}
+
 TEST(SimulatorTest, ARequestAcrossSegmentsCompletesWithItsLastPiece) {
   // 8 KiB straddling a segment boundary on an HDD: one seek, then the
   // second piece continues the first on the same device.

@@ -369,6 +369,22 @@ TEST(TraceWindowTest, TotalsCountWritesByFileKind) {
   EXPECT_EQ(65536u, t.written_by_kind.at("wal"));
   EXPECT_EQ(1u, t.events.at(TraceEvent::kPlace));
   EXPECT_EQ(2u, t.files);
+  // The one user read's measured latency, the background read's left out.
+  EXPECT_DOUBLE_EQ(12200.0, t.user_read_latency_us);
+  EXPECT_DOUBLE_EQ(12200.0, t.user_read_p99_us);
+}
+
+// The user reads' latency: the mean, and the 99th percentile of a hundred.
+TEST(TraceWindowTest, TotalsGiveTheUserReadsLatency) {
+  std::vector<TraceRecord> records(100);
+  for (size_t i = 0; i < records.size(); ++i) {
+    records[i].type = IoType::kUserRead;
+    records[i].size = 4096;
+    records[i].latency_ns = (i + 1) * 1000;  // 1 .. 100 us
+  }
+  const sim::TraceTotals t = sim::CountTrace(records);
+  EXPECT_DOUBLE_EQ(50.5, t.user_read_latency_us);
+  EXPECT_DOUBLE_EQ(100.0, t.user_read_p99_us);
 }
 
 }  // namespace

@@ -890,7 +890,7 @@ bool Simulation::Run(const std::vector<TraceRecord>& trace, SimResult* result,
   const auto wall_start = std::chrono::steady_clock::now();
   stats_ = SimResult();
   stats_.policy = policy_->Name();
-  std::vector<int64_t> latencies;
+  std::vector<int64_t> latencies, user_read_latencies;
   latencies.reserve(trace.size());
   int64_t first_issue = INT64_MAX, last_done = 0;
 
@@ -916,12 +916,14 @@ bool Simulation::Run(const std::vector<TraceRecord>& trace, SimResult* result,
       for (size_t k = 0; k < tiers_.size(); ++k) warm_tiers[k] = tiers_[k]->result;
       used_sum_.assign(tiers_.size(), 0);
       latencies.clear();
+      user_read_latencies.clear();
       first_issue = INT64_MAX;
     }
     if (config_.migration.enabled && !follow) Migrate(t);
     if (!Serve(trace[i], t, done, error)) return false;
     for (size_t k = 0; k < tiers_.size(); ++k) used_sum_[k] += double(tiers_[k]->account.used());
     latencies.push_back(*done - t);
+    if (trace[i].type == IoType::kUserRead) user_read_latencies.push_back(*done - t);
     first_issue = std::min(first_issue, t);
     last_done = std::max(last_done, *done);
     return true;
@@ -971,17 +973,24 @@ bool Simulation::Run(const std::vector<TraceRecord>& trace, SimResult* result,
   stats_.moves_skipped -= warm.moves_skipped;
   stats_.forced_chunks -= warm.forced_chunks;
   for (size_t k = 0; k < tiers_.size(); ++k) SubtractCounts(warm_tiers[k], &tiers_[k]->result);
-  if (!latencies.empty()) {
+  auto mean_us = [](const std::vector<int64_t>& v) {
     long double sum = 0;
-    for (int64_t l : latencies) sum += l;
-    stats_.avg_latency_us = double(sum / latencies.size()) / 1000.0;
-    auto percentile = [&](double p) {
-      size_t k = std::min(latencies.size() - 1, size_t(double(latencies.size()) * p / 100.0));
-      std::nth_element(latencies.begin(), latencies.begin() + long(k), latencies.end());
-      return double(latencies[k]) / 1000.0;
-    };
-    stats_.p99_us = percentile(99);
-    stats_.p9999_us = percentile(99.99);
+    for (int64_t l : v) sum += l;
+    return double(sum / v.size()) / 1000.0;
+  };
+  auto percentile_us = [](std::vector<int64_t>* v, double p) {
+    size_t k = std::min(v->size() - 1, size_t(double(v->size()) * p / 100.0));
+    std::nth_element(v->begin(), v->begin() + long(k), v->end());
+    return double((*v)[k]) / 1000.0;
+  };
+  if (!user_read_latencies.empty()) {
+    stats_.user_read_latency_us = mean_us(user_read_latencies);
+    stats_.user_read_p99_us = percentile_us(&user_read_latencies, 99);
+  }
+  if (!latencies.empty()) {
+    stats_.avg_latency_us = mean_us(latencies);
+    stats_.p99_us = percentile_us(&latencies, 99);
+    stats_.p9999_us = percentile_us(&latencies, 99.99);
     stats_.virtual_seconds = double(last_done - first_issue) / 1e9;
     stats_.throughput =
         stats_.virtual_seconds > 0 ? double(stats_.requests) / stats_.virtual_seconds : 0;

@@ -111,8 +111,11 @@ struct SimResult {
   std::string policy;
   uint64_t requests = 0;
   uint64_t pieces = 0;
-  double avg_latency_us = 0;
+  double avg_latency_us = 0;       // every I/O record of the measured part
   double p99_us = 0, p9999_us = 0;
+  // The application's reads alone (IoType::kUserRead records): what the live
+  // store's trace of the same window says its user reads took, to compare.
+  double user_read_latency_us = 0, user_read_p99_us = 0;
   double throughput = 0;          // requests per virtual second
   double virtual_seconds = 0;     // first issue to last completion
   uint64_t user_write_bytes = 0;

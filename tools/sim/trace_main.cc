@@ -71,6 +71,8 @@ int Info(const std::string& path) {
         {"start_unix_ns", h.start_unix_ns}, {"truncated", truncated},
         {"seconds", double(t.seconds_ns) / 1e9}, {"user_reads", t.user_reads},
         {"background_reads", t.background_reads}, {"writes", t.writes},
+        {"user_read_latency_us", t.user_read_latency_us},
+        {"user_read_p99_us", t.user_read_p99_us},
         {"read_bytes", t.read_bytes}, {"write_bytes", t.write_bytes},
         {"written_by_kind", t.written_by_kind}, {"streams", t.streams}, {"files", t.files},
         {"footprint", footprint}, {"events", events}};

@@ -28,6 +28,9 @@ struct TraceTotals {
   std::map<TraceEvent, uint64_t> events;            // events by kind
   uint64_t streams = 0, files = 0;
   uint64_t seconds_ns = 0;  // the last record's time
+  // What the user reads took, as the live store measured them (latency_ns):
+  // the mean and the 99th percentile, microseconds; 0 without user reads.
+  double user_read_latency_us = 0, user_read_p99_us = 0;
 };
 TraceTotals CountTrace(const std::vector<TraceRecord>& records);
 
