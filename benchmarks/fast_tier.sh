@@ -189,12 +189,17 @@ run_keys() {
     echo ";trace:$1/$2.trace")"
 }
 
-# summarize DIR W FAST_BYTES: the trace's figures, then the trace goes.
+# summarize DIR W FAST_BYTES: the trace's figures, then the trace goes. A store
+# whose policy TierFS decides (STORE_URI, not placement:rocksdb: the simulator
+# does not follow RocksDB's paths) also gets its window replayed by tierfs-sim
+# with the same URI: the report's fidelity table.
 summarize() {
   [ "$TRACE" = on ] || return 0
+  local replay=()
+  case "$STORE_URI" in *placement:rocksdb*) ;; *) replay=(--config-uri "$STORE_URI") ;; esac
   "$PY" "$REPORT_PY" summarize --run-dir "$1" --workload "$2" --capacity "$3" \
     --trace-tool "$TRACE_TOOL" --sim-tool "$SIM_TOOL" --copy-page "$(tfs_size_bytes "$COPY_PAGE")" \
-    --segment "$(tfs_size_bytes "$SEGMENT")" >"$1/$2.summary.out" 2>&1 || {
+    --segment "$(tfs_size_bytes "$SEGMENT")" "${replay[@]}" >"$1/$2.summary.out" 2>&1 || {
     echo "fast_tier.sh: summarizing $1/$2.trace failed:" >&2
     cat "$1/$2.summary.out" >&2
     exit 1

@@ -237,10 +237,13 @@ def io_records(info):
     return info["user_reads"] + info["background_reads"] + info["writes"]
 
 
-def summarize(run_dir, workload, capacity, tools, page, copy_page, segment):
+def summarize(run_dir, workload, capacity, tools, page, copy_page, segment, config_uri=None):
     """DIR/W.trace.json from DIR/W.trace and DIR/W.stats.jsonl: the trace cut
-    to the measured window (`tierfs-trace cut`), its WAL bytes (`tierfs-trace
-    info --json`) and its ceilings (`tierfs-sim ceiling`)."""
+    to the measured window (`tierfs-trace cut`), its WAL bytes and its user
+    reads' latency as the store measured them (`tierfs-trace info --json`),
+    its ceilings (`tierfs-sim ceiling`) and, with `config_uri` (the live
+    store's URI, its policy in it), the simulator's replay of the same window
+    after the same warm-up (`tierfs-sim run`): the fidelity figures."""
     trace_tool, sim_tool = tools
     trace = os.path.join(run_dir, workload + ".trace")
     cut = trace + ".window"
@@ -269,6 +272,10 @@ def summarize(run_dir, workload, capacity, tools, page, copy_page, segment):
         raise RuntimeError("tierfs-trace cut %s: %s" % (trace, cutting.stderr.strip()))
     whole = io_records(run_json([trace_tool, "info", "--json", upto]))
     warmup = 1 - io_records(info) / whole if whole else 0
+    replay = None
+    if config_uri and info["user_reads"]:
+        replay = run_json([sim_tool, "run", "--config=" + config_uri, "--workload=" + upto,
+                           "--json", "--ceilings=none", "--warmup=%.6f" % warmup])
     learned = learned_specs(capacity, copy_page)
     if warmup > 0:
         learned_ceilings = run_json(
@@ -279,7 +286,13 @@ def summarize(run_dir, workload, capacity, tools, page, copy_page, segment):
     os.remove(upto)
     out = {"window_unix_ns": list(window), "capacity": capacity, "page": page,
            "copy_page": copy_page, "trace_user_reads": info["user_reads"],
-           "wal_bytes": info["written_by_kind"].get("wal", 0)}
+           "wal_bytes": info["written_by_kind"].get("wal", 0),
+           "live_read_us": info.get("user_read_latency_us") or None,
+           "live_read_p99_us": info.get("user_read_p99_us") or None}
+    if replay:
+        out.update({"sim_read_us": replay["user_read_latency_us"] or None,
+                    "sim_read_p99_us": replay["user_read_p99_us"] or None,
+                    "sim_hit_ratio": replay["tiers"][0]["user_read_share"]})
     for (key, _), c in zip(specs + learned, ceilings + learned_ceilings):
         out[key] = c["share"] if c["pieces"] else None
     with open(os.path.join(run_dir, workload + ".trace.json"), "w") as f:
@@ -308,7 +321,9 @@ def measure(config, device, system, fam, run_dir, fast_bytes, copy_page):
                                               "best_static_copy_page_hit_ratio",
                                               "best_static_freed_hit_ratio",
                                               "belady_copies_hit_ratio", "past_static_hit_ratio",
-                                              "lfu_copies_hit_ratio", "wal_bytes")})
+                                              "lfu_copies_hit_ratio", "wal_bytes",
+                                              "live_read_us", "live_read_p99_us", "sim_read_us",
+                                              "sim_read_p99_us", "sim_hit_ratio")})
             if t["wal_bytes"]:
                 row["fast_writes_per_user_write"] = row["fast_device_write_bytes"] / t["wal_bytes"]
         if system == "read_cache":
@@ -349,7 +364,8 @@ CSV_COLUMNS = ["config", "slow_device", "system", "workload", "ops_per_sec", "op
                "belady_copies_hit_ratio", "cache_spared_share", "fast_capacity_bytes",
                "best_static_capacity_bytes", "fast_use", "fast_copy_use", "moved_bytes",
                "segment_copy_bytes", "page_copy_bytes", "page_hits", "fast_device_write_bytes",
-               "wal_bytes", "fast_writes_per_user_write"]
+               "wal_bytes", "fast_writes_per_user_write", "live_read_us", "sim_read_us",
+               "live_read_p99_us", "sim_read_p99_us", "sim_hit_ratio"]
 
 
 def present(rows, config, systems):
@@ -545,6 +561,60 @@ def bounds(rows, configs, systems, workloads):
     return out
 
 
+def fidelity(rows, configs, systems, workloads):
+    """The simulator against the live runs: per configuration and workload,
+    the runs that have both a live and a simulated mean user-read latency
+    (summarize's replay of the same window), and Kendall's tau between the
+    live and the simulated ranking of their systems by that latency (None
+    with fewer than two)."""
+    found = []
+    for config, _ in configs:
+        for w in workloads:
+            both = [r for r in (find(rows, config=config, system=s, workload=w) for s in systems)
+                    if r and r.get("live_read_us") and r.get("sim_read_us")]
+            if not both:
+                continue
+            tau = None
+            if len(both) >= 2:
+                from scipy.stats import kendalltau
+                tau = float(kendalltau([r["live_read_us"] for r in both],
+                                       [r["sim_read_us"] for r in both])[0])
+            found.append({"config": config, "workload": w, "runs": both, "tau": tau})
+    return found
+
+
+def relative_error(sim, live):
+    """(sim - live) / live as a signed percentage cell; n/a without both."""
+    return "%+.1f%%" % (100 * (sim - live) / live) if sim is not None and live else "n/a"
+
+
+def print_fidelity(found):
+    if not found:
+        return
+    print("\n### The simulator against the live runs\n")
+    print("Each run's measured window replayed by `tierfs-sim run` with the store's own URI "
+          "(policy and configuration), after the same warm-up: the user reads' mean and p99 "
+          "latency (live: the latencies the store measured, in the trace) and tier 0's share "
+          "of them (live: the statistics log), and Kendall's tau between the live and the "
+          "simulated ranking of the systems by mean read latency (1: the same order).\n")
+    print("| config | workload | system | read us live / sim | error | p99 us live / sim | "
+          "tier 0 share live / sim | error |")
+    print("|:---|:---|:---|---:|---:|---:|---:|---:|")
+    for f in found:
+        for r in f["runs"]:
+            print("| %s | %s | %s | %s / %s | %s | %s / %s | %s / %s | %s |" % (
+                f["config"], LABEL[f["workload"]], r["system"], fmt(r["live_read_us"], "us"),
+                fmt(r["sim_read_us"], "us"), relative_error(r["sim_read_us"], r["live_read_us"]),
+                fmt(r.get("live_read_p99_us"), "us"), fmt(r.get("sim_read_p99_us"), "us"),
+                fmt(r.get("hit_ratio"), "pct"), fmt(r.get("sim_hit_ratio"), "pct"),
+                relative_error(r.get("sim_hit_ratio"), r.get("hit_ratio"))))
+    print()
+    for f in found:
+        print("- %s, %s: Kendall tau %s over %d systems" % (
+            f["config"], LABEL[f["workload"]],
+            "n/a" if f["tau"] is None else "%.2f" % f["tau"], len(f["runs"])))
+
+
 def print_bounds(found):
     if not found:
         return
@@ -730,6 +800,7 @@ def report(args):
     results = targets(rows, configs, systems, workloads, equal_cache)
     print_targets(results)
     print_bounds(bounds(rows, configs, systems, workloads))
+    print_fidelity(fidelity(rows, configs, systems, workloads))
     plot_throughput(rows, configs, systems, workloads, args.png_prefix + "-throughput.png",
                     args.title + ": throughput of the measured run relative to fast-only")
     timed = [w for w in workloads if w != "fillrandom"]
@@ -793,6 +864,25 @@ def self_test():
     check("series length", len(points), 16)
     check("series hit", points[3][1], 0.25)
     check("measured window starts", start, 10.0)
+
+    # The simulator against live runs: three systems ranked alike (tau 1), a
+    # fourth without a replay left out; one ranked the other way round (tau -1).
+    made = [{"config": "perf", "system": s, "workload": "c-zipf", "live_read_us": live,
+             "sim_read_us": sim, "hit_ratio": 0.5, "sim_hit_ratio": 0.4}
+            for s, live, sim in (("a", 10.0, 11.0), ("b", 20.0, 19.0), ("c", 30.0, 35.0),
+                                 ("read_cache", 25.0, None))]
+    made += [{"config": "perf", "system": s, "workload": "b-hot", "live_read_us": live,
+              "sim_read_us": sim} for s, live, sim in (("a", 10.0, 30.0), ("b", 20.0, 10.0))]
+    found = fidelity(made, [("perf", "sata-ssd")], ["a", "b", "c", "read_cache"],
+                     ["c-zipf", "b-hot"])
+    check("fidelity groups", [(f["workload"], len(f["runs"])) for f in found],
+          [("c-zipf", 3), ("b-hot", 2)])
+    if len(found) == 2:
+        check("tau, the same ranking", found[0]["tau"], 1.0)
+        check("tau, reversed", found[1]["tau"], -1.0)
+    check("relative error", relative_error(11.0, 10.0), "+10.0%")
+    check("relative error of shares", relative_error(0.4, 0.5), "-20.0%")
+    check("relative error without a live figure", relative_error(1.0, None), "n/a")
 
     # The bound: 1000 and 100 ops/s at shares 1 and 0 give 1/(0.5/1000 + 0.5/100) at 0.5.
     check("interpolated ops", interpolated_ops(1000, 100, 0.5), 1 / 0.0055, 1e-6)
@@ -908,6 +998,7 @@ def main(argv=None):
     s.add_argument("--page", type=int, default=PAGE)
     s.add_argument("--copy-page", type=int, required=True)
     s.add_argument("--segment", type=int, required=True)
+    s.add_argument("--config-uri", help="the live store's URI: replay the window in tierfs-sim")
     r = sub.add_parser("report")
     r.add_argument("--runs", required=True)
     r.add_argument("--csv", required=True)
@@ -947,7 +1038,8 @@ def main(argv=None):
         return 0
     if args.command == "summarize":
         t = summarize(args.run_dir, args.workload, args.capacity,
-                      (args.trace_tool, args.sim_tool), args.page, args.copy_page, args.segment)
+                      (args.trace_tool, args.sim_tool), args.page, args.copy_page, args.segment,
+                      args.config_uri)
         print(json.dumps(t))
         return 0
     if args.command == "report":
