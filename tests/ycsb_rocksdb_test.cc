@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <initializer_list>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -241,23 +242,37 @@ TEST(YcsbRocksDbTest, WarmUpRunsFirstAndIsLeftOutOfTheReport) {
   EXPECT_NE(std::string::npos, inserts.err.find("warmuptime")) << inserts.err;
 }
 
+// A small database on a TierFS store in `dir`, loaded: the -p arguments that
+// reach it (its URI in *uri).
+std::vector<std::string> SmallLoadedStore(const test::ScratchDir& dir, std::string* uri) {
+  *uri = test::MakeUri(dir, {"256M:none", "1G:none"});
+  const std::vector<std::string> common = {
+      "-p", "rocksdb.dir=/db", "-p", "rocksdb.fs_uri=" + *uri, "-p", "recordcount=2000",
+      "-p", "rocksdb.write_buffer_size=256K", "-p", "rocksdb.block_cache_size=64K"};
+  EXPECT_EQ(0, RunYcsb(WorkloadA("-load", common)).exit_status);
+  return common;
+}
+
+std::vector<std::string> WithProperties(std::vector<std::string> args,
+                                        std::initializer_list<const char*> properties) {
+  for (const char* p : properties) {
+    args.push_back("-p");
+    args.push_back(p);
+  }
+  return args;
+}
+
 // RocksDB's persistent read cache (BlockCacheTier), on TierFS: its files are
 // made where rocksdb.persistent_cache_path says, inside the file system, and
 // every read still finds its key.
 TEST(YcsbRocksDbTest, PersistentCacheLivesInTheFileSystem) {
   test::ScratchDir dir("ycsb-pcache");
-  const std::string uri = test::MakeUri(dir, {"256M:none", "1G:none"});
-  const std::vector<std::string> common = {
-      "-p", "rocksdb.dir=/db", "-p", "rocksdb.fs_uri=" + uri, "-p", "recordcount=2000",
-      "-p", "rocksdb.write_buffer_size=256K", "-p", "rocksdb.block_cache_size=64K"};
-  ASSERT_EQ(0, RunYcsb(WorkloadA("-load", common)).exit_status);
-  std::vector<std::string> run_args = common;
-  for (const char* p : {"operationcount=3000", "readproportion=1", "updateproportion=0",
-                        "rocksdb.persistent_cache_path=/rc", "rocksdb.persistent_cache_size=120M"}) {
-    run_args.push_back("-p");
-    run_args.push_back(p);
-  }
-  ToolRun run = RunYcsb(WorkloadA("-run", run_args));
+  std::string uri;
+  const std::vector<std::string> common = SmallLoadedStore(dir, &uri);
+  ToolRun run = RunYcsb(WorkloadA(
+      "-run", WithProperties(common, {"operationcount=3000", "readproportion=1",
+                                      "updateproportion=0", "rocksdb.persistent_cache_path=/rc",
+                                      "rocksdb.persistent_cache_size=120M"})));
   ASSERT_EQ(0, run.exit_status) << run.err;
   EXPECT_EQ(3000, Int(run.report, "READ", "Return=OK"));
   std::shared_ptr<rocksdb::FileSystem> fs;
@@ -274,20 +289,15 @@ TEST(YcsbRocksDbTest, PersistentCacheLivesInTheFileSystem) {
 // it is refused.
 TEST(YcsbRocksDbTest, WarmUpUntilThePersistentCacheStopsGrowing) {
   test::ScratchDir dir("ycsb-pcache-warm");
-  const std::string uri = test::MakeUri(dir, {"256M:none", "1G:none"});
-  const std::vector<std::string> common = {
-      "-p", "rocksdb.dir=/db", "-p", "rocksdb.fs_uri=" + uri, "-p", "recordcount=2000",
-      "-p", "rocksdb.write_buffer_size=256K", "-p", "rocksdb.block_cache_size=64K"};
-  ASSERT_EQ(0, RunYcsb(WorkloadA("-load", common)).exit_status);
-  std::vector<std::string> run_args = common;
-  for (const char* p : {"operationcount=500", "readproportion=1", "updateproportion=0",
-                        "requestdistribution=uniform", "rocksdb.persistent_cache_path=/rc",
-                        "rocksdb.persistent_cache_size=120M", "warmuptime=1",
-                        "warmupuntilstable=true", "warmupstep=1", "warmupmax=600"}) {
-    run_args.push_back("-p");
-    run_args.push_back(p);
-  }
-  ToolRun run = RunYcsb(WorkloadA("-run", run_args));
+  std::string uri;
+  const std::vector<std::string> common = SmallLoadedStore(dir, &uri);
+  ToolRun run = RunYcsb(WorkloadA(
+      "-run", WithProperties(common, {"operationcount=500", "readproportion=1",
+                                      "updateproportion=0", "requestdistribution=uniform",
+                                      "rocksdb.persistent_cache_path=/rc",
+                                      "rocksdb.persistent_cache_size=120M", "warmuptime=1",
+                                      "warmupuntilstable=true", "warmupstep=1",
+                                      "warmupmax=600"})));
   ASSERT_EQ(0, run.exit_status) << run.err;
   EXPECT_EQ(500, Int(run.report, "READ", "Return=OK"));
   EXPECT_NE(std::string::npos, run.err.find("the persistent cache stopped growing")) << run.err;
@@ -305,12 +315,9 @@ TEST(YcsbRocksDbTest, WarmUpUntilThePersistentCacheStopsGrowing) {
   ASSERT_GE(sizes.size(), 2u) << run.err;  // a step cannot be stable on its own
   EXPECT_LT((sizes.back() - sizes[sizes.size() - 2]) * 100, sizes.back());
 
-  std::vector<std::string> no_cache = common;
-  for (const char* p : {"operationcount=10", "warmuptime=5", "warmupuntilstable=true"}) {
-    no_cache.push_back("-p");
-    no_cache.push_back(p);
-  }
-  ToolRun refused = RunYcsb(WorkloadA("-run", no_cache));
+  ToolRun refused = RunYcsb(WorkloadA(
+      "-run", WithProperties(common, {"operationcount=10", "warmuptime=5",
+                                      "warmupuntilstable=true"})));
   EXPECT_EQ(2, refused.exit_status);
   EXPECT_NE(std::string::npos, refused.err.find("rocksdb.persistent_cache_path")) << refused.err;
 }
