@@ -48,10 +48,12 @@ int64_t Tier::AccountRead(uint64_t stream, uint64_t offset, uint64_t bytes, int6
   int64_t done = timed ? DeviceModel::NowNanos() : 0;
   uint64_t device_ns = 0;  // what the model charged a user read
   if (emulated) {
-    int64_t modeled = device.Schedule(false, stream, offset, bytes, start_ns);
-    DeviceModel::WaitUntil(modeled);
-    done = std::max(done, modeled);  // the real read may have taken longer
-    if (user) device_ns = uint64_t(modeled - start_ns);
+    // The read takes what the device model says, on the thread's clock: the
+    // pread behind it was CPU work on the backing file, not the device (and
+    // the clock it ran on may be behind the thread's after a sleep's credit).
+    done = device.Schedule(false, stream, offset, bytes, start_ns);
+    DeviceModel::WaitUntil(done);
+    if (user) device_ns = uint64_t(done - start_ns);
   }
   const uint64_t micros = uint64_t(done - start_ns) / 1000;
   const unsigned i = unsigned(ThreadIndex());  // -1 (a thread exiting): shared

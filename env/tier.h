@@ -62,9 +62,10 @@ class Tier : public CapacityAccount {
   static constexpr uint32_t kTimedEvery = 16;
 
   // Records a read of `bytes` at `offset` of file `stream` that started at
-  // `start_ns` (the read itself is done), first waiting out the device model;
-  // a user read on an emulated tier also adds what the model charged it
-  // (its completion less start_ns) to kUserReadDeviceNanos.
+  // `start_ns` (the read itself is done), first waiting out the device model:
+  // on an emulated tier the read completes when the model says, whatever the
+  // pread took, and a user read adds what the model charged it (its
+  // completion less start_ns) to kUserReadDeviceNanos.
   // Returns when the read completed (device model included), or 0 for an
   // untimed read (start_ns 0, from StartIo), which is counted but not put in
   // the latency histogram.
