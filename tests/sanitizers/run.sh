@@ -9,7 +9,7 @@
 #   install_test      installs the library and builds a consumer against the
 #                     installed tree: packaging, which a sanitizer adds nothing
 #                     to (and the consumer would need the sanitizers' flags);
-#   ycsb_report_test, fast_tier_report_test
+#   ycsb_report_test, fast_tier_report_test, rounds_test, options_diff_test
 #                     Python over canned runs: nothing instrumented;
 #   sim_suite_test    the simulator's reference points over the whole workload
 #                     suite: 40 s in the plain build, not done after 10 minutes
@@ -68,7 +68,7 @@ TSAN_TESTS=(
   "rocksdb_e2e_test:-*SyncWalRunsBesideWriters*"
   "device_model_test"
 )
-ASAN_EXCLUDED='^(install_test|ycsb_report_test|fast_tier_report_test|sim_suite_test|learning_state_test|exit_order_test)$'
+ASAN_EXCLUDED='^(install_test|ycsb_report_test|fast_tier_report_test|rounds_test|options_diff_test|sim_suite_test|learning_state_test|exit_order_test)$'
 # Run apart, each with one runtime option added ("TEST VARIABLE OPTION"):
 #   learning_state_test without LSan's thread-local storage scan, which
 #     crashes on the LibTorch the test loads with dlopen (lsan.supp says more);
