@@ -178,6 +178,15 @@ tfs_options_file "$NUM_LEVELS" "$LEVEL_BASE" "$DB_CACHE" "db:listeners={TierFSLi
 tfs_options_file "$NUM_LEVELS" "$LEVEL_BASE" "$DB_CACHE" "db:listeners={TierFSListener}" \
   "cf:last_level_temperature=kWarm" >"$WORK/dbbench-llt.ini"
 
+# RocksDB's own defaults where db_bench's flags default to something else: the
+# OPTIONS file leaves these as RocksDB has them, so a run configured from flags
+# (read_cache) must say them to run with the same options (same_options checks).
+ROCKSDB_DEFAULTS=(
+  --enable_pipelined_write=false --dump_malloc_stats=false --delayed_write_rate=16777216
+  --table_cache_numshardbits=6 --hard_pending_compaction_bytes_limit=274877906944
+  --fifo_compaction_allow_compaction=false --fifo_compaction_max_table_files_size_mb=1024
+  --index_shortening_mode=1 --pin_top_level_index_and_filter=true
+)
 COMMON=(--num="$NUM" --value_size=1000 --key_size=16 --threads="$THREADS" --seed=42
         --histogram=1 --cache_size="$DB_CACHE")
 MEASURED=(--use_existing_db=1 --duration="$MEASURE" --ops_between_duration_checks=1)
@@ -306,7 +315,7 @@ run_dbbench() {
   case "$system" in
     last_level_temp) opts=(--options_file="$WORK/dbbench-llt.ini") ;;
     read_cache)
-      opts=("${TFS_LSM_FLAGS[@]}" --num_levels="$NUM_LEVELS"
+      opts=("${TFS_LSM_FLAGS[@]}" "${ROCKSDB_DEFAULTS[@]}" --num_levels="$NUM_LEVELS"
             --max_bytes_for_level_base="$(tfs_size_bytes "$LEVEL_BASE")"
             --read_cache_path="$STORE_CACHE_DIR" --read_cache_size="$STORE_CACHE_BYTES"
             --wal_dir="$STORE_WAL_DIR") ;;
