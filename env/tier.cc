@@ -45,7 +45,7 @@ int64_t Tier::StartIo(bool every) const {
 int64_t Tier::AccountRead(uint64_t stream, uint64_t offset, uint64_t bytes, int64_t start_ns,
                           bool user) {
   const bool timed = start_ns != 0;  // StartIo times every I/O of an emulated tier
-  int64_t done = timed ? DeviceModel::NowNanos() : 0;
+  int64_t done = 0;
   uint64_t device_ns = 0;  // what the model charged a user read
   if (emulated) {
     // The read takes what the device model says, on the thread's clock: the
@@ -54,6 +54,8 @@ int64_t Tier::AccountRead(uint64_t stream, uint64_t offset, uint64_t bytes, int6
     done = device.Schedule(false, stream, offset, bytes, start_ns);
     DeviceModel::WaitUntil(done);
     if (user) device_ns = uint64_t(done - start_ns);
+  } else if (timed) {
+    done = DeviceModel::NowNanos();
   }
   const uint64_t micros = uint64_t(done - start_ns) / 1000;
   const unsigned i = unsigned(ThreadIndex());  // -1 (a thread exiting): shared
