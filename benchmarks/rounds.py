@@ -37,6 +37,7 @@ import argparse
 import csv
 import math
 import sys
+from statistics import median
 
 CONFIDENCE = 0.95
 RESAMPLES = 10000
@@ -53,13 +54,6 @@ class Metric:
             raise ValueError("metric %r: expected NAME:higher|lower[:LABEL]" % spec)
         self.name, self.higher = parts[0], parts[1] == "higher"
         self.label = parts[2] if len(parts) == 3 else parts[0]
-
-
-def median(values):
-    """The median of a non-empty list."""
-    s = sorted(values)
-    n = len(s)
-    return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
 
 
 def median_interval(values, confidence=CONFIDENCE, resamples=RESAMPLES, seed=SEED):

@@ -21,11 +21,6 @@ def binomial_at_least(n, p, k):
 
 
 class StatisticsTest(unittest.TestCase):
-    def test_median(self):
-        self.assertEqual(rounds.median([3, 1, 2]), 2)
-        self.assertEqual(rounds.median([4, 1, 3, 2]), 2.5)
-        self.assertEqual(rounds.median([7]), 7)
-
     def test_ratios_are_paired_by_round(self):
         system = {"1": 12.0, "2": 30.0, "3": 8.0, "5": 1.0}
         baseline = {"1": 10.0, "2": 20.0, "3": 0.0, "4": 5.0}
