@@ -372,29 +372,29 @@ HAS_READ_CACHE=0 TIER0_RAISED=""
 case ",$SYSTEMS_ORDER," in *,read_cache,*) HAS_READ_CACHE=1 ;; esac
 FAST_YCSB="" FAST_DB="" YCSB_BYTES="" DB_BYTES=""  # set by fast-only's first load and fill
 for ((ROUND = 1; ROUND <= ROUNDS; ROUND++)); do
-RUNS="$WORK/runs-$ROUND.txt"
-: >"$RUNS"
-for config in "${CONFIG_LIST[@]}"; do
-  mapfile -t ORDER < <(tfs_round_order "$ROUND" "$SYSTEMS_ORDER")
-  for system in "${ORDER[@]}"; do
-    if ((${#YCSB_LIST[@]})); then
-      sync  # write back the previous run's dirty pages before timing this one
-      if [ "$system" = fast-only ]; then
-        run_ycsb "$config" "$system" "${BIG_MIB}M"
-      else
-        run_ycsb "$config" "$system" "${FAST_YCSB}"
+  RUNS="$WORK/runs-$ROUND.txt"
+  : >"$RUNS"
+  for config in "${CONFIG_LIST[@]}"; do
+    mapfile -t ORDER < <(tfs_round_order "$ROUND" "$SYSTEMS_ORDER")
+    for system in "${ORDER[@]}"; do
+      if ((${#YCSB_LIST[@]})); then
+        sync  # write back the previous run's dirty pages before timing this one
+        if [ "$system" = fast-only ]; then
+          run_ycsb "$config" "$system" "${BIG_MIB}M"
+        else
+          run_ycsb "$config" "$system" "${FAST_YCSB}"
+        fi
       fi
-    fi
-    if ((${#DBBENCH_LIST[@]})) && [ "$system" != db_paths ]; then
-      sync
-      if [ "$system" = fast-only ]; then
-        run_dbbench "$config" "$system" "${BIG_MIB}M"
-      else
-        run_dbbench "$config" "$system" "${FAST_DB}"
+      if ((${#DBBENCH_LIST[@]})) && [ "$system" != db_paths ]; then
+        sync
+        if [ "$system" = fast-only ]; then
+          run_dbbench "$config" "$system" "${BIG_MIB}M"
+        else
+          run_dbbench "$config" "$system" "${FAST_DB}"
+        fi
       fi
-    fi
+    done
   done
-done
 done
 
 tfs_progress "report: ${OUT_MD#"$ROOT"/}, ${OUT_CSV#"$ROOT"/}, ${OUT_PNG#"$ROOT"/}-*.png"

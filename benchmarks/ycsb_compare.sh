@@ -171,25 +171,25 @@ tfs_progress "ycsb: $ROUNDS rounds x ${#CONFIG_LIST[@]} configurations x ${#SYST
 SYSTEMS_ORDER="$(IFS=,; echo "${SYSTEM_LIST[*]}")"
 FAST="" DB_BYTES=""  # tier 0 capacity, set after the first fast-only load
 for ((ROUND = 1; ROUND <= ROUNDS; ROUND++)); do
-RUNS="$WORK/runs-$ROUND.txt"
-: >"$RUNS"
-for config in "${CONFIG_LIST[@]}"; do
-  mapfile -t ORDER < <(tfs_round_order "$ROUND" "$SYSTEMS_ORDER")
-  for system in "${ORDER[@]}"; do
-    sync  # write back the previous run's dirty pages before timing this one
-    if [ "$system" = fast-only ]; then
-      run_system "$config" fast-only "${BIG_MIB}M"
-      if [ -z "$DB_BYTES" ]; then
-        DB_BYTES="$(tfs_sst_bytes "$WORK/r$ROUND/$config/fast-only/load.ls.json")"
-        FAST="$(((DB_BYTES * FAST_PCT / 100 + 1023) / 1024))K"
-        tfs_progress "database after the fast-only load: $(tfs_bytes "$DB_BYTES") of SSTs;" \
-          "tier 0 gets ${FAST_PCT}%: $(tfs_bytes $((${FAST%K} * 1024)))"
+  RUNS="$WORK/runs-$ROUND.txt"
+  : >"$RUNS"
+  for config in "${CONFIG_LIST[@]}"; do
+    mapfile -t ORDER < <(tfs_round_order "$ROUND" "$SYSTEMS_ORDER")
+    for system in "${ORDER[@]}"; do
+      sync  # write back the previous run's dirty pages before timing this one
+      if [ "$system" = fast-only ]; then
+        run_system "$config" fast-only "${BIG_MIB}M"
+        if [ -z "$DB_BYTES" ]; then
+          DB_BYTES="$(tfs_sst_bytes "$WORK/r$ROUND/$config/fast-only/load.ls.json")"
+          FAST="$(((DB_BYTES * FAST_PCT / 100 + 1023) / 1024))K"
+          tfs_progress "database after the fast-only load: $(tfs_bytes "$DB_BYTES") of SSTs;" \
+            "tier 0 gets ${FAST_PCT}%: $(tfs_bytes $((${FAST%K} * 1024)))"
+        fi
+      else
+        run_system "$config" "$system" "$FAST"
       fi
-    else
-      run_system "$config" "$system" "$FAST"
-    fi
+    done
   done
-done
 done
 
 tfs_progress "report: ${OUT_MD#"$ROOT"/}, ${OUT_CSV#"$ROOT"/}, ${OUT_TPUT#"$ROOT"/}, ${OUT_P99#"$ROOT"/}"
