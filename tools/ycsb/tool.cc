@@ -191,7 +191,7 @@ int RunTool(const std::vector<std::string>& args, std::ostream* out, std::ostrea
     }
     if (client.warmup_until_stable) {
       *err << (stable ? "Warm-up: the persistent cache stopped growing (less than 1% in a step).\n"
-                      : "Warm-up: the persistent cache still grew when warmuptime ran out.\n");
+                      : "Warm-up: the persistent cache still grew when warmupmax ran out.\n");
     }
     *err << "Warm-up done: " << warmed.operations << " operations in " << warmed.runtime_ms
          << " ms.\n";
