@@ -16,12 +16,17 @@ namespace tool {
 // The group `tierfs help` lists the inspection commands under.
 constexpr const char* kInspectGroup = "inspect the store (read-only, beside a running database)";
 
+// The store's options from --fs_uri, read-only.
+inline Options ReadOnlyOptions(const Invocation& inv) {
+  Options options = inv.options;
+  options.read_only = true;
+  return options;
+}
+
 // Opens the store of `inv` read-only into *fs; false (the error logged) if it
 // does not open.
 inline bool OpenReadOnly(const Invocation& inv, std::shared_ptr<rocksdb::FileSystem>* fs) {
-  Options options = inv.options;
-  options.read_only = true;
-  rocksdb::Status s = NewTierFileSystem(options, fs);
+  rocksdb::Status s = NewTierFileSystem(ReadOnlyOptions(inv), fs);
   if (!s.ok()) LOG(ERROR) << s.ToString();
   return s.ok();
 }
@@ -33,9 +38,7 @@ class InspectCommand : public Command {
   int Run(const Invocation& inv) const override {
     std::shared_ptr<rocksdb::FileSystem> fs;
     if (!OpenReadOnly(inv, &fs)) return kExitFailed;
-    Options options = inv.options;
-    options.read_only = true;
-    return Inspect(*fs, options);
+    return Inspect(*fs, ReadOnlyOptions(inv));
   }
 
  protected:
