@@ -150,16 +150,21 @@ class ReportTest(unittest.TestCase):
         self.run_main("plot", *self.common(), "--png", png)
         self.assertGreater(os.path.getsize(png), 5000)
 
-    def test_reproduce(self):
-        # A second run whose fast-first ratios are 1.19-1.24: its median, 1.21,
-        # is in the first run's [1.15, 1.30], and 1.20 in its [1.19, 1.24].
+    def write_again(self, ratios):
+        """A second run: fast-first at these per-round ratios to slow-only."""
         again = os.path.join(self.tmp.name, "again.csv")
         with open(again, "w", newline="") as f:
             w = csv.writer(f)
             w.writerow(["round", "workload", "system", "ops", "device_us"])
-            for r, (b, k) in enumerate(zip(BASE, [1.21, 1.19, 1.24, 1.2, 1.22]), start=1):
+            for r, (b, k) in enumerate(zip(BASE, ratios), start=1):
                 w.writerow([r, "readrandom", "slow-only", b, 1.0])
                 w.writerow([r, "readrandom", "fast-first", b * k, 1.0])
+        return again
+
+    def test_reproduce(self):
+        # A second run whose fast-first ratios are 1.19-1.24: its median, 1.21,
+        # is in the first run's [1.15, 1.30], and 1.20 in its [1.19, 1.24].
+        again = self.write_again([1.21, 1.19, 1.24, 1.2, 1.22])
         args = ["--csv", self.csv, "--cells", "workload", "--baseline", "slow-only",
                 "--metric", "ops:higher"]
         out = io.StringIO()
@@ -170,12 +175,7 @@ class ReportTest(unittest.TestCase):
                       "| yes |", out.getvalue())
         self.assertIn("1 of 1 ratios reproduced", out.getvalue())
         # Against a run at 1.3-1.4 the medians fall outside each other's intervals.
-        with open(again, "w", newline="") as f:
-            w = csv.writer(f)
-            w.writerow(["round", "workload", "system", "ops", "device_us"])
-            for r, (b, k) in enumerate(zip(BASE, [1.31, 1.35, 1.4, 1.33, 1.36]), start=1):
-                w.writerow([r, "readrandom", "slow-only", b, 1.0])
-                w.writerow([r, "readrandom", "fast-first", b * k, 1.0])
+        again = self.write_again([1.31, 1.35, 1.4, 1.33, 1.36])
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
             code = rounds.main(["reproduce", *args, "--again", again])
