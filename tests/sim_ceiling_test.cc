@@ -257,6 +257,108 @@ TEST(CeilingTest, BeladyCountsAReadAcrossPagesByItsParts) {
   EXPECT_DOUBLE_EQ(0.5, Ceiling(t, "belady-copies", 3 * kPage).request_share);
 }
 
+TEST(CeilingTest, BeladyWarmCountsBytesAndStartsWithTheBestContents) {
+  // 100 bytes of page 0 and 4000 of page 1 read twice each, interleaved.
+  // MIN on pages, cold, one page of room: one copy serves one second read,
+  // page 0's (read again first): 100 bytes. Warm and on bytes, 4000 bytes of
+  // room: page 0's 100 bytes and 3900 of page 1's, held from the start,
+  // serve 8000 of the 8200 bytes read (as would page 1 alone: MIN keeps the
+  // bytes read again soonest).
+  const std::vector<TraceRecord> t = {Read(0, 0, 100), Read(0, kPage, 4000), Read(0, 0, 100),
+                                      Read(0, kPage, 4000)};
+  EXPECT_DOUBLE_EQ(100.0 / 8200, Ceiling(t, "belady-copies", kPage).byte_share);
+  const CeilingResult warm = Ceiling(t, "belady-warm", 4000);
+  EXPECT_EQ("belady-warm-4K", warm.name);
+  EXPECT_EQ(0u, warm.pages);  // capacity / page size
+  EXPECT_EQ(4u, warm.reads);
+  EXPECT_EQ(8200u, warm.bytes);
+  EXPECT_DOUBLE_EQ(8000.0 / 8200, warm.byte_share);
+  EXPECT_DOUBLE_EQ((1 + 3900.0 / 4000 + 1 + 3900.0 / 4000) / 4, warm.share);  // its schedule's
+  EXPECT_DOUBLE_EQ(2.0 / 4, warm.strict_share);
+  EXPECT_EQ(0u, warm.held);  // nothing taken in after the start
+  // 4100 bytes: both, from the start.
+  EXPECT_DOUBLE_EQ(1.0, Ceiling(t, "belady-warm", 4100).byte_share);
+  // 4050: page 0's bytes and 3950 of page 1's.
+  EXPECT_DOUBLE_EQ(8000.0 / 8200 + 100.0 / 8200, Ceiling(t, "belady-warm", 4050).byte_share);
+  // A write places its bytes: written, then read, served; nothing of room,
+  // nothing served.
+  const std::vector<TraceRecord> w = {Write(1, 0, 100), Read(1, 0, 100), Read(1, 0, 100)};
+  EXPECT_DOUBLE_EQ(1.0, Ceiling(w, "belady-warm", 100).byte_share);
+  EXPECT_EQ(0.0, Ceiling(w, "belady-warm", 0).byte_share);
+  // A read across a segment boundary is two pieces, each counted.
+  const CeilingResult two = Ceiling({Read(0, kSeg - 100, 200)}, "belady-warm", 100);
+  EXPECT_EQ(2u, two.pieces);
+  EXPECT_DOUBLE_EQ(0.5, two.byte_share);
+  EXPECT_DOUBLE_EQ(0.5, two.share);  // one piece whole, the other missed
+}
+
+TEST(CeilingTest, BeladyWarmIsTheOptimumOfEveryScheduleOfUnits) {
+  // Reads and writes of whole 1 KiB units at random over two files of six
+  // units (a page is four), a cache of a few units: the most bytes served by
+  // any schedule that starts with any units, takes in units of the pages an
+  // access touches (or not) and drops any, found by search. With every
+  // access and the capacity in whole units, bytes do no better than units.
+  // And copies of pages, started cold, a write dropping them, never beat it.
+  constexpr uint64_t kUnit = 1024;
+  constexpr int kFileUnits = 8;  // file f's unit u is bit f * 8 + u; u < 6
+  std::mt19937_64 rng(23);
+  for (int round = 0; round < 60; ++round) {
+    struct Op {
+      bool read;
+      int file, first, n;
+    };
+    std::vector<Op> ops;
+    std::vector<TraceRecord> t;
+    for (int i = 0; i < 10; ++i) {
+      const int file = rng() % 4 == 0 ? 1 : 0;
+      const int first = int(rng() % 6), n = 1 + int(rng() % std::min<uint64_t>(3, 6 - first));
+      const bool read = rng() % 6 != 0;
+      ops.push_back(Op{read, file, first, n});
+      const uint64_t off = uint64_t(first) * kUnit, size = uint64_t(n) * kUnit;
+      t.push_back(read ? Read(uint64_t(file), off, size) : Write(uint64_t(file), off, size));
+    }
+    const int frames = 1 + int(rng() % 3);
+    std::map<std::pair<size_t, uint32_t>, uint64_t> memo;
+    std::function<uint64_t(size_t, uint32_t)> best = [&](size_t i, uint32_t cache) {
+      if (i == ops.size()) return uint64_t(0);
+      auto known = memo.find({i, cache});
+      if (known != memo.end()) return known->second;
+      const Op& op = ops[i];
+      uint64_t hits = 0;
+      uint32_t pages = 0;  // the units of the pages touched
+      for (int u = op.first; u < op.first + op.n; ++u) {
+        const int bit = op.file * kFileUnits + u;
+        if (op.read && (cache & (1u << bit))) hits += kUnit;
+        for (int v = u / 4 * 4; v < u / 4 * 4 + 4 && v < 6; ++v) {
+          pages |= 1u << (op.file * kFileUnits + v);
+        }
+      }
+      // After the access: any set of at most `frames` units among those held
+      // and those of the pages touched.
+      uint64_t most = 0;
+      const uint32_t can = cache | pages;
+      for (uint32_t next = can;; next = (next - 1) & can) {
+        if (__builtin_popcount(next) <= frames) most = std::max(most, best(i + 1, next));
+        if (next == 0) break;
+      }
+      memo[{i, cache}] = hits + most;
+      return hits + most;
+    };
+    const uint32_t all = 0x3f | 0x3f << kFileUnits;
+    uint64_t most = 0;
+    for (uint32_t start = all;; start = (start - 1) & all) {
+      if (__builtin_popcount(start) <= frames) most = std::max(most, best(0, start));
+      if (start == 0) break;
+    }
+    const CeilingResult r = Ceiling(t, "belady-warm", uint64_t(frames) * kUnit);
+    if (r.bytes == 0) continue;  // no reads drawn
+    EXPECT_DOUBLE_EQ(double(most) / double(r.bytes), r.byte_share) << "round " << round;
+    EXPECT_GE(Ceiling(t, "belady-warm", kPage).byte_share + 1e-12,
+              Ceiling(t, "belady-copies", kPage).byte_share)
+        << "round " << round;
+  }
+}
+
 // Random traces of reads of one to three pages over a few pages: the
 // ceilings against exhaustive search.
 std::vector<TraceRecord> RandomReads(std::mt19937_64& rng, int reads, int pages) {
@@ -471,6 +573,9 @@ TEST(CeilingTest, SpecsParseAndName) {
   EXPECT_EQ("best-static-freed-4K", CeilingName(specs[2]));
   ASSERT_TRUE(ParseCeilingSpecs("none", &specs, &error));
   EXPECT_TRUE(specs.empty());
+  ASSERT_TRUE(ParseCeilingSpecs("belady-warm:8K", &specs, &error)) << error;
+  EXPECT_EQ(CeilingKind::kBeladyWarm, specs[0].kind);
+  EXPECT_EQ("belady-warm-8K", CeilingName(specs[0]));
   for (const char* bad : {"best-static:5K", "worst:4K", "best-static:4K:8M:1", "belady-copies:4K:0",
                           "best-static:2G"}) {
     EXPECT_FALSE(ParseCeilingSpecs(bad, &specs, &error)) << bad;

@@ -1,6 +1,7 @@
 // The ceilings (ceiling.h): one pass over the pages to value them, a sort,
 // and a greedy fill for the static placements; a backward pass for each
-// part's next read and a heap keyed by it for Belady.
+// part's next read and a heap keyed by it for Belady (on pages, and on byte
+// ranges for belady-warm).
 #include "tools/sim/ceiling.h"
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <sstream>
+#include <unordered_map>
 
 #include "tools/sim/page_trace.h"
 #include "util/size.h"
@@ -30,6 +32,7 @@ constexpr KindName kKinds[] = {
     {CeilingKind::kBeladyCopies, "belady-copies"},
     {CeilingKind::kPastStatic, "past-static"},
     {CeilingKind::kLfuCopies, "lfu-copies"},
+    {CeilingKind::kBeladyWarm, "belady-warm"},
 };
 
 // How many held pages exist at each clock at which a candidate page comes to
@@ -421,6 +424,224 @@ std::vector<uint8_t> Lfu(const PageTrace& t, uint64_t limit, uint64_t* copies) {
   return hit;
 }
 
+// belady-warm (ceiling.h): Belady's MIN over bytes, started warm.
+//
+// Bytes of one file incarnation that every access covers whole or not at all
+// and that lie in one page are alike (the same reads, the same pages), so
+// the cache is kept over ranges: each file cut at every access's ends, at
+// the page boundaries inside an access and at a read's segment boundaries (a
+// range read lies in one page and one piece). A range is held in part or
+// whole.
+//
+// A byte read at r can be served if it is held since the last access of its
+// page before r (it may be taken in then, or at the start if there was none:
+// warm) — holding it since earlier buys nothing, it can be taken in again
+// then. So each read of a byte asks for one interval, every interval is worth
+// one byte, and at most `capacity` may overlap: the most intervals of that
+// kind are kept by a sweep that takes each as it opens and, over capacity,
+// drops the ones that close latest (optimal for intervals of one weight, as
+// Belady's MIN is for pages). Here: after each access, a byte of the pages it
+// touched is held, keyed by its next read, if its page is not touched again
+// before then; the bytes keyed latest go first, a range in part if that is
+// all the excess.
+CeilingResult BeladyWarm(const std::vector<TraceRecord>& trace, uint64_t page_size,
+                         uint64_t segment_size, uint64_t capacity) {
+  constexpr uint64_t kNever = UINT64_MAX;
+  // The accesses (user reads and writes) in trace order, on incarnations.
+  struct Access {
+    uint32_t file;
+    bool read;
+    uint64_t offset, end;
+  };
+  std::vector<Access> accesses;
+  std::vector<std::vector<uint64_t>> cuts;  // per incarnation: the ranges' ends
+  {
+    std::unordered_map<uint64_t, uint32_t> live;  // file id -> incarnation
+    for (const TraceRecord& r : trace) {
+      if (r.event == TraceEvent::kDelete) {
+        live.erase(r.file_id);
+        continue;
+      }
+      if (!r.is_io() || r.type == IoType::kBackgroundRead) continue;
+      auto [it, added] = live.emplace(r.file_id, uint32_t(cuts.size()));
+      if (added) cuts.emplace_back();
+      const Access a{it->second, !r.is_write(), r.offset, r.offset + std::max<uint64_t>(r.size, 1)};
+      accesses.push_back(a);
+      std::vector<uint64_t>& c = cuts[a.file];
+      c.push_back(a.offset);
+      c.push_back(a.end);
+      for (uint64_t b = (a.offset / page_size + 1) * page_size; b < a.end; b += page_size) {
+        c.push_back(b);
+      }
+      if (!a.read) continue;
+      for (uint64_t b = (a.offset / segment_size + 1) * segment_size; b < a.end; b += segment_size) {
+        c.push_back(b);
+      }
+    }
+  }
+  // Ranges numbered densely: incarnation f's range k is first[f] + k, bytes
+  // [cuts[f][k], cuts[f][k + 1]).
+  std::vector<uint64_t> first(cuts.size() + 1, 0);
+  for (size_t f = 0; f < cuts.size(); ++f) {
+    std::sort(cuts[f].begin(), cuts[f].end());
+    cuts[f].erase(std::unique(cuts[f].begin(), cuts[f].end()), cuts[f].end());
+    first[f + 1] = first[f] + cuts[f].size() - 1;
+  }
+  const uint64_t ranges = first.back();
+  std::vector<uint64_t> size(ranges);
+  for (size_t f = 0; f < cuts.size(); ++f) {
+    for (size_t k = 0; k + 1 < cuts[f].size(); ++k) size[first[f] + k] = cuts[f][k + 1] - cuts[f][k];
+  }
+  // The ranges of incarnation f within bytes [from, to): [lo, hi).
+  auto within = [&](uint32_t f, uint64_t from, uint64_t to) {
+    const std::vector<uint64_t>& c = cuts[f];
+    const uint64_t lo = uint64_t(std::lower_bound(c.begin(), c.end(), from) - c.begin());
+    const uint64_t hi = uint64_t(std::lower_bound(c.begin(), c.end(), to) - c.begin());
+    return std::make_pair(first[f] + lo, first[f] + std::max(lo, std::min(hi, c.size() - 1)));
+  };
+  // Each range's reads (access numbers, ascending), and a cursor to the next.
+  std::vector<uint64_t> read_start(ranges + 1, 0), reads;
+  for (const Access& a : accesses) {
+    if (!a.read) continue;
+    const auto [lo, hi] = within(a.file, a.offset, a.end);
+    for (uint64_t r = lo; r < hi; ++r) read_start[r + 1]++;
+  }
+  for (uint64_t r = 0; r < ranges; ++r) read_start[r + 1] += read_start[r];
+  reads.resize(read_start.back());
+  {
+    std::vector<uint64_t> fill(read_start.begin(), read_start.end() - 1);
+    for (size_t i = 0; i < accesses.size(); ++i) {
+      if (!accesses[i].read) continue;
+      const auto [lo, hi] = within(accesses[i].file, accesses[i].offset, accesses[i].end);
+      for (uint64_t r = lo; r < hi; ++r) reads[fill[r]++] = i;
+    }
+  }
+  std::vector<uint64_t> cursor(read_start.begin(), read_start.end() - 1);
+  auto next_read = [&](uint64_t r, uint64_t after) {  // `after` never decreases
+    while (cursor[r] < read_start[r + 1] && reads[cursor[r]] <= after) cursor[r]++;
+    return cursor[r] < read_start[r + 1] ? reads[cursor[r]] : kNever;
+  };
+  // Each range's page (by its first byte) and each page's accesses, likewise.
+  std::vector<uint32_t> page_of(ranges);
+  std::vector<std::vector<uint64_t>> touches;
+  {
+    std::unordered_map<uint64_t, uint32_t> ids;  // (incarnation, page number) -> page
+    auto id = [&](uint32_t f, uint64_t number) {
+      auto [it, added] = ids.emplace(uint64_t(f) << 40 | number, uint32_t(touches.size()));
+      if (added) touches.emplace_back();
+      return it->second;
+    };
+    for (size_t i = 0; i < accesses.size(); ++i) {
+      const Access& a = accesses[i];
+      for (uint64_t n = a.offset / page_size; n * page_size < a.end; ++n) touches[id(a.file, n)].push_back(i);
+    }
+    for (uint32_t f = 0; f < cuts.size(); ++f) {
+      for (size_t k = 0; k + 1 < cuts[f].size(); ++k) page_of[first[f] + k] = id(f, cuts[f][k] / page_size);
+    }
+  }
+  std::vector<size_t> touch_cursor(touches.size(), 0);
+  auto next_touch = [&](uint32_t page, uint64_t after) {  // `after` never decreases
+    const std::vector<uint64_t>& t = touches[page];
+    size_t& c = touch_cursor[page];
+    while (c < t.size() && t[c] <= after) c++;
+    return c < t.size() ? t[c] : kNever;
+  };
+  // The cache: how much of each range it holds, and a max-heap of (next read,
+  // range) whose entry is stale unless the range is held under that key.
+  std::vector<uint64_t> held(ranges, 0), key(ranges, kNever);
+  std::vector<std::pair<uint64_t, uint64_t>> heap;
+  uint64_t used = 0, live_entries = 0;
+  auto valid = [&](const std::pair<uint64_t, uint64_t>& e) {
+    return held[e.second] != 0 && key[e.second] == e.first;
+  };
+  // Holds all of range r, read next at `when`.
+  auto hold = [&](uint64_t r, uint64_t when) {
+    if (held[r] == size[r] && key[r] == when) return;
+    if (held[r] != 0) live_entries--;
+    used -= held[r];
+    held[r] = 0;
+    key[r] = when;
+    if (when == kNever) return;  // never read again: not worth a byte
+    held[r] = size[r];
+    used += size[r];
+    live_entries++;
+    heap.emplace_back(when, r);
+    std::push_heap(heap.begin(), heap.end());
+  };
+  auto evict = [&] {
+    while (used > capacity) {
+      const auto [when, r] = heap.front();
+      const bool stale = !valid(heap.front());
+      const uint64_t out = stale ? 0 : std::min(held[r], used - capacity);
+      held[r] -= out;
+      used -= out;
+      if (stale || held[r] == 0) {
+        if (!stale) live_entries--;
+        std::pop_heap(heap.begin(), heap.end());
+        heap.pop_back();
+      }
+    }
+    if (heap.size() > 2 * live_entries + 1024) {  // mostly stale
+      heap.erase(std::remove_if(heap.begin(), heap.end(), [&](const auto& e) { return !valid(e); }),
+                 heap.end());
+      std::make_heap(heap.begin(), heap.end());
+    }
+  };
+  // Warm: a range read before its page is touched otherwise, by its first read.
+  for (uint64_t r = 0; r < ranges; ++r) {
+    const std::vector<uint64_t>& t = touches[page_of[r]];
+    const bool read = read_start[r] < read_start[r + 1];
+    hold(r, read && !t.empty() && t[0] == reads[read_start[r]] ? t[0] : kNever);
+  }
+  evict();
+  CeilingResult result;
+  std::vector<uint64_t> before;  // an access's pages' held bytes before it
+  uint64_t strict = 0, whole_reads = 0, hit_bytes = 0;
+  double fractions = 0;
+  for (size_t i = 0; i < accesses.size(); ++i) {
+    const Access& a = accesses[i];
+    if (a.read) {
+      // Served: what is held of the ranges read, by piece (a piece's ranges
+      // end at its segment's boundary or the read's end).
+      const auto [lo, hi] = within(a.file, a.offset, a.end);
+      bool all = true;
+      uint64_t piece_bytes = 0, piece_hit = 0;
+      for (uint64_t r = lo; r < hi; ++r) {
+        piece_bytes += size[r];
+        piece_hit += held[r];
+        const uint64_t end = cuts[a.file][r - first[a.file] + 1];
+        if (r + 1 != hi && end % segment_size != 0) continue;
+        fractions += double(piece_hit) / double(piece_bytes);
+        result.pieces++;
+        strict += piece_hit == piece_bytes;
+        all &= piece_hit == piece_bytes;
+        hit_bytes += piece_hit;
+        result.bytes += piece_bytes;
+        piece_bytes = piece_hit = 0;
+      }
+      result.reads++;
+      whole_reads += all;
+    }
+    // Then the bytes of the pages touched may be taken in.
+    const auto [lo, hi] = within(a.file, a.offset / page_size * page_size,
+                                 (a.end + page_size - 1) / page_size * page_size);
+    before.assign(held.begin() + long(lo), held.begin() + long(hi));
+    for (uint64_t r = lo; r < hi; ++r) {
+      const uint64_t when = next_read(r, i);
+      hold(r, when != kNever && next_touch(page_of[r], i) == when ? when : kNever);
+    }
+    evict();
+    for (uint64_t r = lo; r < hi; ++r) result.held += held[r] - std::min(held[r], before[r - lo]);
+  }
+  if (result.pieces > 0) {
+    result.share = fractions / double(result.pieces);
+    result.strict_share = double(strict) / double(result.pieces);
+    result.byte_share = double(hit_bytes) / double(result.bytes);
+    result.request_share = double(whole_reads) / double(result.reads);
+  }
+  return result;
+}
+
 }  // namespace
 
 bool LearnsFromWarmup(CeilingKind kind) {
@@ -465,8 +686,8 @@ bool ParseCeilingSpecs(const std::string& list, std::vector<CeilingSpec>* specs,
     if (!ok) {
       *error = "bad ceiling '" + item +
                "' (expected KIND[:PAGE[:CAPACITY]], KIND one of best-static, best-static-freed, "
-               "belady-copies, past-static, lfu-copies, PAGE a multiple of 4K up to 1G, e.g. "
-               "best-static:16K)";
+               "belady-copies, belady-warm, past-static, lfu-copies, PAGE a multiple of 4K up to 1G, "
+               "e.g. best-static:16K)";
       return false;
     }
     specs->push_back(spec);
@@ -545,6 +766,7 @@ bool ComputeCeilings(const std::vector<TraceRecord>& trace, uint64_t segment_siz
       *error = "ceiling " + CeilingName(specs[i]) + " needs a warm-up with user reads (--warmup)";
       return false;
     }
+    if (specs[i].kind == CeilingKind::kBeladyWarm) continue;  // on bytes, below
     groups[{learns, specs[i].page_size}].push_back(i);
   }
   const std::vector<TraceRecord> measured(trace.begin() + long(measured_from), trace.end());
@@ -561,6 +783,16 @@ bool ComputeCeilings(const std::vector<TraceRecord>& trace, uint64_t segment_siz
       (*results)[i] = ComputeCeiling(pages, spec, learns ? warmup_reads : 0);
       (*results)[i].name = name;
     }
+  }
+  for (size_t i = 0; i < specs.size(); ++i) {
+    if (specs[i].kind != CeilingKind::kBeladyWarm) continue;
+    CeilingResult& r = (*results)[i];
+    const uint64_t capacity = specs[i].capacity != 0 ? specs[i].capacity : tier0_capacity;
+    r = BeladyWarm(measured, specs[i].page_size, segment_size, capacity);
+    r.name = CeilingName(specs[i]);
+    r.spec = specs[i];
+    r.spec.capacity = capacity;
+    r.pages = capacity / specs[i].page_size;
   }
   return true;
 }

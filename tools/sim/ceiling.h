@@ -23,6 +23,21 @@
 //                      its copy. It minimizes the misses counted per page
 //                      read, which is the ceiling of any copy cache of that
 //                      size with copies made on reads.
+//   belady-warm        Belady's MIN started warm, on bytes: a cache of
+//                      `capacity` bytes of any files, holding at the start
+//                      whatever serves most (a store that held the right
+//                      data already), taking bytes in on a user read of
+//                      them or on their write (a home placed on tier 0), a
+//                      write leaving held bytes valid, evicting the bytes
+//                      read again latest (in part if need be). Byte for
+//                      byte MIN is optimal, so its byte_share is the most
+//                      any tier 0 of that capacity can serve of the user
+//                      reads' bytes, whatever its unit (pages, blocks,
+//                      segments), its policy and its homes or copies, moves
+//                      free: the ceiling of a byte share. Its other shares
+//                      are those of its schedule, not their optimum; its
+//                      `pages` is the capacity in bytes and `held` the bytes
+//                      it took in during the window.
 //
 // The ceilings above know the future. On traces where a page is read a few
 // times in the window (YCSB's zipfian over a million records: the best
@@ -78,6 +93,7 @@ enum class CeilingKind : uint8_t {
   kBeladyCopies,
   kPastStatic,
   kLfuCopies,
+  kBeladyWarm,
 };
 // Whether the kind is measured after a warm-up it learns from (past-static,
 // lfu-copies), not on the measured part alone.
@@ -90,11 +106,12 @@ struct CeilingSpec {
 };
 
 // "best-static-4K", "belady-copies-4K", "best-static-4K-8M" (a capacity of
-// its own).
+// its own), "belady-warm", "belady-warm-8M".
 std::string CeilingName(const CeilingSpec& spec);
 
 // Parses a comma-separated list of KIND[:PAGE[:CAPACITY]], KIND one of
-// best-static, best-static-freed, belady-copies, sizes as "4K", "16M";
+// best-static, best-static-freed, belady-copies, belady-warm, past-static,
+// lfu-copies, sizes as "4K", "16M" (belady-warm's PAGE empty or 1: bytes);
 // "none" is the empty list. False and *error naming the bad item.
 bool ParseCeilingSpecs(const std::string& list, std::vector<CeilingSpec>* specs,
                        std::string* error);
@@ -107,8 +124,9 @@ constexpr const char* kDefaultCeilings =
 struct CeilingResult {
   std::string name;      // CeilingName(spec)
   CeilingSpec spec;      // capacity resolved (never 0)
-  uint64_t pages = 0;    // capacity / page size
-  uint64_t held = 0;     // best-static*: pages chosen; belady-copies: copies made
+  uint64_t pages = 0;    // capacity / page size (belady-warm: bytes)
+  uint64_t held = 0;     // best-static*: pages chosen; belady-copies: copies made;
+                         // belady-warm: bytes taken in during the window
   uint64_t reads = 0, pieces = 0, bytes = 0;  // user reads, their pieces and bytes
   double share = 0;
   double strict_share = 0;

@@ -68,7 +68,8 @@ DEFINE_uint64(young, 0,
               "compaction output); 0: not reported");
 DEFINE_string(ceilings, tierfs::sim::kDefaultCeilings,
               "run, compare, ceiling: the ceilings computed on tier 0, KIND[:PAGE[:CAPACITY]],... "
-              "with KIND best-static, best-static-freed, belady-copies (knowing the future), "
+              "with KIND best-static, best-static-freed, belady-copies, belady-warm (knowing the "
+              "future), "
               "past-static or lfu-copies (learning from the --warmup; tools/sim/ceiling.h) "
               "(CAPACITY: instead of tier 0's), or none");
 DEFINE_string(losses, "", "run: write a learning policy's training loss to this CSV (agent,transitions,loss)");
