@@ -65,6 +65,7 @@ int64_t Tier::AccountRead(uint64_t stream, uint64_t offset, uint64_t bytes, int6
     AtomicHistogram::Bump(rs.bytes, bytes);
     if (user) {
       AtomicHistogram::Bump(rs.user, 1);
+      AtomicHistogram::Bump(rs.user_bytes, bytes);
       if (device_ns) AtomicHistogram::Bump(rs.user_device_ns, device_ns);
     }
     if (timed) rs.latency.RecordOwned(micros);
@@ -75,6 +76,7 @@ int64_t Tier::AccountRead(uint64_t stream, uint64_t offset, uint64_t bytes, int6
   rs.bytes.fetch_add(bytes, std::memory_order_relaxed);
   if (user) {
     rs.user.fetch_add(1, std::memory_order_relaxed);
+    rs.user_bytes.fetch_add(bytes, std::memory_order_relaxed);
     rs.user_device_ns.fetch_add(device_ns, std::memory_order_relaxed);
   }
   if (timed) rs.latency.Record(micros);
@@ -127,6 +129,7 @@ void Tier::Snapshot(TierStats* out) const {
   for (const ReadShard& rs : read_shards_) {
     out->tickers[size_t(TierTicker::kUserReadDeviceNanos)] +=
         rs.user_device_ns.load(std::memory_order_relaxed);
+    out->tickers[size_t(TierTicker::kUserReadBytes)] += rs.user_bytes.load(std::memory_order_relaxed);
   }
   out->tickers[size_t(TierTicker::kPageCopyBytes)] = copy_used();
   out->histograms[size_t(TierHistogram::kReadLatency)].Add(latency);

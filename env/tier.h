@@ -107,6 +107,7 @@ class Tier : public CapacityAccount {
   struct alignas(64) ReadShard {
     std::atomic<uint64_t> count{0}, bytes{0}, user{0};
     std::atomic<uint64_t> user_device_ns{0};  // kUserReadDeviceNanos
+    std::atomic<uint64_t> user_bytes{0};      // kUserReadBytes
     AtomicHistogram latency;
   };
   ReadShard read_shards_[kReadShards];

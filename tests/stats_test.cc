@@ -226,7 +226,7 @@ std::vector<TierStats> DistinctStats() {
   return stats;
 }
 
-TEST_F(StatsTest, UserReadsOnAnEmulatedTierCountWhatTheDeviceModelChargedThem) {
+TEST_F(StatsTest, UserReadsOnAnEmulatedTierCountTheirBytesAndWhatTheDeviceModelChargedThem) {
   // Everything on tier 1, a sata-ssd model (110 us a read, 500 MB/s); tier 0
   // has no model and so no device time to count.
   uri_ = test::MakeUri(dir_, {"8M", "8M:sata-ssd"}, ";segment_size:16K;policy:slow-only");
@@ -241,7 +241,8 @@ TEST_F(StatsTest, UserReadsOnAnEmulatedTierCountWhatTheDeviceModelChargedThem) {
   char buf[4096];
   rocksdb::Slice got;
   const auto device_ns = [&](int t) { return Stats()[t].Get(TierTicker::kUserReadDeviceNanos); };
-  const uint64_t before = device_ns(1);
+  const auto user_bytes = [&](int t) { return Stats()[t].Get(TierTicker::kUserReadBytes); };
+  const uint64_t before = device_ns(1), bytes_before = user_bytes(1);
 
   IOOptions compaction;  // a background read: counted as a read, not as the user's
   compaction.rate_limiter_priority = rocksdb::Env::IO_LOW;
@@ -249,6 +250,7 @@ TEST_F(StatsTest, UserReadsOnAnEmulatedTierCountWhatTheDeviceModelChargedThem) {
     ASSERT_TRUE(r->Read(uint64_t(i) * 16384, sizeof(buf), compaction, &got, buf, nullptr).ok());
   }
   EXPECT_EQ(before, device_ns(1));
+  EXPECT_EQ(bytes_before, user_bytes(1));
 
   constexpr int kReads = 8;
   for (int i = 0; i < kReads; ++i) {
@@ -259,6 +261,8 @@ TEST_F(StatsTest, UserReadsOnAnEmulatedTierCountWhatTheDeviceModelChargedThem) {
   EXPECT_GE(charged, uint64_t(kReads) * 118000) << "less than the model's service time";
   EXPECT_LT(charged, uint64_t(kReads) * 20 * 1000 * 1000) << "more than any queue here";
   EXPECT_EQ(0u, device_ns(0));
+  EXPECT_EQ(bytes_before + kReads * sizeof(buf), user_bytes(1));  // the byte share's unit
+  EXPECT_EQ(0u, user_bytes(0));
 }
 
 TEST_F(StatsTest, ToolJsonHasEveryStatistic) {

@@ -75,6 +75,7 @@ enum class TierTicker : uint32_t {
   kPageCopyBytes,  // gauge
   kPageCopiedBytes,
   kUserReadDeviceNanos,
+  kUserReadBytes,
   kNumTickers  // not a ticker: the count of them
 };
 constexpr size_t kNumTierTickers = size_t(TierTicker::kNumTickers);
@@ -156,6 +157,10 @@ inline constexpr TierTickerInfo kTierTickers[kNumTierTickers] = {
     {TierTicker::kUserReadDeviceNanos, "user_read_device_ns", "user rd dev ns",
      TickerKind::kCounter, StatUnit::kNanos, StatGroup::kIO,
      "modelled device time of user reads here: queue + service, nanoseconds"},
+    // Tier 0's byte share of user reads, the unit of the ceiling it is judged
+    // against (tierfs-sim's belady-warm).
+    {TierTicker::kUserReadBytes, "user_read_bytes", "user rd", TickerKind::kCounter,
+     StatUnit::kBytes, StatGroup::kPlacement, "bytes of reads for the application served here"},
 };
 
 // One row per TierHistogram, in enum order. Writes are buffered (write-back)
