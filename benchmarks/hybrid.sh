@@ -27,7 +27,8 @@
 #                    (the client waits for none with sync off but for stalls)
 #   CPU us/op        user + system CPU time of the db_bench process per
 #                    operation (TierFS's own overhead shows here)
-#   tier 0 share     tier 0's share of the step's user reads
+#   tier 0 share     tier 0's share of the bytes of the step's user reads (the
+#                    unit of tierfs-sim's belady-warm ceiling)
 #   ops / model      ops/s over what device and CPU time predict for one
 #                    client, 10^6 / (device us/op + CPU us/op): how far the
 #                    cost figure explains the throughput (reads only: the
@@ -154,6 +155,7 @@ head, count, cpu, found = sys.argv[3], int(sys.argv[4]), float(sys.argv[5]), sys
 ops = float(head.split(",")[-1])
 delta = lambda t, k: after[t][k] - (before[t][k] if before else 0)
 reads = [delta(t, "user_reads") for t in range(len(after))]
+read_bytes = [delta(t, "user_read_bytes") for t in range(len(after))]
 device_ns = sum(delta(t, "user_read_device_ns") for t in range(len(after)))
 device_us = device_ns / 1000 / count if count and any(reads) else None
 cpu_us = cpu * 1e6 / count if count else None
@@ -161,7 +163,7 @@ cells = [head,
          "%.3f" % device_us if device_us is not None else "",
          "%.2f" % cpu_us if cpu_us is not None else "",
          "%.3f" % (ops * (device_us + cpu_us) / 1e6) if device_us is not None and cpu_us else "",
-         "%.4f" % (reads[0] / sum(reads)) if sum(reads) else "",
+         "%.4f" % (read_bytes[0] / sum(read_bytes)) if sum(read_bytes) else "",
          "%.1f" % (after[0]["used_bytes"] / 2**20), "%.1f" % (after[1]["used_bytes"] / 2**20),
          "%.2f" % (100 * int(found[0]) / int(found[1])) if found else ""]
 print(",".join(cells))
