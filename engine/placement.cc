@@ -127,9 +127,11 @@ bool PlacementEngine::Plan(const StorageView& view, size_t max, std::vector<Move
   if (policy_due && policy_->PlanIntervalRequests() > 0) policy_->Plan(view, max, moves);
   size_t made = moves->size() - before;
   DecayWriteRoom(view.Now());
-  if (options_.level_room && view.NumTiers() > 1 && !policy_->KeepsItsPlacement()) {
-    CountLevels(view);
-  }
+  // The level counts come from the fill's scan of the segments (nothing
+  // before them reads the counts), or from a scan of their own if the fill
+  // had no room to scan for.
+  const bool count_levels =
+      options_.level_room && view.NumTiers() > 1 && !policy_->KeepsItsPlacement();
   if (copies_) {
     copies_->SetHeadroom(Headroom(view.Capacity(0)));
     // Halved per kCopyDemandHalfLife requests, not per plan: plans come as
@@ -146,7 +148,17 @@ bool PlacementEngine::Plan(const StorageView& view, size_t max, std::vector<Move
     copy_owed_ = std::min((wanted ? copy_owed_ : uint64_t(double(copy_owed_) * keep)) + wanted,
                           copies_->reserve_left());
   }
-  bool more = Fill(view, made < max ? max - made : 0, moves);
+  LevelBytes levels;
+  bool counted = false;
+  bool more = Fill(view, made < max ? max - made : 0, moves, count_levels ? &levels : nullptr,
+                   &counted);
+  if (count_levels) {
+    if (counted) {
+      StoreLevels(view, levels);
+    } else {
+      CountLevels(view);
+    }
+  }
   made = moves->size() - before;
   if (copies_ && MakeRoomForCopies(view, made < max ? max - made : 0, moves)) more = true;
   return more;
@@ -204,14 +216,22 @@ bool PlacementEngine::LevelsCounted(const StorageView& view) const {
   return at > 0 && (now < at || now - at <= kLevelCountsKeep);
 }
 
+void PlacementEngine::LevelBytes::Add(const SegmentInfo& s) {
+  if (s.kind != FileKind::kSst || s.hints.level < 0) return;
+  const int l = std::min(s.hints.level, kLevels - 1);
+  all[l] += s.bytes;
+  if (s.tier == 0) fast[l] += s.bytes;
+}
+
 void PlacementEngine::CountLevels(const StorageView& view) {
-  uint64_t all[kLevels] = {}, fast[kLevels] = {};
-  view.ForEachSegment([&](const SegmentInfo& s) {
-    if (s.kind != FileKind::kSst || s.hints.level < 0) return;
-    const int l = std::min(s.hints.level, kLevels - 1);
-    all[l] += s.bytes;
-    if (s.tier == 0) fast[l] += s.bytes;
-  });
+  LevelBytes counted;
+  view.ForEachSegment([&](const SegmentInfo& s) { counted.Add(s); });
+  StoreLevels(view, counted);
+}
+
+void PlacementEngine::StoreLevels(const StorageView& view, const LevelBytes& counted) {
+  const uint64_t* all = counted.all;
+  const uint64_t* fast = counted.fast;
   const uint64_t capacity = view.Capacity(0), headroom = Headroom(capacity);
   const uint64_t room = capacity > headroom ? capacity - headroom : 0;
   uint64_t above = 0;
@@ -239,6 +259,19 @@ void PlacementEngine::SortCandidates(bool best_first) {
     if (a.ref.file_id != b.ref.file_id) return a.ref.file_id < b.ref.file_id;
     return a.ref.segment < b.ref.segment;
   });
+}
+
+void PlacementEngine::OrderBestUpTo(size_t want, size_t* ordered) {
+  auto better = [](const Candidate& a, const Candidate& b) {  // SortCandidates(true)'s order
+    if (a.rank != b.rank) return a.rank > b.rank;
+    if (a.ref.file_id != b.ref.file_id) return a.ref.file_id < b.ref.file_id;
+    return a.ref.segment < b.ref.segment;
+  };
+  const auto first = candidates_.begin() + long(*ordered);
+  const size_t k = std::min(candidates_.size(), std::max(want, *ordered));
+  if (k < candidates_.size()) std::nth_element(first, candidates_.begin() + long(k), candidates_.end(), better);
+  std::sort(first, candidates_.begin() + long(k), better);
+  *ordered = k;
 }
 
 bool PlacementEngine::Planned(const std::vector<Move>& moves, const SegmentRef& ref) {
@@ -295,7 +328,8 @@ void PlacementEngine::NoteWal(const PlacementRequest& request, const StorageView
   RaiseTo(&wal_reached_, (request.segment + 1) * seg);
 }
 
-bool PlacementEngine::Fill(const StorageView& view, size_t max, std::vector<Move>* moves) {
+bool PlacementEngine::Fill(const StorageView& view, size_t max, std::vector<Move>* moves,
+                           LevelBytes* levels, bool* counted) {
   if (view.NumTiers() < 2) return false;
   const uint64_t headroom = Headroom(view.Capacity(0));
   // The copies' reserve they do not use yet is theirs to grow into, as far
@@ -309,6 +343,7 @@ bool PlacementEngine::Fill(const StorageView& view, size_t max, std::vector<Move
   candidates_.clear();
   const uint64_t now = view.Now();
   view.ForEachSegment([&](const SegmentInfo& s) {
+    if (levels) levels->Add(s);
     if (s.tier == 0 || s.copy_tier == 0 || s.busy || s.hints.pinned_tier >= 0 ||
         s.stats.user_reads == 0 || s.bytes == 0) {
       return;
@@ -316,9 +351,15 @@ bool PlacementEngine::Fill(const StorageView& view, size_t max, std::vector<Move
     const double rank = policy_->FillRank(s, now);
     if (rank > 0) candidates_.push_back({rank, s.bytes, s.ref});
   });
-  SortCandidates(/*best_first=*/true);
-  size_t added = 0;
-  for (const Candidate& c : candidates_) {
+  if (counted) *counted = levels != nullptr;
+  // Best first, ordered as far as the loop looks: it stops after `max`
+  // moves, skipping those planned already and those too large for the room
+  // (a plan comes after every move while the fill has more, so a full sort
+  // of every candidate each time cost most of a replay).
+  size_t added = 0, ordered = 0;
+  for (size_t i = 0; i < candidates_.size(); ++i) {
+    if (i == ordered) OrderBestUpTo(std::max(2 * ordered, max + moves->size() + 8), &ordered);
+    const Candidate& c = candidates_[i];
     if (room <= 0) break;
     if (int64_t(c.bytes) > room) continue;
     if (added == max) return true;

@@ -123,12 +123,23 @@ class PlacementEngine {
   void AttachCopies(PageCopies* copies) { copies_ = copies; }
 
  private:
+  // The bytes of SST segments per level, all and on tier 0.
+  static constexpr int kLevels = 8;  // levels deeper than kLevels - 1 count as the last
+  struct LevelBytes {
+    uint64_t all[kLevels] = {}, fast[kLevels] = {};
+    void Add(const SegmentInfo& s);
+  };
+
   // No idle fast capacity: appends up to `max` promotions to tier 0 of the
   // segments on slower tiers that were read, best ranked first
   // (Policy::FillRank), while they fit in tier 0's free space above the
   // headroom, counting the promotions already in *moves. REQUIRES: decide_mu_.
   // True if candidates that fit were left for want of `max`.
-  bool Fill(const StorageView& view, size_t max, std::vector<Move>* moves);
+  // With `levels`, it also counts every segment into it and sets *counted
+  // if it scanned them (it does not when tier 0 has no room): one scan a
+  // plan for both.
+  bool Fill(const StorageView& view, size_t max, std::vector<Move>* moves,
+            LevelBytes* levels = nullptr, bool* counted = nullptr);
 
   // Homes and copies share tier 0 (engine/page_copies.h): new writes take
   // free space first, and the copies get theirs back in the background.
@@ -153,8 +164,11 @@ class PlacementEngine {
   // stopped (migration:off, a full move queue) or that has not planned since
   // it opened places as the policy says. Lock-free.
   bool LevelsCounted(const StorageView& view) const;
-  // Recounts level_bytes_ and fast_level_bytes_. REQUIRES: decide_mu_.
+  // Recounts level_bytes_ and fast_level_bytes_ from a scan of every
+  // segment. REQUIRES: decide_mu_.
   void CountLevels(const StorageView& view);
+  // Sets them (and the upper levels) to `counted`. REQUIRES: decide_mu_.
+  void StoreLevels(const StorageView& view, const LevelBytes& counted);
   // Halves write_room_ and wal_reached_ for every kWriteRoomHalfLife
   // requests since the last call. REQUIRES: decide_mu_.
   void DecayWriteRoom(uint64_t now);
@@ -170,6 +184,11 @@ class PlacementEngine {
   };
   // Sorts candidates_ by rank, best or worst first. REQUIRES: decide_mu_.
   void SortCandidates(bool best_first);
+  // Orders candidates_ best first up to at least `want` (all of them if
+  // fewer), given the first *ordered are the best in order already: the
+  // same order SortCandidates gives, at the cost of a selection when only
+  // the first few are looked at. REQUIRES: decide_mu_.
+  void OrderBestUpTo(size_t want, size_t* ordered);
   // Whether `moves` already moves `ref`; a MIGRATE of `ref` to `to`.
   static bool Planned(const std::vector<Move>& moves, const SegmentRef& ref);
   static Move Migration(const SegmentRef& ref, int to);
@@ -214,7 +233,6 @@ class PlacementEngine {
   // the next plan; deleted files, and a segment that spills elsewhere,
   // count until then too). Relaxed: the rule is an estimate, as GetPathId's
   // is, and a plan's recount may overwrite a placement made beside it.
-  static constexpr int kLevels = 8;
   std::atomic<uint64_t> level_bytes_[kLevels] = {};
   std::atomic<uint64_t> fast_level_bytes_[kLevels] = {};
   // The request count of the last recount (0: never).

@@ -197,7 +197,7 @@ class Simulation : public StorageView {
 };
 
 File& Simulation::FileOf(const TraceRecord& r) {
-  auto [it, added] = file_index_.emplace(r.file_id, files_.size());
+  auto [it, added] = file_index_.try_emplace(r.file_id, files_.size());  // no node per lookup
   if (added) {
     files_.emplace_back();
     files_.back().id = r.file_id;
@@ -940,7 +940,7 @@ bool Simulation::Run(const std::vector<TraceRecord>& trace, SimResult* result,
     std::vector<std::vector<uint32_t>> streams;
     for (size_t i = 0; i < trace.size(); ++i) {
       if (IsDecision(trace[i])) continue;  // the replay makes its own
-      auto [it, added] = stream_index.emplace(trace[i].stream, streams.size());
+      auto [it, added] = stream_index.try_emplace(trace[i].stream, streams.size());
       if (added) streams.emplace_back();
       streams[it->second].push_back(uint32_t(i));
     }
