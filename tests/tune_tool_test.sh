@@ -9,6 +9,7 @@
 # simulated search leaves the space's live-only rocksdb.NAME keys out; a short
 # live search (--evaluator=live, db_bench through the plugin) prints the best
 # URI and RocksDB options and writes an OPTIONS file db_bench runs with.
+# --help of tierfs-tune, tierfs-sim and tierfs-trace shows their own flags.
 #   tests/tune_tool_test.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 BUILD="$1" SRC="$2"
@@ -159,6 +160,16 @@ expect_error "a bad model is named" "model $TMP/bad-model.json" --space="$SPACE"
   --workload=LUN0 --confdb="$CDB" --model="$TMP/bad-model.json"
 expect_error "characterize needs a model" "--model=FILE and either" characterize --workloads=LUN0
 expect_error "unknown command" "unexpected argument 'tune'" tune
+
+# --help lists each tool's own flags, not the sixty of RocksDB's tools that
+# Debian's librocksdb registers when it loads (--helpfull still has them).
+for tool in "$TUNE" "$SIM" "$BUILD/tools/sim/tierfs-trace"; do
+  help="$("$tool" --help 2>&1)"
+  name="$(basename "$tool")"
+  check "$name --help: its flags" "$(grep -q -- "-seed\|-workload\|-out" <<<"$help" && echo ok || echo "got: $help")"
+  check "$name --help: none of librocksdb's" \
+    "$(grep -q "trace_analyzer\|block_cache_trace" <<<"$help" && echo "got: $help" || echo ok)"
+done
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

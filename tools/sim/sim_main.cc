@@ -31,6 +31,7 @@
 #include <sstream>
 
 #include "agents/policy.h"
+#include "tools/own_flags.h"
 #include "tools/sim/ceiling.h"
 #include "tools/sim/compare.h"
 #include "tools/sim/oracle.h"
@@ -353,7 +354,7 @@ int main(int argc, char** argv) {
   gflags::SetUsageMessage(
       "tierfs-sim run|compare|ceiling|verify|list [flags]: replay I/O traces against emulated "
       "tiers");
-  gflags::ParseCommandLineFlags(&argc, &argv, true);
+  tierfs::ParseOwnFlags(&argc, &argv, "tools/sim/");
   const std::string command = argc > 1 ? argv[1] : "";
   if (argc > 2) {
     fprintf(stderr, "tierfs-sim: unexpected argument '%s'\n", argv[2]);

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "env/trace_format.h"
+#include "tools/own_flags.h"
 #include "tools/sim/compare.h"
 #include "tools/sim/trace_csv.h"
 #include "tools/sim/trace_window.h"
@@ -183,7 +184,7 @@ int GenerateCommand(const std::string& name) {
 
 int main(int argc, char** argv) {
   gflags::SetUsageMessage("tierfs-trace info|cut|to-csv|from-csv|generate ARG [flags]");
-  gflags::ParseCommandLineFlags(&argc, &argv, true);
+  tierfs::ParseOwnFlags(&argc, &argv, "tools/sim/");
   if (argc != 3) {
     fprintf(stderr, "usage: tierfs-trace info|cut|to-csv|from-csv|generate ARG [flags]\n");
     return 1;

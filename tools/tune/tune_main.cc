@@ -55,6 +55,7 @@
 
 #include <unistd.h>
 
+#include "tools/own_flags.h"
 #include "tools/tune/characterize.h"
 #include "tools/tune/confdb.h"
 #include "tools/tune/evaluator.h"
@@ -536,7 +537,7 @@ int main(int argc, char** argv) {
       "  show --confdb=DIR                                 ConfDB's clusters and best trials\n"
       "  recommend --confdb=DIR --model=FILE --workload=W  its cluster's stored configurations, "
       "best first (no evaluation)");
-  gflags::ParseCommandLineFlags(&argc, &argv, true);
+  tierfs::ParseOwnFlags(&argc, &argv, "tools/tune/");
   const std::string command = argc > 1 ? argv[1] : "";
   if (argc > 2 || (argc == 2 && command != "characterize" && command != "show" &&
                     command != "recommend")) {
