@@ -11,6 +11,7 @@ PACKAGES=(
   libpng-dev                        # tierfs heatmap --png
   libeigen3-dev                     # tierfs-tune: the Gaussian process and PCA (tools/tune/)
   libtorch-dev                      # 1.13.1: the learning agents' training (agents/rl/learner.cc)
+  libopenblas0-serial               # libtorch's BLAS: the reference one made training 1.5-2.6x slower
   python3-matplotlib                # report plots
   python3-scipy                     # benchmarks/rounds.py: bootstrap confidence intervals
   python3-prometheus-client         # tests/validate_metrics.py: the metrics parse
