@@ -301,7 +301,8 @@ def summarize(run_dir, workload, capacity, tools, page, copy_page, segment, conf
     if replay:
         out.update({"sim_read_us": replay["user_read_latency_us"] or None,
                     "sim_read_p99_us": replay["user_read_p99_us"] or None,
-                    "sim_hit_ratio": replay["tiers"][0]["user_read_share"]})
+                    "sim_hit_ratio": replay["tiers"][0]["user_read_share"],
+                    "sim_byte_hit_ratio": replay["tiers"][0].get("user_read_byte_share")})
     for (key, _, share), c in zip(specs + learned, ceilings + learned_ceilings):
         out[key] = c[share] if c["pieces"] else None
     with open(os.path.join(run_dir, workload + ".trace.json"), "w") as f:
@@ -333,7 +334,8 @@ def measure(config, device, system, fam, run_dir, fast_bytes, copy_page):
                                               "belady_warm_byte_ratio", "past_static_hit_ratio",
                                               "lfu_copies_hit_ratio", "wal_bytes",
                                               "live_read_us", "live_read_p99_us", "sim_read_us",
-                                              "sim_read_p99_us", "sim_hit_ratio")})
+                                              "sim_read_p99_us", "sim_hit_ratio",
+                                              "sim_byte_hit_ratio")})
             if t["wal_bytes"]:
                 row["fast_writes_per_user_write"] = row["fast_device_write_bytes"] / t["wal_bytes"]
         if system == "read_cache":
@@ -378,7 +380,7 @@ CSV_COLUMNS = ["config", "slow_device", "system", "workload", "ops_per_sec", "op
                "best_static_capacity_bytes", "fast_use", "fast_copy_use", "moved_bytes",
                "segment_copy_bytes", "page_copy_bytes", "page_hits", "fast_device_write_bytes",
                "wal_bytes", "fast_writes_per_user_write", "live_read_us", "sim_read_us",
-               "live_read_p99_us", "sim_read_p99_us", "sim_hit_ratio"]
+               "live_read_p99_us", "sim_read_p99_us", "sim_hit_ratio", "sim_byte_hit_ratio"]
 
 
 def present(rows, config, systems):
@@ -616,19 +618,23 @@ def print_fidelity(found):
     print("Each run's measured window replayed by `tierfs-sim run` with the store's own URI "
           "(policy and configuration), after the same warm-up: the user reads' mean and p99 "
           "latency (live: the latencies the store measured, in the trace) and tier 0's share "
-          "of them (live: the statistics log), and Kendall's tau between the live and the "
-          "simulated ranking of the systems by mean read latency (1: the same order).\n")
+          "of their bytes (live: the statistics log's user_read_bytes; the share of reads "
+          "counted by pieces where a log predates it, marked *), and Kendall's tau between the "
+          "live and the simulated ranking of the systems by mean read latency (1: the same "
+          "order).\n")
     print("| config | workload | system | read us live / sim | error | p99 us live / sim | "
           "tier 0 share live / sim | error |")
     print("|:---|:---|:---|---:|---:|---:|---:|---:|")
     for f in found:
         for r in f["runs"]:
-            print("| %s | %s | %s | %s / %s | %s | %s / %s | %s / %s | %s |" % (
+            live, sim, mark = r.get("byte_hit_ratio"), r.get("sim_byte_hit_ratio"), ""
+            if live is None or sim is None:
+                live, sim, mark = r.get("hit_ratio"), r.get("sim_hit_ratio"), "*"
+            print("| %s | %s | %s | %s / %s | %s | %s / %s | %s / %s%s | %s |" % (
                 f["config"], LABEL[f["workload"]], r["system"], fmt(r["live_read_us"], "us"),
                 fmt(r["sim_read_us"], "us"), relative_error(r["sim_read_us"], r["live_read_us"]),
                 fmt(r.get("live_read_p99_us"), "us"), fmt(r.get("sim_read_p99_us"), "us"),
-                fmt(r.get("hit_ratio"), "pct"), fmt(r.get("sim_hit_ratio"), "pct"),
-                relative_error(r.get("sim_hit_ratio"), r.get("hit_ratio"))))
+                fmt(live, "pct"), fmt(sim, "pct"), mark, relative_error(sim, live)))
     print()
     for f in found:
         print("- %s, %s: Kendall tau %s over %d systems" % (

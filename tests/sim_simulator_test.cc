@@ -96,6 +96,18 @@ TEST(SimulatorTest, AFullTierSpillsToTheNextOne) {
   EXPECT_EQ(kSeg + kFileBlock, r.tiers[0].peak_used);
 }
 
+TEST(SimulatorTest, UserReadBytesGiveTheByteShare) {
+  // As AFullTierSpillsToTheNextOne, the reads 4, 12 and 8 KiB: tier 0 serves
+  // two of three pieces but 12 of 24 KiB.
+  SimResult r = Replay({Read(0, 0, 4096), Read(1000000, kSeg, 12288), Read(2000000, 0, 8192)},
+                       Config("fast-first", kSeg + kFileBlock));
+  EXPECT_NEAR(2.0 / 3, r.tiers[0].user_read_share, 1e-9);
+  EXPECT_EQ(12288u, r.tiers[0].user_read_bytes);
+  EXPECT_EQ(12288u, r.tiers[1].user_read_bytes);
+  EXPECT_NEAR(0.5, r.tiers[0].user_read_byte_share, 1e-9);
+  EXPECT_NEAR(0.5, r.tiers[1].user_read_byte_share, 1e-9);
+}
+
 TEST(SimulatorTest, AWarmupIsReplayedButNotMeasured) {
   // fast-first with room for one segment: the first read places segment 0
   // fast; segment 1 spills. Measured after two of the five reads.
@@ -109,6 +121,8 @@ TEST(SimulatorTest, AWarmupIsReplayedButNotMeasured) {
   EXPECT_EQ(1u, r.tiers[0].user_reads);  // the third read
   EXPECT_EQ(2u, r.tiers[1].user_reads);
   EXPECT_NEAR(1.0 / 3, r.tiers[0].user_read_share, 1e-9);
+  EXPECT_EQ(4096u, r.tiers[0].user_read_bytes);  // the warm-up's not counted
+  EXPECT_NEAR(1.0 / 3, r.tiers[0].user_read_byte_share, 1e-9);
   // The placement made in the warm-up stands: tier 0 holds segment 0 all along.
   EXPECT_EQ(double(kSeg + kFileBlock), r.tiers[0].mean_used);
   const double slow = ServiceUs("hdd", false, 4096), fast = ServiceUs("optane", false, 4096);

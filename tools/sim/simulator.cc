@@ -183,10 +183,11 @@ class Simulation : public StorageView {
   std::unordered_map<uint32_t, PageCopies::Reader> readers_;  // per stream, as per thread
   uint64_t ios_ = 0;  // I/O records served so far
 
-  // Counts a piece of a user read served by `tier`, and apart if its file is
-  // young (SimConfig::young_records).
-  void CountUserRead(const File& file, TierResult* tier) {
+  // Counts a piece of a user read of `bytes` served by `tier`, and apart if
+  // its file is young (SimConfig::young_records).
+  void CountUserRead(const File& file, uint64_t bytes, TierResult* tier) {
     tier->user_reads++;
+    tier->user_read_bytes += bytes;
     if (config_.young_records > 0 && file.born != UINT64_MAX &&
         ios_ - file.born < config_.young_records) {
       tier->young_user_reads++;
@@ -432,7 +433,7 @@ bool Simulation::ServePiece(const TraceRecord& r, File& file, uint64_t seg, uint
   }
   *completion = std::max(*completion, done);
   if (r.type != IoType::kBackgroundRead) ts.result.served++;
-  if (r.type == IoType::kUserRead) CountUserRead(file, &ts.result);
+  if (r.type == IoType::kUserRead) CountUserRead(file, size, &ts.result);
   (write ? ts.result.write_bytes : ts.result.read_bytes) += size;
   if (write) stats_.user_write_bytes += size;
 
@@ -571,7 +572,7 @@ void Simulation::CountCopyHit(const TraceRecord& r, File& file, int64_t t, int64
     const uint64_t seg = off / seg_size_;
     const uint64_t piece_end = std::min(end, (seg + 1) * seg_size_);
     fast.result.served++;
-    CountUserRead(file, &fast.result);
+    CountUserRead(file, piece_end - off, &fast.result);
     fast.result.page_hits++;
     fast.result.read_bytes += piece_end - off;
     ObserveRequest(*policy_, &file.segments[seg].heat, clock_.Next(&blocks_[r.stream]), r.type,
@@ -868,6 +869,7 @@ void SubtractCounts(const TierResult& w, TierResult* r) {
   r->migrated_in -= w.migrated_in;
   r->migrated_out -= w.migrated_out;
   r->user_reads -= w.user_reads;
+  r->user_read_bytes -= w.user_read_bytes;
   r->page_hits -= w.page_hits;
   r->young_user_reads -= w.young_user_reads;
   r->pages_copied -= w.pages_copied;
@@ -995,10 +997,11 @@ bool Simulation::Run(const std::vector<TraceRecord>& trace, SimResult* result,
     stats_.throughput =
         stats_.virtual_seconds > 0 ? double(stats_.requests) / stats_.virtual_seconds : 0;
   }
-  uint64_t served = 0, device_writes = 0, user_reads = 0, young_reads = 0;
+  uint64_t served = 0, device_writes = 0, user_reads = 0, user_read_bytes = 0, young_reads = 0;
   for (const auto& t : tiers_) {
     served += t->result.served;
     user_reads += t->result.user_reads;
+    user_read_bytes += t->result.user_read_bytes;
     young_reads += t->result.young_user_reads;
     device_writes += t->result.write_bytes + t->result.migrated_in;
   }
@@ -1008,6 +1011,8 @@ bool Simulation::Run(const std::vector<TraceRecord>& trace, SimResult* result,
     tr.device = config_.tiers[i].device.name;
     tr.hit_ratio = served ? double(tr.served) / double(served) : 0;
     tr.user_read_share = user_reads ? double(tr.user_reads) / double(user_reads) : 0;
+    tr.user_read_byte_share =
+        user_read_bytes ? double(tr.user_read_bytes) / double(user_read_bytes) : 0;
     tr.young_read_share = young_reads ? double(tr.young_user_reads) / double(young_reads) : 0;
     tr.mean_used = stats_.requests ? used_sum_[i] / double(stats_.requests) : 0;
     stats_.tiers.push_back(tr);

@@ -98,11 +98,14 @@ struct TierResult {
   uint64_t peak_used = 0;        // most bytes ever charged
   double mean_used = 0;          // bytes charged, averaged over the requests
   uint64_t user_reads = 0;       // pieces of user reads served here
+  uint64_t user_read_bytes = 0;  // their bytes (a copy's fill: its whole pages, as the store)
   uint64_t page_hits = 0;        // of user_reads, pieces served by hot-page copies
   uint64_t young_user_reads = 0;  // of user_reads, pieces of young files (SimConfig::young_records)
   uint64_t pages_copied = 0;     // hot pages copied here
   uint64_t peak_copy_bytes = 0;  // most bytes of hot-page copies at once
   double user_read_share = 0;    // user_reads / all pieces of user reads
+  double user_read_byte_share = 0;  // user_read_bytes / all bytes of user reads: the live
+                                    // store's user_read_bytes ticker, belady-warm's unit
   double young_read_share = 0;   // young_user_reads / all pieces of user reads of young files
   double hit_ratio = 0;          // served / all pieces served
 };
