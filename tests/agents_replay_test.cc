@@ -1,10 +1,13 @@
 // The learner's replay buffer (8-bit inputs, see ReplayCodec in
 // agents/rl/learner.h) and the memory the learner and agent report.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <random>
+#include <stdexcept>
 
 #include "agents/rl/agent.h"
 #include "agents/rl/learner.h"
@@ -91,6 +94,35 @@ TEST(ReplayTest, TheBoundIsTightAndBinsStayApart) {
   }
   EXPECT_EQ(0, ReplayCodec::EncodeInput(0));
   EXPECT_EQ(255, ReplayCodec::EncodeInput(1));
+}
+
+// More actions than a record holds: LibTorch's half refuses the learner. The
+// reason comes back as an exception (the store's exception boundary hands it
+// to RocksDB as an IOError), never as a line on stderr.
+TEST(ReplayTest, ALearnerThatCannotStartSaysWhyAndPrintsNothing) {
+  LearnerOptions o = Untrained(4);
+  o.shape.actions = ReplayCodec::kMaxActions + 1;
+  std::FILE* sink = std::tmpfile();
+  ASSERT_NE(nullptr, sink);
+  fflush(stderr);
+  const int saved = dup(2);
+  ASSERT_EQ(2, dup2(fileno(sink), 2));
+  std::string what;
+  try {
+    Learner learner(o);
+  } catch (const std::runtime_error& e) {
+    what = e.what();
+  }
+  fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+  std::fseek(sink, 0, SEEK_END);
+  const long printed = std::ftell(sink);  // bytes written to fd 2 meanwhile
+  std::fclose(sink);
+  EXPECT_NE(std::string::npos, what.find("the learner failed to start: LibTorch refused the "
+                                         "learner: the replay buffer holds at most 128 actions"))
+      << what;
+  EXPECT_EQ(0, printed);
 }
 
 TEST(ReplayTest, InputsOutsideTheUnitIntervalAreClamped) {

@@ -4,7 +4,6 @@
 #include <torch/torch.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <condition_variable>
 #include <mutex>
 #include <random>
@@ -381,13 +380,15 @@ bool TorchLearner::TrainStep() {
 }  // namespace rl
 }  // namespace tierfs
 
-// The entry point learner_loader.cc looks up after loading this library.
-extern "C" __attribute__((visibility("default"))) tierfs::rl::LearnerImpl* TierFSNewTorchLearner(const tierfs::rl::LearnerOptions* options,
-                                                          const tierfs::rl::Weights* initial) {
+// The entry point learner_loader.cc looks up after loading this library. On
+// failure, nullptr and *error says why (the library prints nothing).
+extern "C" __attribute__((visibility("default"))) tierfs::rl::LearnerImpl* TierFSNewTorchLearner(
+    const tierfs::rl::LearnerOptions* options, const tierfs::rl::Weights* initial,
+    std::string* error) {
   try {
     return new tierfs::rl::TorchLearner(*options, initial);
   } catch (const std::exception& e) {
-    fprintf(stderr, "TierFS: cannot create a LibTorch learner: %s\n", e.what());
+    *error = std::string("LibTorch refused the learner: ") + e.what();
     return nullptr;
   }
 }

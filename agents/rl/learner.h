@@ -153,8 +153,10 @@ bool LearnerAvailable(std::string* error);
 class Learner {
  public:
   // Starts the training thread (kBackground). `initial` (optional) seeds the
-  // networks, e.g. weights saved by an earlier run. REQUIRES:
-  // LearnerAvailable() (aborts with its message otherwise).
+  // networks, e.g. weights saved by an earlier run. Throws
+  // std::runtime_error saying why if the learner cannot start (LibTorch's
+  // half missing, though LearnerAvailable() was to be checked first, or
+  // LibTorch refusing it); nothing is printed.
   Learner(const LearnerOptions& options, const Weights* initial = nullptr);
   ~Learner();  // stops and joins the thread
   Learner(const Learner&) = delete;

@@ -3,8 +3,7 @@
 // already provides it (a program linked with it), else from the directory of
 // the library holding this code (libtierfs.so, built or installed), else by
 // the dynamic loader's search path.
-#include <cstdio>
-#include <cstdlib>
+#include <stdexcept>
 
 #include "agents/rl/learner.h"
 #include "util/sibling_library.h"
@@ -14,7 +13,8 @@ namespace rl {
 
 namespace {
 
-using Factory = LearnerImpl* (*)(const LearnerOptions*, const Weights*);
+// TierFSNewTorchLearner (learner.cc): nullptr and *error on failure.
+using Factory = LearnerImpl* (*)(const LearnerOptions*, const Weights*, std::string* error);
 constexpr const char* kLibrary = "libtierfs_learner.so";
 constexpr const char* kEntry = "TierFSNewTorchLearner";
 
@@ -36,13 +36,13 @@ bool LearnerAvailable(std::string* error) {
 
 Learner::Learner(const LearnerOptions& options, const Weights* initial) : options_(options) {
   const SiblingSymbol& l = Load();
-  if (l.get()) impl_.reset(reinterpret_cast<Factory>(l.get())(&options_, initial));
-  if (!impl_) {
-    // The policies check LearnerAvailable() when they are created: reaching
-    // here is a bug, not a configuration error.
-    fprintf(stderr, "TierFS: %s\n", l.get() ? "the learner failed to start" : l.error().c_str());
-    abort();
-  }
+  std::string error = l.error();
+  if (l.get()) impl_.reset(reinterpret_cast<Factory>(l.get())(&options_, initial, &error));
+  // The policies check LearnerAvailable() when they are created: what is left
+  // is LibTorch refusing (memory, a bug). The library prints nothing: the
+  // message goes up to the exception boundary (env/guard.h), whose caller
+  // hears it as an IOError.
+  if (!impl_) throw std::runtime_error("TierFS: the learner failed to start: " + error);
 }
 
 Learner::~Learner() = default;
