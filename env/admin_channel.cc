@@ -17,6 +17,7 @@
 
 #include "env/admin_access.h"
 #include "env/admin_ops.h"
+#include "env/info_log.h"
 #include "env/migrator.h"
 #include "env/store.h"
 
@@ -209,8 +210,15 @@ Status SendAdminRequestText(const std::string& meta_dir, const std::string& requ
   while (std::chrono::steady_clock::now() < deadline) {
     std::string text;
     if (rocksdb::ReadFileToString(fs.get(), answer, &text).ok()) {
-      // The answer is read: a copy left behind is never read again.
-      fs->DeleteFile(answer, rocksdb::IOOptions(), nullptr).PermitUncheckedError();
+      // The answer is read. A copy left behind is never read again, but
+      // stays in admin/: said in the store's LOG (this process has no store
+      // of its own to count it; it appends, as a read-only store does).
+      Status ds = fs->DeleteFile(answer, rocksdb::IOOptions(), nullptr);
+      if (!ds.ok()) {
+        InfoLog(meta_dir + "/LOG", /*may_rotate=*/false)
+            .Log("admin client (process %d): removing the answer read, %s: %s", int(getpid()),
+                 answer.c_str(), ds.ToString().c_str());
+      }
       Status ps = DecodeAdminResponse(text, response);
       if (!ps.ok()) {
         return Status::Corruption("malformed admin response " + answer + ": " + ps.ToString());
@@ -221,10 +229,16 @@ Status SendAdminRequestText(const std::string& meta_dir, const std::string& requ
   }
   // Nobody answered: withdraw the request so a later process does not run it
   // (if it is already gone, a process took it as we gave up: nothing to do).
-  fs->DeleteFile(dir + "/" + kRequestPrefix + id, rocksdb::IOOptions(), nullptr)
-      .PermitUncheckedError();
+  // One that could not be withdrawn may still run: the caller is told.
+  const std::string request_path = dir + "/" + kRequestPrefix + id;
+  Status ws = fs->DeleteFile(request_path, rocksdb::IOOptions(), nullptr);
+  const std::string left =
+      ws.ok() || ws.IsNotFound() || ws.IsPathNotFound()
+          ? ""
+          : "; the request could not be withdrawn and may still run (" + request_path + ": " +
+                ws.ToString() + ")";
   return Status::TimedOut("no answer from the process that has the TierFS store open (" +
-                          meta_dir + "; is its migration on?)");
+                          meta_dir + "; is its migration on?)" + left);
 }
 
 rocksdb::Status WaitForQueuedManualMoves(

@@ -1,7 +1,8 @@
 // The store's info log, <tier0>/meta/LOG: one line for every error the store
 // cannot hand to a caller (a failed journal rotation, a STATS file only partly
 // loaded, a torn journal tail dropped at recovery, a save at close that
-// failed, an eviction or migration move that failed) — each also counted
+// failed, an eviction or migration move that failed, space a punch or a delete
+// did not return, a leftover file not removed) — each also counted
 // (env/store_errors.h) for the admin tool — and a few lines of context (open,
 // close, a refused policy state).
 //

@@ -122,18 +122,25 @@ IOStatus Journal::Load(rocksdb::FileSystem* fs, const std::string& meta_dir,
 
 IOStatus Journal::Create(rocksdb::FileSystem* fs, const std::string& meta_dir,
                          uint64_t generation, const std::vector<JournalRecord>& snapshot,
-                         std::unique_ptr<Journal>* result) {
-  std::unique_ptr<Journal> j(new Journal(fs, meta_dir));
+                         std::unique_ptr<Journal>* result, CleanupErrorFn on_cleanup_error) {
+  std::unique_ptr<Journal> j(new Journal(fs, meta_dir, std::move(on_cleanup_error)));
   IOStatus s = j->StartGeneration(generation, snapshot);
   if (s.ok()) *result = std::move(j);
   return s;
 }
 
 Journal::~Journal() {
-  // Every record was written through at its Append, and durability is
-  // SyncTo's (the store syncs at close and reports a failure): closing only
-  // releases the descriptor.
+  // Nothing to lose: every record was written through at its Append, and
+  // durability is SyncTo's (the store syncs at close and reports a failure):
+  // closing only releases the descriptor.
   if (file_) file_->Close(IOOptions(), nullptr).PermitUncheckedError();
+}
+
+void Journal::RemoveLeftover(const std::string& path, const char* why) {
+  IOStatus s = fs_->DeleteFile(path, IOOptions(), nullptr);
+  if (!s.ok() && on_cleanup_error_) {
+    on_cleanup_error_("removing " + path + " (" + why + "; removed at the next rotation)", s);
+  }
 }
 
 IOStatus Journal::StartGeneration(uint64_t gen, const std::vector<JournalRecord>& snapshot) {
@@ -166,7 +173,7 @@ IOStatus Journal::StartGeneration(uint64_t gen, const std::vector<JournalRecord>
   if (!s.ok()) {
     // Not committed: generation gen-1 stays the current one. A .tmp that
     // stays is ignored by Load() and removed by the next rotation.
-    fs_->DeleteFile(tmp, io, nullptr).PermitUncheckedError();
+    RemoveLeftover(tmp, "a snapshot not committed");
     return IOStatus::IOError("TierFS cannot start journal generation " +
                              std::to_string(gen) + " in " + dir_ + ": " + s.ToString());
   }
@@ -178,7 +185,8 @@ IOStatus Journal::StartGeneration(uint64_t gen, const std::vector<JournalRecord>
   if (!s.ok()) {
     error_ = IOStatus::IOError("TierFS journal directory " + dir_ + " sync failed: " + s.ToString());
   }
-  // The old journal's records are all in the snapshot just committed.
+  // The old journal's records are all in the snapshot just committed, and
+  // the file is removed below: a close that fails loses nothing.
   if (file_) file_->Close(io, nullptr).PermitUncheckedError();
   file_ = std::move(journal);
   generation_ = gen;
@@ -189,13 +197,18 @@ IOStatus Journal::StartGeneration(uint64_t gen, const std::vector<JournalRecord>
   // Remove every older generation and leftover temporary file (best effort:
   // Load() ignores them anyway).
   std::vector<std::string> children;
-  if (fs_->GetChildren(dir_, io, &children, nullptr).ok()) {
+  IOStatus ls = fs_->GetChildren(dir_, io, &children, nullptr);
+  if (!ls.ok() && on_cleanup_error_) {
+    on_cleanup_error_("listing " + dir_ + " for older generations (removed at the next rotation)",
+                      ls);
+  }
+  if (ls.ok()) {
     for (const std::string& c : children) {
       uint64_t g;
       bool old_gen = (ParseGeneration(c, "SNAPSHOT-", &g) || ParseGeneration(c, "JOURNAL-", &g)) && g < gen;
       bool tmp_file = c.size() > 4 && c.compare(c.size() - 4, 4, ".tmp") == 0;
       if (old_gen || tmp_file) {
-        fs_->DeleteFile(dir_ + "/" + c, io, nullptr).PermitUncheckedError();
+        RemoveLeftover(dir_ + "/" + c, old_gen ? "an older generation" : "a leftover");
       }
     }
   }

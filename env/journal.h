@@ -17,6 +17,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -38,12 +39,22 @@ class Journal {
                                 std::vector<JournalRecord>* records,
                                 bool* torn_tail);
 
+  // Told of each file the journal could not remove: a failed rotation's
+  // SNAPSHOT-n.tmp, an older generation, a leftover *.tmp (`what` names it).
+  // Nothing is lost: Load() ignores them and the next rotation tries again;
+  // the store logs and counts them (StoreError::kCleanup). Called with the
+  // journal's locks held: it must not call into the journal.
+  using CleanupErrorFn = std::function<void(const std::string& what, const rocksdb::IOStatus& s)>;
+
   // Starts generation `generation` in `meta_dir` from `snapshot` and returns a
-  // journal that appends to it. Older generations are removed.
+  // journal that appends to it. Older generations are removed; a removal
+  // that fails goes to `on_cleanup_error` (if set) at this and every later
+  // rotation.
   static rocksdb::IOStatus Create(rocksdb::FileSystem* fs, const std::string& meta_dir,
                                   uint64_t generation,
                                   const std::vector<JournalRecord>& snapshot,
-                                  std::unique_ptr<Journal>* result);
+                                  std::unique_ptr<Journal>* result,
+                                  CleanupErrorFn on_cleanup_error = nullptr);
 
   ~Journal();
 
@@ -77,12 +88,16 @@ class Journal {
   static std::string JournalName(const std::string& dir, uint64_t gen);
 
  private:
-  Journal(rocksdb::FileSystem* fs, std::string dir) : fs_(fs), dir_(std::move(dir)) {}
+  Journal(rocksdb::FileSystem* fs, std::string dir, CleanupErrorFn on_cleanup_error)
+      : fs_(fs), dir_(std::move(dir)), on_cleanup_error_(std::move(on_cleanup_error)) {}
   rocksdb::IOStatus StartGeneration(uint64_t generation,
                                     const std::vector<JournalRecord>& snapshot);
+  // Removes `path`, best effort: a failure goes to on_cleanup_error_.
+  void RemoveLeftover(const std::string& path, const char* why);
 
   rocksdb::FileSystem* const fs_;
   const std::string dir_;
+  const CleanupErrorFn on_cleanup_error_;
   // Built once, at open: a FileOptions built anew runs EnvOptions(), which
   // reaches RocksDB statics, and a rotation may come at process exit.
   const rocksdb::FileOptions file_options_;

@@ -37,6 +37,7 @@ class FileLogger : public rocksdb::Logger {
     size_t len = std::min(sizeof(line) - 2, size_t(n) + size_t(m < 0 ? 0 : m));
     if (len == 0 || line[len - 1] != '\n') line[len++] = '\n';
     std::lock_guard<std::mutex> lock(mu_);
+    // As RocksDB's PosixLogger: a line that cannot be written is dropped (above).
     if (file_) file_->Append(rocksdb::Slice(line, len), rocksdb::IOOptions(), nullptr).PermitUncheckedError();
   }
 

@@ -5,7 +5,6 @@
 
 #include "engine/migration.h"
 #include "env/config.h"
-#include "env/posix_util.h"
 #include "env/read_gate.h"
 #include "env/store.h"
 
@@ -170,7 +169,7 @@ IOStatus MoveExecutor::Run(const Move& move, MoveCause cause, Governor* governor
     if (!s.ok()) {
       // Not committed: the home stays; the partial copy goes (best effort:
       // recovery punches data that is neither home nor recorded copy).
-      PunchHole(store_.tier(to).DataPath(e->id), start, charge).PermitUncheckedError();
+      store_.PunchGarbage(to, e->id, start, charge, Describe(move) + ": its copy, not committed");
       store_.tier(to).Release(charge);
       ReleaseUnusedAllowance(e, to);
       return s;
@@ -198,7 +197,7 @@ IOStatus MoveExecutor::Run(const Move& move, MoveCause cause, Governor* governor
   if (!s.ok()) return s;
   ReadGate::WaitForReaders();
   // Best effort: if the punch fails, recovery punches the old home.
-  PunchHole(store_.tier(from).DataPath(e->id), start, charge).PermitUncheckedError();
+  store_.PunchGarbage(from, e->id, start, charge, Describe(move) + ": the old home");
   store_.tier(from).NoteSpaceFreed();
   store_.MaybeRotate();
   return IOStatus::OK();
@@ -238,7 +237,8 @@ IOStatus MoveExecutor::DropCopy(FileEntry* e, uint64_t seg) {
   }
   ReadGate::WaitForReaders();
   // Best effort: the copy is no longer recorded, so recovery punches it.
-  PunchHole(t.DataPath(e->id), store_.SegmentStart(seg), charge).PermitUncheckedError();
+  store_.PunchGarbage(c, e->id, store_.SegmentStart(seg), charge,
+                      "the dropped copy of segment " + std::to_string(seg));
   t.Release(charge);
   t.NoteSpaceFreed();
   return IOStatus::OK();

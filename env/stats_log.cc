@@ -63,6 +63,8 @@ StatsLog::StatsLog(std::string path, uint64_t interval_ms, Format format, Snapsh
       fd_(fd),
       thread_([this] { Run(); }) {}
 
+// The owner's own Stop (Store::StopStatsLogs) reported the status, or Start
+// returned it; a second Stop returns it again.
 StatsLog::~StatsLog() { Stop().PermitUncheckedError(); }
 
 void StatsLog::Run() {

@@ -93,10 +93,23 @@ void Store::MaybeRotate() {
 }
 
 void Store::ReportError(StoreError kind, const std::string& what, const rocksdb::Status& status) {
+  if (status.ok()) return;
   errors_.Add(kind);
   const bool logged = info_log_ && info_log_->Log("ERROR %s: %s: %s", kStoreErrors[size_t(kind)].name,
                                                   what.c_str(), status.ToString().c_str());
   if (!logged) errors_.Add(StoreError::kInfoLog);
+}
+
+void Store::PunchGarbage(int t, uint64_t id, uint64_t offset, uint64_t len,
+                         const std::string& whose) {
+  IOStatus s = PunchHole(tier(t).DataPath(id), offset, len);
+  if (!s.ok()) {
+    ReportError(StoreError::kSpaceNotFreed,
+                "freeing [" + std::to_string(offset) + ", +" + std::to_string(len) + ") of file " +
+                    std::to_string(id) + " on tier " + std::to_string(t) + ", " + whose +
+                    " (allocated until the next open)",
+                s);
+  }
 }
 
 void Store::LogInfo(const std::string& line) {
@@ -350,8 +363,13 @@ void Store::FreeData(const std::shared_ptr<FileEntry>& entry) {
     if (entry->allowance_mask & (1u << t)) tier(t).Release(kBlockSize);
     if (unbound_for_good && (entry->data_file_mask & (1u << t))) {
       // An orphan left by a failure here is removed at the next open.
-      base_->DeleteFile(tier(t).DataPath(entry->id), IOOptions(), nullptr)
-          .PermitUncheckedError();
+      IOStatus s = base_->DeleteFile(tier(t).DataPath(entry->id), IOOptions(), nullptr);
+      if (!s.ok()) {
+        ReportError(StoreError::kSpaceNotFreed,
+                    "removing the backing file of deleted file " + std::to_string(entry->id) +
+                        " on tier " + std::to_string(t) + " (allocated until the next open)",
+                    s);
+      }
       tier(t).NoteSpaceFreed();
     }
   }
@@ -562,7 +580,8 @@ IOStatus Store::RelocateSegment(FileEntry* entry, uint64_t seg, uint64_t valid_e
     // Not committed: the segment stays where it was; drop the partial copy
     // (best effort: recovery punches data on a tier that is not its home).
     if (has_data) {
-      PunchHole(tier(to).DataPath(entry->id), start, RoundUp(valid_end - start)).PermitUncheckedError();
+      PunchGarbage(to, entry->id, start, RoundUp(valid_end - start),
+                   "a relocation's copy not committed");
     }
     tier(to).Release(bytes);
     moves_.ReleaseUnusedAllowance(entry, to);
@@ -588,7 +607,8 @@ IOStatus Store::RelocateSegment(FileEntry* entry, uint64_t seg, uint64_t valid_e
   if (has_data) {
     // Best effort, as every punch of a copy that is no longer home: if it
     // fails, the next open's recovery punches it.
-    PunchHole(tier(from).DataPath(entry->id), start, RoundUp(valid_end - start)).PermitUncheckedError();
+    PunchGarbage(from, entry->id, start, RoundUp(valid_end - start),
+                 "the old home after a relocation to tier " + std::to_string(to));
   }
   *new_tier = to;
   return IOStatus::OK();

@@ -299,9 +299,16 @@ class Store : public StorageView {
 
   // ---- errors no caller hears of (env/store_errors.h, env/info_log.h) ----
   // Logs "<kind's name>: <what>: <status>" to <tier0>/meta/LOG and counts
-  // it. For errors at open, at close and on background threads; an error a
-  // caller receives is the caller's to report. Thread-safe.
+  // it. For errors at open, at close, on background threads and in
+  // best-effort work; an error a caller receives is the caller's to report.
+  // An OK status is no error: nothing is logged or counted. Thread-safe.
   void ReportError(StoreError kind, const std::string& what, const rocksdb::Status& status);
+  // Punches [offset, offset+len) of tier `t`'s backing file of file `id`:
+  // data no longer needed (`whose`: "migrate 5:0 -> tier 1: the old home").
+  // Best effort: a failure is reported (kSpaceNotFreed), and the space
+  // stays allocated until the next open's recovery punches data that is
+  // neither a segment's home nor its recorded copy.
+  void PunchGarbage(int t, uint64_t id, uint64_t offset, uint64_t len, const std::string& whose);
   // A line of context in the LOG (open, close, a refused policy state): not
   // an error, not counted.
   void LogInfo(const std::string& line);

@@ -89,6 +89,8 @@ class StoreLock {
                         "process first (" + s.ToString() + ")");
   }
   void Release() {
+    // Nothing to lose: the POSIX file system (fs_) closes the lock's
+    // descriptor, and with it the lock, whatever UnlockFile returns.
     if (lock_) fs_->UnlockFile(lock_, IOOptions(), nullptr).PermitUncheckedError();
     lock_ = nullptr;
   }

@@ -25,6 +25,7 @@ using rocksdb::IOStatus;
 Store::~Store() {
   // First: an exit handler saving this store finishes before it goes.
   UnregisterLiveStore(this);
+  // Close reports each failure itself (NoteFinalSave): its status repeats them.
   Close().PermitUncheckedError();
   // At exit a learning policy's LibTorch networks are not destroyed: their
   // destructors call into LibTorch, whose statics may be gone (its training
@@ -66,9 +67,12 @@ IOStatus Store::Close() {
   if (exiting) {
     AbandonBaseObjects();
   } else if (meta_lock_) {
-    // Unlocking cannot fail in a way that matters: the lock goes with the
-    // descriptor, which this closes either way.
-    base_->UnlockFile(meta_lock_, IOOptions(), nullptr).PermitUncheckedError();
+    // On POSIX the lock goes with the descriptor, which UnlockFile closes
+    // whatever it returns; another base file system may keep it: the next
+    // open would then find the store held. (Counted after STATS was saved:
+    // in the LOG only.)
+    ReportError(StoreError::kCleanup, "releasing " + meta_dir_ + "/LOCK at close",
+                base_->UnlockFile(meta_lock_, IOOptions(), nullptr));
   }
   meta_lock_ = nullptr;
   close_status_ = first;

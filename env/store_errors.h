@@ -1,7 +1,10 @@
-// Errors the store cannot hand to any caller — they happen at open, at close
-// or on a background thread — counted by kind, store-wide. Each is also one
-// line in the info log (env/info_log.h) naming what failed and the status;
-// Store::ReportError does both.
+// Errors the store cannot hand to any caller — they happen at open, at close,
+// on a background thread, or in best-effort work after the caller's operation
+// succeeded (a punch or a delete that returns space, a leftover's removal) —
+// counted by kind, store-wide. Each is also one line in the info log
+// (env/info_log.h) naming what failed and the status; Store::ReportError does
+// both. A status the library gives up on is reported here, or its site says
+// why nothing is lost.
 //
 // As the per-tier tickers (kTierTickers in tierfs/statistics.h): one enum, one row per
 // value naming it, and everything that shows a counter — the STATS file, the
@@ -31,6 +34,9 @@ enum class StoreError : uint32_t {
   kMigrationGivenUp,
   kAdminChannel,
   kInfoLog,
+  kSpaceNotFreed,
+  kCleanup,
+  kDroppedFileClose,
   kNumErrors  // not an error: the count of them
 };
 constexpr size_t kNumStoreErrors = size_t(StoreError::kNumErrors);
@@ -60,6 +66,15 @@ inline constexpr StoreErrorInfo kStoreErrors[kNumStoreErrors] = {
      "admin requests refused (another user's, open to others, a path outside the store), "
      "whose answer could not be written or which could not be removed; a channel not served"},
     {StoreError::kInfoLog, "info_log", "lines the info log could not write"},
+    {StoreError::kSpaceNotFreed, "space_not_freed",
+     "hole punches and deletes of data no longer needed that failed: "
+     "the space stays allocated until the next open frees it"},
+    {StoreError::kCleanup, "cleanup",
+     "temporary or old files in meta/ not removed (the next journal rotation tries again); "
+     "the store's lock not released at close"},
+    {StoreError::kDroppedFileClose, "dropped_file_close",
+     "files dropped without Close whose backing files failed to close: "
+     "writes never synced may be lost"},
 };
 static_assert(detail::RowsInEnumOrder(kStoreErrors),
               "kStoreErrors needs one row per StoreError, in enum order");

@@ -89,7 +89,9 @@ IOStatus Store::Pin(const std::string& path, const std::string& column_family, i
   }  // SegmentsToMove takes the namespace lock again
   if (t < 0) return IOStatus::OK();
   for (const std::string& p : paths) {
-    SegmentsToMove(p, Move::kMigrate, t, 0, ~0ull, moves).PermitUncheckedError();  // gone since: skipped
+    // `t` is checked above, so only PathNotFound can come back: a file
+    // deleted since has nothing to move.
+    SegmentsToMove(p, Move::kMigrate, t, 0, ~0ull, moves).PermitUncheckedError();
   }
   return IOStatus::OK();
 }

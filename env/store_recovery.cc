@@ -129,7 +129,7 @@ IOStatus Store::OpenTiers() {
   IOOptions io;
   for (size_t i = 0; i < options_.tiers.size(); ++i) {
     DeviceParams device;
-    // Checked by ValidateOptions in Open: cannot fail here.
+    // Checked by ValidateOptions in Open: cannot fail here, nothing to lose.
     ParseDeviceParams(options_.tiers[i].device, &device).PermitUncheckedError();
     tiers_.push_back(std::make_unique<Tier>(int(i), options_.tiers[i], device));
   }
@@ -304,7 +304,14 @@ IOStatus Store::Recover() {
         e->data_file_mask.fetch_or(uint8_t(1u << t));
       } else if (!read_only()) {
         // Best effort: an orphan that stays is found again at the next open.
-        base_->DeleteFile(tier(t).data_dir + "/" + c, io, nullptr).PermitUncheckedError();
+        IOStatus ds = base_->DeleteFile(tier(t).data_dir + "/" + c, io, nullptr);
+        if (!ds.ok()) {
+          ReportError(StoreError::kSpaceNotFreed,
+                      "removing the backing file of file " + std::to_string(id) +
+                          ", no longer in the namespace, on tier " + std::to_string(t) +
+                          " (allocated until the next open)",
+                      ds);
+        }
       }
     }
   }
@@ -358,7 +365,6 @@ IOStatus Store::Recover() {
     // adopted. One pass over each backing file's extents.
     for (int t = 0; t < NumTiers(); ++t) {
       if (!(entry->data_file_mask & (1u << t))) continue;
-      std::string path = tier(t).DataPath(id);
       for (const auto& [begin, end] : extents[t]) {
         uint64_t last = std::min(end, size);
         for (uint64_t seg = SegmentOf(begin); begin < last && seg <= SegmentOf(last - 1); ++seg) {
@@ -369,7 +375,9 @@ IOStatus Store::Recover() {
           uint64_t to = std::min(end, SegmentLimit(seg));
           // Best effort: data left here is punched again at the next open,
           // and reads never look at a tier that is neither home nor copy.
-          PunchHole(path, from, RoundUp(to) - from).PermitUncheckedError();
+          PunchGarbage(t, id, from, RoundUp(to) - from,
+                       "at recovery: segment " + std::to_string(seg) +
+                           "'s data there, neither its home nor its copy");
         }
       }
     }
@@ -409,7 +417,10 @@ IOStatus Store::Recover() {
   dirty_data_dirs_ = uint8_t((1u << NumTiers()) - 1);
   s = SyncDataDirs();
   if (!s.ok()) return s;
-  s = Journal::Create(base_.get(), meta_dir_, generation + 1, ns_.SnapshotRecords(), &journal_);
+  s = Journal::Create(base_.get(), meta_dir_, generation + 1, ns_.SnapshotRecords(), &journal_,
+                      [this](const std::string& what, const IOStatus& cs) {
+                        ReportError(StoreError::kCleanup, what, cs);
+                      });
   if (!s.ok()) return s;
   if (torn) {
     // Dropped by starting the new generation without it. Nothing is lost

@@ -26,7 +26,8 @@ SegmentReader::SegmentReader(std::shared_ptr<Store> store, std::shared_ptr<FileE
   store_->AddHandle(entry_.get());
   const uint8_t mask = entry_->data_file_mask.load();
   // Open the backing files the file has now, while its name is known live; an
-  // error here surfaces again on the first read of that tier.
+  // error here is dropped because it surfaces again, to the reader, on the
+  // first read of that tier.
   for (int t = 0; t < store_->NumTiers(); ++t) {
     rocksdb::FSRandomAccessFile* f;
     if (mask & (1u << t)) Handle(t, &f).PermitUncheckedError();
@@ -396,10 +397,14 @@ SegmentWriter::SegmentWriter(std::shared_ptr<Store> store, std::shared_ptr<FileE
 
 SegmentWriter::~SegmentWriter() {
   // RocksDB closes a file before dropping it and gets Close's status; this
-  // one is a no-op then. Otherwise the file is dropped after an error RocksDB
-  // already has, and closing backing files only releases descriptors (every
-  // write reached the OS; durability is Sync's).
-  Guard("close", "", [&] { return Close(); }).PermitUncheckedError();
+  // one is a no-op then. A file dropped unclosed (after an error RocksDB
+  // already has, or by a host program that never closes) has no caller left
+  // to hear that its backing files would not close: reported.
+  IOStatus s = Guard("close", "", [&] { return Close(); });
+  if (!s.ok()) {
+    store_->ReportError(StoreError::kDroppedFileClose,
+                        "closing file " + std::to_string(entry_->id) + ", dropped without Close", s);
+  }
   store_->DropHandle(entry_);
 }
 

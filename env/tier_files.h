@@ -146,6 +146,8 @@ class SegmentWriter {
  public:
   SegmentWriter(std::shared_ptr<Store> store, std::shared_ptr<FileEntry> entry,
                 const rocksdb::FileOptions& options);
+  // Closes the file if no one did; a failure then is reported
+  // (StoreError::kDroppedFileClose), there being no caller to hear it.
   ~SegmentWriter();
 
   rocksdb::IOStatus Write(uint64_t offset, const rocksdb::Slice& data, int lifetime_hint);

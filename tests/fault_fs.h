@@ -1,6 +1,7 @@
 // A FileSystem wrapper for fault injection under TierFS: switches that make
 // chosen operations of the base file system fail (ENOSPC after a byte budget,
-// EIO on reads, writes or syncs, a file that cannot be created or renamed),
+// EIO on reads, writes, syncs or closes, a file that cannot be created,
+// renamed or deleted),
 // and small devices: a byte budget that every write under a path spends
 // (backing files, the journal, snapshots, STATS), that GetFreeSpace reports,
 // and that, once a write did not fit, refuses every later write there, as a
@@ -31,9 +32,11 @@ struct Faults {
   std::string eio_prefix;                 // backing files (random access, read-write)
   std::atomic<bool> read_eio{false};
   std::atomic<bool> sync_eio{false};
+  std::atomic<bool> close_eio{false};     // backing files under eio_prefix: Close fails (but closes)
   std::atomic<int> injected{0};
   std::string create_fails;  // NewWritableFile of paths containing this fails
   std::string rename_fails;  // RenameFile of sources containing this fails
+  std::string delete_fails;  // DeleteFile of paths containing this fails
   std::string writable_sync_fails;  // Sync/Fsync of writable files whose path contains this...
   std::atomic<bool> writable_sync_eio{false};  // ...fail while this is on
 
@@ -105,6 +108,14 @@ class FaultRWFile : public rocksdb::FSRandomRWFileOwnerWrapper {
     return FSRandomRWFileOwnerWrapper::Sync(o, d);
   }
   IOStatus Fsync(const IOOptions& o, IODebugContext* d) override { return Sync(o, d); }
+  IOStatus Close(const IOOptions& o, IODebugContext* d) override {
+    IOStatus s = FSRandomRWFileOwnerWrapper::Close(o, d);
+    if (faults_->close_eio && faults_->Matches(faults_->eio_prefix, path_)) {
+      faults_->injected++;
+      return IOStatus::IOError("injected EIO on close: " + path_);
+    }
+    return s;
+  }
 
  private:
   const std::string path_;
@@ -211,6 +222,13 @@ class FaultFS : public rocksdb::FileSystemWrapper {
       return IOStatus::IOError("injected: cannot rename " + src);
     }
     return target()->RenameFile(src, dst, o, d);
+  }
+  IOStatus DeleteFile(const std::string& f, const IOOptions& o, IODebugContext* d) override {
+    if (!faults.delete_fails.empty() && f.find(faults.delete_fails) != std::string::npos) {
+      faults.injected++;
+      return IOStatus::IOError("injected: cannot delete " + f);
+    }
+    return target()->DeleteFile(f, o, d);
   }
   Faults faults;
 };

@@ -1,9 +1,11 @@
 // Errors no caller hears of are never swallowed: each one injected here — a
 // failed journal rotation, a damaged STATS file, a torn journal tail, failed
-// saves at close, an eviction move and a migration that fail — leaves its
-// line in <tier0>/meta/LOG and bumps its counter (env/store_errors.h), the
-// admin tool shows the counter, offline and through the admin channel, and
-// the library prints nothing on stderr meanwhile.
+// saves at close, an eviction move and a migration that fail, a hole punch
+// or a delete that does not return space, an old journal generation not
+// removed, a file dropped unclosed whose close fails — leaves its line in
+// <tier0>/meta/LOG and bumps its counter (env/store_errors.h), the admin tool
+// shows the counter, offline and through the admin channel, and the library
+// prints nothing on stderr meanwhile.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -15,9 +17,11 @@
 
 #include "env/journal.h"
 #include "env/journal_format.h"
+#include "env/posix_util.h"
 #include "env/store.h"
 #include "env/tier_fs.h"
 #include "tests/fault_fs.h"
+#include "tests/punch_faults.h"
 #include "tests/test_util.h"
 
 namespace tierfs {
@@ -69,6 +73,11 @@ class StoreErrorsTest : public ::testing::Test {
     return n;
   }
   std::string Log() { return "LOG:\n" + Dump(Meta() + "/LOG"); }
+  // The backing file of `path` on tier `t`, and the file's id.
+  std::string Backing(const std::string& path, int t) {
+    return store().tier(t).DataPath(store().Find(path)->id);
+  }
+  std::string Id(const std::string& path) { return std::to_string(store().Find(path)->id); }
   static std::string Dump(const std::string& path) {
     std::string all;
     for (const std::string& line : test::ReadLines(path)) all += line + "\n";
@@ -362,6 +371,103 @@ TEST_F(StoreErrorsTest, GivenUpMigrationIsLoggedCountedAndShownThroughTheAdminCh
   EXPECT_NE(std::string::npos, text.find(Meta() + "/LOG")) << text;
   // Every steering answer carries the counters.
   EXPECT_EQ(2u, ToolJson("queue")["errors"]["migration_given_up"].get<uint64_t>());
+}
+
+// Returning the space of data no longer needed is best effort: a punch that
+// fails leaves the move standing and the space allocated until the next open
+// punches it, and is logged and counted.
+TEST_F(StoreErrorsTest, FailedHolePunchIsLoggedCountedAndTheNextOpenFreesTheSpace) {
+  Open(";migration:off");
+  Write("/db/000001.sst", 64 << 10);  // one segment, on tier 0
+  const std::string id = Id("/db/000001.sst");
+  const std::string old_home = Backing("/db/000001.sst", 0);
+  ASSERT_GE(AllocatedBytes(old_home), uint64_t(64 << 10));
+  test::FailPunchesOf(old_home);
+  const int seen = test::PunchesSeen();
+  const rocksdb::Status s =
+      ApplyDataOp(fs_.get(), DataOp::kMigrate, "/db/000001.sst", 1, 0, ~0ull, /*wait=*/true);
+  test::FailPunchesOf("");
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  ASSERT_EQ(seen + 1, test::PunchesSeen()) << "the migration punched once";
+  EXPECT_EQ(1, test::PunchesFailed());
+  EXPECT_EQ(1u, Count(StoreError::kSpaceNotFreed));
+  EXPECT_EQ(1u, Logged(StoreError::kSpaceNotFreed,
+                       "freeing [0, +65536) of file " + id + " on tier 0, migrate " + id +
+                           ":0 -> tier 1: the old home (allocated until the next open)",
+                       "IO error: punch hole in " + old_home + ": Operation not supported"))
+      << Log();
+  // The move stands: the data reads back from tier 1; tier 0 still holds it.
+  EXPECT_EQ(1, store().Find("/db/000001.sst")->segments.tier(0));
+  EXPECT_EQ(test::RandomBytes(64 << 10, 64 << 10), test::ReadAll(fs_.get(), "/db/000001.sst"));
+  EXPECT_GE(AllocatedBytes(old_home), uint64_t(64 << 10));
+  Close();
+  Open(";migration:off");  // recovery punches data neither home nor copy
+  EXPECT_EQ(0u, AllocatedBytes(old_home));
+  EXPECT_EQ(1u, Count(StoreError::kSpaceNotFreed)) << "saved in STATS, not counted again";
+  EXPECT_EQ(test::RandomBytes(64 << 10, 64 << 10), test::ReadAll(fs_.get(), "/db/000001.sst"));
+  Close();
+  if (!HaveTool()) GTEST_SKIP() << "no " << test::ToolPath();
+  const json out = ToolJson("errors");
+  EXPECT_EQ(1u, out["errors"]["space_not_freed"].get<uint64_t>()) << out.dump();
+}
+
+// A deleted file's backing files and a rotation's older generation are
+// removed best effort: what stays is logged and counted, and removed later
+// (at the next open, at the next rotation).
+TEST_F(StoreErrorsTest, FilesNotRemovedAreLoggedCountedAndRemovedLater) {
+  Open();
+  Write("/db/000001.sst", 64 << 10);
+  const std::string id = Id("/db/000001.sst");
+  const std::string backing = Backing("/db/000001.sst", 0);
+  fault_->faults.delete_fails = backing;
+  ASSERT_TRUE(fs_->DeleteFile("/db/000001.sst", IOOptions(), nullptr).ok());
+  fault_->faults.delete_fails.clear();
+  EXPECT_EQ(1u, Count(StoreError::kSpaceNotFreed));
+  EXPECT_EQ(1u, Logged(StoreError::kSpaceNotFreed,
+                       "removing the backing file of deleted file " + id + " on tier 0",
+                       "injected: cannot delete " + backing)) << Log();
+  EXPECT_EQ(0, access(backing.c_str(), F_OK));
+
+  fault_->faults.delete_fails = "JOURNAL-000001";
+  Churn(32800);  // a rotation to generation 2 is due at 65,536 records
+  fault_->faults.delete_fails.clear();
+  const std::string old_journal = Journal::JournalName(Meta(), 1);
+  EXPECT_EQ(0, access(Journal::JournalName(Meta(), 2).c_str(), F_OK));
+  EXPECT_EQ(1u, Count(StoreError::kCleanup));
+  EXPECT_EQ(1u, Logged(StoreError::kCleanup,
+                       "removing " + old_journal + " (an older generation; removed at the next "
+                       "rotation)", "injected: cannot delete " + old_journal)) << Log();
+  EXPECT_EQ(0, access(old_journal.c_str(), F_OK));
+  Close();
+  Open();  // starts generation 3: removes generation 1 and the orphan
+  EXPECT_NE(0, access(old_journal.c_str(), F_OK));
+  EXPECT_NE(0, access(backing.c_str(), F_OK));
+  EXPECT_EQ(1u, Count(StoreError::kSpaceNotFreed));
+  EXPECT_EQ(1u, Count(StoreError::kCleanup));
+}
+
+// RocksDB closes every file it writes and hears Close's status; a file
+// dropped unclosed has no one to hear it: its failure is logged and counted.
+TEST_F(StoreErrorsTest, AFileDroppedUnclosedWhoseCloseFailsIsLoggedAndCounted) {
+  Open();
+  IOOptions io;
+  ASSERT_TRUE(fs_->CreateDirIfMissing("/db", io, nullptr).ok());
+  std::unique_ptr<rocksdb::FSWritableFile> closed, dropped;
+  ASSERT_TRUE(fs_->NewWritableFile("/db/closed.log", FileOptions(), &closed, nullptr).ok());
+  ASSERT_TRUE(fs_->NewWritableFile("/db/dropped.log", FileOptions(), &dropped, nullptr).ok());
+  ASSERT_TRUE(closed->Append(test::RandomBytes(4096, 1), io, nullptr).ok());
+  ASSERT_TRUE(dropped->Append(test::RandomBytes(4096, 2), io, nullptr).ok());
+  const std::string id = Id("/db/dropped.log");
+  fault_->faults.eio_prefix = Tier(0);
+  fault_->faults.close_eio = true;
+  EXPECT_FALSE(closed->Close(io, nullptr).ok());  // its caller is told
+  closed.reset();
+  dropped.reset();
+  fault_->faults.close_eio = false;
+  EXPECT_EQ(1u, Count(StoreError::kDroppedFileClose));
+  EXPECT_EQ(1u, Logged(StoreError::kDroppedFileClose,
+                       "closing file " + id + ", dropped without Close",
+                       "injected EIO on close: " + Tier(0) + "data/")) << Log();
 }
 
 TEST_F(StoreErrorsTest, ALogThatCannotBeWrittenIsCountedToo) {
