@@ -226,13 +226,17 @@ def ceiling_specs(capacity, page, copy_page, segment):
     """tierfs-sim's --ceilings: (summary key, spec, share reported) per ceiling.
     belady-warm at the store's segment size, in bytes: what any tier 0 of this
     size whose contents change when a segment is accessed can serve of the
-    window's user-read bytes, whatever it held when the window began."""
+    window's user-read bytes, whatever it held when the window began; and at
+    the copies' unit, what copies made when their unit is read or written
+    can (tighter: a segment's access lets the whole segment in)."""
     return [("best_static_hit_ratio", "best-static:%d:%d" % (page, capacity), "share"),
             ("best_static_copy_page_hit_ratio", "best-static:%d:%d" % (copy_page, capacity),
              "share"),
             ("best_static_freed_hit_ratio", "best-static-freed:%d:%d" % (page, capacity), "share"),
             ("belady_copies_hit_ratio", "belady-copies:%d:%d" % (copy_page, capacity), "share"),
-            ("belady_warm_byte_ratio", "belady-warm:%d:%d" % (segment, capacity), "byte_share")]
+            ("belady_warm_byte_ratio", "belady-warm:%d:%d" % (segment, capacity), "byte_share"),
+            ("belady_warm_copy_byte_ratio", "belady-warm:%d:%d" % (copy_page, capacity),
+             "byte_share")]
 
 
 def learned_specs(capacity, copy_page):
@@ -331,7 +335,8 @@ def measure(config, device, system, fam, run_dir, fast_bytes, copy_page):
                                               "best_static_copy_page_hit_ratio",
                                               "best_static_freed_hit_ratio",
                                               "belady_copies_hit_ratio",
-                                              "belady_warm_byte_ratio", "past_static_hit_ratio",
+                                              "belady_warm_byte_ratio",
+                                              "belady_warm_copy_byte_ratio", "past_static_hit_ratio",
                                               "lfu_copies_hit_ratio", "wal_bytes",
                                               "live_read_us", "live_read_p99_us", "sim_read_us",
                                               "sim_read_p99_us", "sim_hit_ratio",
@@ -376,7 +381,7 @@ CSV_COLUMNS = ["config", "slow_device", "system", "workload", "ops_per_sec", "op
                "reads_per_op", "device_us_per_op", "hit_ratio", "best_static_hit_ratio", "hit_vs_best_static",
                "best_static_copy_page_hit_ratio", "best_static_freed_hit_ratio",
                "belady_copies_hit_ratio", "byte_hit_ratio", "belady_warm_byte_ratio",
-               "bytes_vs_belady_warm", "cache_spared_share", "fast_capacity_bytes",
+               "bytes_vs_belady_warm", "belady_warm_copy_byte_ratio", "cache_spared_share", "fast_capacity_bytes",
                "best_static_capacity_bytes", "fast_use", "fast_copy_use", "moved_bytes",
                "segment_copy_bytes", "page_copy_bytes", "page_hits", "fast_device_write_bytes",
                "wal_bytes", "fast_writes_per_user_write", "live_read_us", "sim_read_us",
@@ -437,12 +442,15 @@ def print_tables(rows, configs, systems, workloads, equal_cache, page, copy_page
                   "belady_copies_hit_ratio")))
         print("\nTier 0's share of the user reads' bytes / the most any tier 0 of %s MiB "
               "serves of them, whatever it held when the window began (Belady's MIN started "
-              "warm, on bytes, taken in when their segment is read or written; tierfs-sim's "
-              "belady-warm) (share / ceiling (ratio)):\n" % fmt(fast, "mib"))
+              "warm, on bytes; tierfs-sim's belady-warm), taking bytes in when their segment "
+              "is read or written (a bound of every policy) / when their %d KiB copy unit is "
+              "(a bound of copies alone) (share / segment ceiling (ratio) / copy ceiling):\n"
+              % (fmt(fast, "mib"), copy_page >> 10))
         table(rows, config, [s for s in sys_here if s != "read_cache"], reads,
-              lambda r: "%s / %s (%s)" % (
+              lambda r: "%s / %s (%s) / %s" % (
                   fmt(r.get("byte_hit_ratio"), "pct0"), fmt(r.get("belady_warm_byte_ratio"), "pct0"),
-                  fmt(r.get("bytes_vs_belady_warm"), "ratio")))
+                  fmt(r.get("bytes_vs_belady_warm"), "ratio"),
+                  fmt(r.get("belady_warm_copy_byte_ratio"), "pct0")))
         print("\nReferences that do not know the window (tierfs-sim, %d KiB pages, learning "
               "from the run before it; tools/sim/ceiling.h): tier 0's share / the best static "
               "placement chosen on the reads before the window / an exact-count LFU copy cache "
