@@ -96,6 +96,22 @@ TEST(SimulatorTest, AFullTierSpillsToTheNextOne) {
   EXPECT_EQ(kSeg + kFileBlock, r.tiers[0].peak_used);
 }
 
+TEST(SimulatorTest, ASegmentFirstReadStaysWhereTheCaptureFoundIt) {
+  // A captured trace starts on a store that holds data: a segment first met
+  // by a read is on the tier that served it, not where fast-first would put
+  // a new segment (tier 0, which has room). A read that does not say which
+  // tier served it (synthetic traces) is placed by the policy.
+  std::vector<TraceRecord> t = {Read(0, 0), Read(1000000, 0)};
+  t[0].tier = 1;
+  t[1].tier = 1;
+  SimResult r = Replay(t, Config("fast-first", 4 * kSeg));
+  EXPECT_EQ(0u, r.tiers[0].user_reads);
+  EXPECT_EQ(2u, r.tiers[1].user_reads);
+  t[0].tier = t[1].tier = -1;
+  r = Replay(t, Config("fast-first", 4 * kSeg));
+  EXPECT_EQ(2u, r.tiers[0].user_reads);
+}
+
 TEST(SimulatorTest, UserReadBytesGiveTheByteShare) {
   // As AFullTierSpillsToTheNextOne, the reads 4, 12 and 8 KiB: tier 0 serves
   // two of three pieces but 12 of 24 KiB.

@@ -387,8 +387,17 @@ bool Simulation::Place(const TraceRecord& r, File& file, uint64_t seg, uint64_t 
   req.bytes = seg_size_;
   req.write_size = r.is_write() ? size : 0;
   req.hints.level = file.level;
-  const int want = placement_.Choose(req, IsBulkKind(file.kind), seg_size_ + kFileBlock, *this,
-                                     [&](const Move& m) { *ready = EvictNow(m, *ready); });
+  // A segment first met by a read existed before the trace began (a live
+  // capture starts on a store that holds data already): it is where the
+  // capture found it, on the tier that served the read, not where the policy
+  // would put a new segment. Copies do not outlive a process, so that tier is
+  // its home. A trace that does not say (synthetic ones) leaves it to the
+  // policy.
+  const bool found = !r.is_write() && r.tier >= 0 && r.tier < NumTiers();
+  const int want =
+      found ? r.tier
+            : placement_.Choose(req, IsBulkKind(file.kind), seg_size_ + kFileBlock, *this,
+                                [&](const Move& m) { *ready = EvictNow(m, *ready); });
   const int placed = SpillOrder(want, NumTiers(), -1, [&](int i) { return Charge(file, i, seg_size_); });
   if (placed < 0) {
     *error = "the trace does not fit the tiers: no room for segment " + std::to_string(seg) +
