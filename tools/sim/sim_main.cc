@@ -74,6 +74,10 @@ DEFINE_string(ceilings, tierfs::sim::kDefaultCeilings,
               "past-static or lfu-copies (learning from the --warmup; tools/sim/ceiling.h) "
               "(CAPACITY: instead of tier 0's), or none");
 DEFINE_string(losses, "", "run: write a learning policy's training loss to this CSV (agent,transitions,loss)");
+DEFINE_string(timings, "",
+              "run: write each I/O record's replay to this CSV beside the capture's "
+              "(record,stream,type,file,offset,size,trace_ns,trace_latency_ns,issued_ns,"
+              "latency_ns; warm-up included): where the replay's timeline leaves the trace's");
 
 namespace tierfs {
 namespace sim {
@@ -183,6 +187,7 @@ int Run() {
   const SimConfig& config = run.config;
   std::string error;
   SimResult result;
+  run.config.record_timings = !FLAGS_timings.empty();
   if (!RunPolicy(run.trace, config, &result, &error)) {
     fprintf(stderr, "tierfs-sim: %s\n", error.c_str());
     return 1;
@@ -200,6 +205,21 @@ int Run() {
     }
     if (!out) {
       fprintf(stderr, "tierfs-sim: cannot write %s\n", FLAGS_losses.c_str());
+      return 1;
+    }
+  }
+  if (!FLAGS_timings.empty()) {
+    std::ofstream out(FLAGS_timings);
+    out << "record,stream,type,file,offset,size,trace_ns,trace_latency_ns,issued_ns,latency_ns\n";
+    static const char* const kTypes[] = {"R", "BR", "W"};  // as tierfs-trace to-csv
+    for (const SimResult::Timing& t : result.timings) {
+      const TraceRecord& r = run.trace[t.record];
+      out << t.record << "," << r.stream << "," << kTypes[std::min<size_t>(size_t(r.type), 2)]
+          << "," << r.file_id << "," << r.offset << "," << r.size << "," << r.time_ns << ","
+          << r.latency_ns << "," << t.issued << "," << (t.done - t.issued) << "\n";
+    }
+    if (!out) {
+      fprintf(stderr, "tierfs-sim: cannot write %s\n", FLAGS_timings.c_str());
       return 1;
     }
   }

@@ -935,6 +935,7 @@ bool Simulation::Run(const std::vector<TraceRecord>& trace, SimResult* result,
     for (size_t k = 0; k < tiers_.size(); ++k) used_sum_[k] += double(tiers_[k]->account.used());
     latencies.push_back(*done - t);
     if (trace[i].type == IoType::kUserRead) user_read_latencies.push_back(*done - t);
+    if (config_.record_timings) stats_.timings.push_back({i, t, *done});
     first_issue = std::min(first_issue, t);
     last_done = std::max(last_done, *done);
     return true;

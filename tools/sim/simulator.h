@@ -69,6 +69,9 @@ struct SimConfig {
   bool follow_trace_timing = false;
   // Keep the decisions made (SimResult::decisions).
   bool record_decisions = false;
+  // Keep when each I/O record was issued and done (SimResult::timings): to
+  // set the replay's timeline beside the capture's, record by record.
+  bool record_timings = false;
   // Measure only after this many I/O records (a warm-up): the results count
   // what happens from there on (the peaks, peak_used and peak_copy_bytes,
   // cover the whole replay); every decision runs from the start.
@@ -137,6 +140,14 @@ struct SimResult {
   // With SimConfig::record_decisions: every placement, move ended, plan and
   // move queued, as trace events (env/trace_format.h) in the order made.
   std::vector<TraceRecord> decisions;
+  // With SimConfig::record_timings: per I/O record replayed (warm-up
+  // included), in the order served, its index in the trace and its issue
+  // and completion in virtual nanoseconds.
+  struct Timing {
+    size_t record;
+    int64_t issued, done;
+  };
+  std::vector<Timing> timings;
 };
 
 // True for the events a trace records as decisions (place, move, plan,
