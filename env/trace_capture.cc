@@ -49,14 +49,19 @@ void TraceCapture::Record(uint64_t file_id, FileKind kind, int level, uint64_t o
   r.priority = priority;
   r.tier = tier;
   r.latency_ns = latency_ns;
-  Append(&r, DeviceModel::NowNanos() - int64_t(latency_ns));
+  // On the thread's clock (DeviceModel::ThreadNanos): an emulated device's
+  // wait is owed, and slept in batches, so the wall clock stood still over
+  // most of this I/O. Issued at the wall clock's now less its latency, a
+  // client's reads came 15 us apart though each took 119: a replay of the
+  // trace, one client a stream, fell behind it by the difference each time.
+  Append(&r, DeviceModel::ThreadNanos() - int64_t(latency_ns));
 }
 
 void TraceCapture::RecordEvent(TraceEvent event, uint64_t file_id, FileKind kind,
                                uint64_t offset, uint64_t size, int tier, int level) {
   TraceRecord r = MakeEvent(event, file_id, kind, offset, size, tier);
   r.level = level;
-  Append(&r, DeviceModel::NowNanos());
+  Append(&r, DeviceModel::ThreadNanos());  // the thread's I/O's clock
 }
 
 void TraceCapture::Append(TraceRecord* r, int64_t start) {

@@ -118,6 +118,53 @@ TEST(TraceCaptureTest, RecordsWhatTheStoreServedAndReplaysInTheSimulator) {
   EXPECT_GT(result.tiers[1].hit_ratio, 0.0);
 }
 
+TEST(TraceCaptureTest, OneThreadsReadsFollowEachOtherOnItsClock) {
+  // One thread's random reads on an emulated sata-ssd (about 119 us each):
+  // in the trace each is issued after the one before it completed, as a
+  // synchronous client's are, though the thread sleeps its device time in
+  // batches (DeviceModel::WaitUntil). The simulator replays a stream as such
+  // a client: a trace whose reads overlap made its replay fall behind.
+  test::ScratchDir dir("capture");
+  const std::string trace = dir.path() + "/reads.trace";
+  {
+    std::shared_ptr<rocksdb::FileSystem> fs;
+    ASSERT_TRUE(NewTierFileSystem(test::MakeUri(dir, {"8M", "8M:sata-ssd"},
+                                                ";segment_size:16K;policy:slow-only;trace:" + trace),
+                                  &fs)
+                    .ok());
+    std::unique_ptr<rocksdb::FSWritableFile> w;
+    ASSERT_TRUE(fs->NewWritableFile("/db/000001.sst", rocksdb::FileOptions(), &w, nullptr).ok());
+    ASSERT_TRUE(w->Append(test::RandomBytes(1 << 20, 3), rocksdb::IOOptions(), nullptr).ok());
+    ASSERT_TRUE(w->Fsync(rocksdb::IOOptions(), nullptr).ok());
+    ASSERT_TRUE(w->Close(rocksdb::IOOptions(), nullptr).ok());
+    std::unique_ptr<rocksdb::FSRandomAccessFile> r;
+    ASSERT_TRUE(fs->NewRandomAccessFile("/db/000001.sst", rocksdb::FileOptions(), &r, nullptr).ok());
+    char buf[4096];
+    rocksdb::Slice got;
+    for (int i = 0; i < 200; ++i) {
+      const uint64_t offset = uint64_t(i * 37 % 250) * 4096;
+      ASSERT_TRUE(r->Read(offset, sizeof(buf), rocksdb::IOOptions(), &got, buf, nullptr).ok());
+    }
+  }
+  TraceHeader header;
+  std::vector<TraceRecord> records;
+  std::string error;
+  ASSERT_TRUE(ReadTrace(trace, &header, &records, &error)) << error;
+  std::vector<const TraceRecord*> reads;
+  for (const TraceRecord& r : records) {
+    if (r.is_io() && r.type == IoType::kUserRead && r.kind == FileKind::kSst) {
+      reads.push_back(&r);
+    }
+  }
+  ASSERT_EQ(200u, reads.size());
+  int overlapping = 0;
+  for (size_t i = 1; i < reads.size(); ++i) {
+    ASSERT_GT(reads[i - 1]->latency_ns, 100u * 1000) << "a read faster than the device model";
+    if (reads[i]->time_ns + 1000 < reads[i - 1]->time_ns + reads[i - 1]->latency_ns) overlapping++;
+  }
+  EXPECT_EQ(0, overlapping) << "reads issued before the one before them completed";
+}
+
 TEST(TraceCaptureTest, StartAndStopThroughTheApiAndErrorsNameTheProblem) {
   test::ScratchDir dir("capture");
   std::shared_ptr<rocksdb::FileSystem> fs;
