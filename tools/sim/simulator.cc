@@ -408,7 +408,9 @@ bool Simulation::Place(const TraceRecord& r, File& file, uint64_t seg, uint64_t 
   s.home = int8_t(placed);
   s.charged = seg_size_;
   s.heat.Reset(req.seq);
-  Decide(TraceEvent::kPlace, file.id, file.kind, seg, req.write_size, placed);
+  // A segment found in place was placed before the capture began: no
+  // decision of this replay's, and none in the trace to compare with.
+  if (!found) Decide(TraceEvent::kPlace, file.id, file.kind, seg, req.write_size, placed);
   return true;
 }
 
