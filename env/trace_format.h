@@ -61,7 +61,9 @@
 // An I/O record costs 8 to 20 bytes. A file that ends inside a record (a capture
 // cut short by a crash) decodes up to the last whole record; the reader says
 // so. Times are the issue time of each request, relative to the start of the
-// capture.
+// capture, on the issuing thread's clock (DeviceModel::ThreadNanos: the wall
+// clock plus the emulated device time the thread owes), so one thread's
+// requests never overlap.
 #pragma once
 
 #include <cstdint>
