@@ -269,7 +269,9 @@ void PlacementEngine::OrderBestUpTo(size_t want, size_t* ordered) {
   };
   const auto first = candidates_.begin() + long(*ordered);
   const size_t k = std::min(candidates_.size(), std::max(want, *ordered));
-  if (k < candidates_.size()) std::nth_element(first, candidates_.begin() + long(k), candidates_.end(), better);
+  if (k < candidates_.size()) {
+    std::nth_element(first, candidates_.begin() + long(k), candidates_.end(), better);
+  }
   std::sort(first, candidates_.begin() + long(k), better);
   *ordered = k;
 }

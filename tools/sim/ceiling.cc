@@ -474,9 +474,8 @@ CeilingResult BeladyWarm(const std::vector<TraceRecord>& trace, uint64_t page_si
         c.push_back(b);
       }
       if (!a.read) continue;
-      for (uint64_t b = (a.offset / segment_size + 1) * segment_size; b < a.end; b += segment_size) {
-        c.push_back(b);
-      }
+      const uint64_t seg = segment_size;
+      for (uint64_t b = (a.offset / seg + 1) * seg; b < a.end; b += seg) c.push_back(b);
     }
   }
   // Ranges numbered densely: incarnation f's range k is first[f] + k, bytes
@@ -490,7 +489,9 @@ CeilingResult BeladyWarm(const std::vector<TraceRecord>& trace, uint64_t page_si
   const uint64_t ranges = first.back();
   std::vector<uint64_t> size(ranges);
   for (size_t f = 0; f < cuts.size(); ++f) {
-    for (size_t k = 0; k + 1 < cuts[f].size(); ++k) size[first[f] + k] = cuts[f][k + 1] - cuts[f][k];
+    for (size_t k = 0; k + 1 < cuts[f].size(); ++k) {
+      size[first[f] + k] = cuts[f][k + 1] - cuts[f][k];
+    }
   }
   // The ranges of incarnation f within bytes [from, to): [lo, hi).
   auto within = [&](uint32_t f, uint64_t from, uint64_t to) {
@@ -533,10 +534,14 @@ CeilingResult BeladyWarm(const std::vector<TraceRecord>& trace, uint64_t page_si
     };
     for (size_t i = 0; i < accesses.size(); ++i) {
       const Access& a = accesses[i];
-      for (uint64_t n = a.offset / page_size; n * page_size < a.end; ++n) touches[id(a.file, n)].push_back(i);
+      for (uint64_t n = a.offset / page_size; n * page_size < a.end; ++n) {
+        touches[id(a.file, n)].push_back(i);
+      }
     }
     for (uint32_t f = 0; f < cuts.size(); ++f) {
-      for (size_t k = 0; k + 1 < cuts[f].size(); ++k) page_of[first[f] + k] = id(f, cuts[f][k] / page_size);
+      for (size_t k = 0; k + 1 < cuts[f].size(); ++k) {
+        page_of[first[f] + k] = id(f, cuts[f][k] / page_size);
+      }
     }
   }
   std::vector<size_t> touch_cursor(touches.size(), 0);
@@ -686,8 +691,8 @@ bool ParseCeilingSpecs(const std::string& list, std::vector<CeilingSpec>* specs,
     if (!ok) {
       *error = "bad ceiling '" + item +
                "' (expected KIND[:PAGE[:CAPACITY]], KIND one of best-static, best-static-freed, "
-               "belady-copies, belady-warm, past-static, lfu-copies, PAGE a multiple of 4K up to 1G, "
-               "e.g. best-static:16K)";
+               "belady-copies, belady-warm, past-static, lfu-copies, PAGE a multiple of 4K up "
+               "to 1G, e.g. best-static:16K)";
       return false;
     }
     specs->push_back(spec);
