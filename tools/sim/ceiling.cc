@@ -85,37 +85,57 @@ class Occupancy {
   std::vector<int64_t> max_, add_;
 };
 
+// The four shares of CeilingResult, counted piece by piece, read by read.
+class Shares {
+ public:
+  // A piece of the current read: `bytes` long, `hit` of them on tier 0.
+  void Piece(uint64_t bytes, uint64_t hit) {
+    fractions_ += double(hit) / double(bytes);
+    pieces_++;
+    strict_ += hit == bytes;
+    all_ &= hit == bytes;
+    hit_bytes_ += hit;
+    bytes_ += bytes;
+  }
+  void EndRead() {
+    reads_++;
+    whole_reads_ += all_;
+    all_ = true;
+  }
+  void Finish(CeilingResult* r) const {
+    r->reads = reads_;
+    r->pieces = pieces_;
+    r->bytes = bytes_;
+    if (pieces_ == 0) return;
+    r->share = fractions_ / double(pieces_);
+    r->strict_share = double(strict_) / double(pieces_);
+    r->byte_share = double(hit_bytes_) / double(bytes_);
+    r->request_share = double(whole_reads_) / double(reads_);
+  }
+
+ private:
+  double fractions_ = 0;
+  uint64_t reads_ = 0, whole_reads_ = 0, pieces_ = 0, strict_ = 0, hit_bytes_ = 0, bytes_ = 0;
+  bool all_ = true;
+};
+
 // The shares of *r, given which parts tier 0 served (hit(part)).
 // Counts the user reads from `from_read` on.
 template <typename Hit>
 void Tally(const PageTrace& t, const Hit& hit, CeilingResult* r, size_t from_read = 0) {
-  double fractions = 0;
-  uint64_t strict = 0, whole_reads = 0, pieces = 0, hit_bytes = 0, bytes = 0;
+  Shares shares;
   for (size_t read = from_read; read < t.reads(); ++read) {
-    bool all = true;
     for (uint64_t piece = t.read_start[read]; piece < t.read_start[read + 1]; ++piece) {
       uint64_t piece_bytes = 0, piece_hit = 0;
       for (uint64_t part = t.piece_start[piece]; part < t.piece_start[piece + 1]; ++part) {
         piece_bytes += t.part_bytes[part];
         if (hit(part)) piece_hit += t.part_bytes[part];
       }
-      fractions += double(piece_hit) / double(piece_bytes);
-      pieces++;
-      strict += piece_hit == piece_bytes;
-      all &= piece_hit == piece_bytes;
-      hit_bytes += piece_hit;
-      bytes += piece_bytes;
+      shares.Piece(piece_bytes, piece_hit);
     }
-    whole_reads += all;
+    shares.EndRead();
   }
-  r->reads = t.reads() - std::min(from_read, t.reads());
-  r->pieces = pieces;
-  r->bytes = bytes;
-  if (r->pieces == 0) return;
-  r->share = fractions / double(r->pieces);
-  r->strict_share = double(strict) / double(r->pieces);
-  r->byte_share = double(hit_bytes) / double(bytes);
-  r->request_share = double(whole_reads) / double(r->reads);
+  shares.Finish(r);
 }
 
 // A candidate of a static placement: n distinct pages, worth `value`,
@@ -600,32 +620,24 @@ CeilingResult BeladyWarm(const std::vector<TraceRecord>& trace, uint64_t page_si
   }
   evict();
   CeilingResult result;
+  Shares shares;
   std::vector<uint64_t> before;  // an access's pages' held bytes before it
-  uint64_t strict = 0, whole_reads = 0, hit_bytes = 0;
-  double fractions = 0;
   for (size_t i = 0; i < accesses.size(); ++i) {
     const Access& a = accesses[i];
     if (a.read) {
       // Served: what is held of the ranges read, by piece (a piece's ranges
       // end at its segment's boundary or the read's end).
       const auto [lo, hi] = within(a.file, a.offset, a.end);
-      bool all = true;
       uint64_t piece_bytes = 0, piece_hit = 0;
       for (uint64_t r = lo; r < hi; ++r) {
         piece_bytes += size[r];
         piece_hit += held[r];
         const uint64_t end = cuts[a.file][r - first[a.file] + 1];
         if (r + 1 != hi && end % segment_size != 0) continue;
-        fractions += double(piece_hit) / double(piece_bytes);
-        result.pieces++;
-        strict += piece_hit == piece_bytes;
-        all &= piece_hit == piece_bytes;
-        hit_bytes += piece_hit;
-        result.bytes += piece_bytes;
+        shares.Piece(piece_bytes, piece_hit);
         piece_bytes = piece_hit = 0;
       }
-      result.reads++;
-      whole_reads += all;
+      shares.EndRead();
     }
     // Then the bytes of the pages touched may be taken in.
     const auto [lo, hi] = within(a.file, a.offset / page_size * page_size,
@@ -638,12 +650,7 @@ CeilingResult BeladyWarm(const std::vector<TraceRecord>& trace, uint64_t page_si
     evict();
     for (uint64_t r = lo; r < hi; ++r) result.held += held[r] - std::min(held[r], before[r - lo]);
   }
-  if (result.pieces > 0) {
-    result.share = fractions / double(result.pieces);
-    result.strict_share = double(strict) / double(result.pieces);
-    result.byte_share = double(hit_bytes) / double(result.bytes);
-    result.request_share = double(whole_reads) / double(result.reads);
-  }
+  shares.Finish(&result);
   return result;
 }
 
