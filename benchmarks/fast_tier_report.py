@@ -331,16 +331,10 @@ def measure(config, device, system, fam, run_dir, fast_bytes, copy_page):
         summary = os.path.join(run_dir, w + ".trace.json")
         if os.path.exists(summary):
             t = load_json(summary)
-            row.update({k: t.get(k) for k in ("trace_user_reads", "best_static_hit_ratio",
-                                              "best_static_copy_page_hit_ratio",
-                                              "best_static_freed_hit_ratio",
-                                              "belady_copies_hit_ratio",
-                                              "belady_warm_byte_ratio",
-                                              "belady_warm_copy_byte_ratio", "past_static_hit_ratio",
-                                              "lfu_copies_hit_ratio", "wal_bytes",
-                                              "live_read_us", "live_read_p99_us", "sim_read_us",
-                                              "sim_read_p99_us", "sim_hit_ratio",
-                                              "sim_byte_hit_ratio")})
+            ceiling_keys = [k for k, _, _ in ceiling_specs(0, 0, 0, 0) + learned_specs(0, 0)]
+            row.update({k: t.get(k) for k in ceiling_keys + [
+                "trace_user_reads", "wal_bytes", "live_read_us", "live_read_p99_us",
+                "sim_read_us", "sim_read_p99_us", "sim_hit_ratio", "sim_byte_hit_ratio"]})
             if t["wal_bytes"]:
                 row["fast_writes_per_user_write"] = row["fast_device_write_bytes"] / t["wal_bytes"]
         if system == "read_cache":
