@@ -87,6 +87,28 @@ void FrequencySketch::Reset() {
 
 // ------------------------------------------------------------ the copies
 
+const char* CopyPolicyName(CopyPolicy policy) {
+  switch (policy) {
+    case CopyPolicy::kTinyLfu:
+      return "tinylfu";
+    case CopyPolicy::kWTinyLfu:
+      return "w-tinylfu";
+    case CopyPolicy::kS3Fifo:
+      return "s3-fifo";
+  }
+  return "?";
+}
+
+bool ParseCopyPolicy(const std::string& name, CopyPolicy* policy) {
+  for (CopyPolicy p : {CopyPolicy::kTinyLfu, CopyPolicy::kWTinyLfu, CopyPolicy::kS3Fifo}) {
+    if (name == CopyPolicyName(p)) {
+      *policy = p;
+      return true;
+    }
+  }
+  return false;
+}
+
 PageCopies::PageCopies(const Config& config, Policy* policy, CapacityAccount* account,
                        std::function<void()> wait_readers,
                        std::function<void(uint64_t, uint64_t)> free_bytes)
@@ -109,7 +131,12 @@ PageCopies::PageCopies(const Config& config, Policy* policy, CapacityAccount* ac
       state_(sets_ * ways_, Slot::kFree),
       level_(sets_ * ways_, -1),
       kind_(sets_ * ways_, 0),
-      charge_(sets_ * ways_, 0) {
+      charge_(sets_ * ways_, 0),
+      queue_(sets_ * ways_, kMain),
+      reuse_(sets_ * ways_, 0),
+      stamp_(sets_ * ways_, 0),
+      doomed_flag_(sets_ * ways_, 0) {
+  if (config.policy == CopyPolicy::kS3Fifo) ghost_ring_.assign(std::max<uint64_t>(1, SlotCount()), 0);
   for (uint64_t s = 0; s < sets_ * ways_; ++s) {
     keys_[s].store(0, std::memory_order_relaxed);
     // Pages: a slot is a page of its set's bytes; blocks: set at placement.
@@ -144,6 +171,12 @@ void PageCopies::NoteHit(Reader* reader, uint64_t key) {
 
 void PageCopies::DrainHits(Reader* reader) {
   for (uint32_t i = 0; i < reader->n; ++i) Count(reader->hits[i]);
+  if (config_.policy == CopyPolicy::kS3Fifo) {
+    for (uint32_t i = 0; i < reader->n; ++i) {
+      const int64_t s = Find(reader->hits[i]);
+      if (s >= 0 && reuse_[uint64_t(s)] < 3) reuse_[uint64_t(s)]++;
+    }
+  }
   counters_.hits += reader->n;
 }
 
@@ -160,6 +193,8 @@ bool PageCopies::BeginMiss(uint64_t key, bool blocking, Reader* reader,
   }
   counters_.misses++;
   Count(key);
+  Undoom();
+  evict_from_ = kProbation;
   return true;
 }
 
@@ -177,7 +212,7 @@ PageCopies::Fill PageCopies::OnMiss(const Policy::CopyCandidate& page, bool bloc
   // live copy (a slot left retired in this set is reused first: its page is
   // gone already).
   int64_t free_slot = -1, retired = -1, victim = -1;
-  uint32_t victim_freq = 0;
+  uint64_t victim_keep = 0;
   for (uint64_t s = first; s < first + kWays; ++s) {
     switch (state_[s]) {
       case Slot::kFree:
@@ -189,10 +224,10 @@ PageCopies::Fill PageCopies::OnMiss(const Policy::CopyCandidate& page, bool bloc
         break;
       case Slot::kLive: {
         if (owner_[s] == key) return fill;  // raced with a copy just made
-        const uint32_t f = sketch_.Estimate(owner_[s]);
-        if (victim < 0 || f < victim_freq) {
+        const uint64_t k = Keep(s);
+        if (victim < 0 || k < victim_keep) {
           victim = int64_t(s);
-          victim_freq = f;
+          victim_keep = k;
         }
         break;
       }
@@ -206,7 +241,7 @@ PageCopies::Fill PageCopies::OnMiss(const Policy::CopyCandidate& page, bool bloc
                        account_->TryChargeCopy(config_.page,
                                                headroom_.load(std::memory_order_relaxed));
   if (retired < 0 && free_slot >= 0 && !charged &&
-      account_->copy_reserve_left() >= config_.page && policy_->AdmitCopy(candidate, nullptr)) {
+      account_->copy_reserve_left() >= config_.page && Admits(candidate, nullptr)) {
     // The set has a free way and the policy wants the page, but tier 0 is
     // full (of homes): ask for room (TakeWantedBytes), and meanwhile see
     // whether a colder copy can make way.
@@ -214,7 +249,7 @@ PageCopies::Fill PageCopies::OnMiss(const Policy::CopyCandidate& page, bool bloc
     wanted_ += config_.page;
   }
   if (retired >= 0 || charged) {
-    if (!policy_->AdmitCopy(candidate, nullptr)) {
+    if (!Admits(candidate, nullptr)) {
       if (retired < 0) account_->ReleaseCopy(config_.page);
       counters_.rejected++;
       return fill;
@@ -232,17 +267,31 @@ PageCopies::Fill PageCopies::OnMiss(const Policy::CopyCandidate& page, bool bloc
       held_++;
     }
   } else if (victim >= 0) {
+    if (config_.policy != CopyPolicy::kTinyLfu) {
+      // The rule settles the set first; then the lowest Keep goes.
+      Prepare(SetOf(key), config_.page);
+      victim = -1;
+      for (uint64_t s = first; s < first + kWays; ++s) {
+        if (state_[s] != Slot::kLive) continue;
+        const uint64_t k = Keep(s);
+        if (victim < 0 || k < victim_keep) {
+          victim = int64_t(s);
+          victim_keep = k;
+        }
+      }
+    }
     Policy::CopyCandidate v;
     v.file_id = FileOf(owner_[uint64_t(victim)]);
     v.page = PageOf(owner_[uint64_t(victim)]);
     v.level = level_[uint64_t(victim)];
     v.kind = FileKind(kind_[uint64_t(victim)]);
-    v.frequency = victim_freq;
-    if (!policy_->AdmitCopy(candidate, &v)) {
+    v.frequency = sketch_.Estimate(owner_[uint64_t(victim)]);
+    if (!Admits(candidate, &v)) {
       counters_.rejected++;
       return fill;
     }
     slot = victim;
+    Dropped(uint64_t(slot));
     Unpublish(uint64_t(slot));
     Forget(uint64_t(slot));
     counters_.evicted++;
@@ -261,6 +310,40 @@ void PageCopies::Take(uint64_t s, uint64_t key, const Policy::CopyCandidate& c, 
   level_[s] = c.level;
   kind_[s] = uint8_t(c.kind);
   by_file_[c.file_id].insert(s);
+  reuse_[s] = 0;
+  stamp_[s] = ++clock_;
+  queue_[s] = config_.policy == CopyPolicy::kTinyLfu ? kMain : kProbation;
+  if (config_.policy == CopyPolicy::kS3Fifo) {
+    auto ghost = ghosts_.find(key);
+    if (ghost != ghosts_.end()) {  // dropped unread not long ago, and missed again: main
+      ghosts_.erase(ghost);
+      queue_[s] = kMain;
+    }
+  } else if (config_.policy == CopyPolicy::kWTinyLfu) {
+    // The window's overflow moves to main as it is, as Caffeine's does while
+    // the cache is not full: where the set was full, Prepare's duels have
+    // emptied the window already (but for the doomed, which are to go).
+    const uint64_t first = s / ways_ * ways_, end = first + ways_;
+    const uint64_t limit = SetLimit(s / ways_) / 100;
+    uint64_t window = charge_[s];
+    for (uint64_t t = first; t < end; ++t) {
+      if (t != s && state_[t] == Slot::kLive && queue_[t] == kProbation && !doomed_flag_[t]) {
+        window += charge_[t];
+      }
+    }
+    while (window > limit) {
+      int64_t o = -1;
+      for (uint64_t t = first; t < end; ++t) {
+        if (t != s && state_[t] == Slot::kLive && queue_[t] == kProbation && !doomed_flag_[t] &&
+            (o < 0 || stamp_[t] < stamp_[uint64_t(o)])) {
+          o = int64_t(t);
+        }
+      }
+      if (o < 0) break;
+      queue_[uint64_t(o)] = kMain;
+      window -= charge_[uint64_t(o)];
+    }
+  }
   counters_.admitted++;
   admitted_ += charge_[s];
   fill->slot = int64_t(s);
@@ -287,7 +370,7 @@ PageCopies::Fill PageCopies::OnMissBlock(const Policy::CopyCandidate& block, uin
     if (state_[s] != Slot::kFree && state_[s] != Slot::kRetired && owner_[s] == key) return fill;
   }
   // No window scan for what the policy would not copy anywhere.
-  if (!policy_->AdmitCopy(candidate, nullptr)) {
+  if (!Admits(candidate, nullptr)) {
     counters_.rejected++;
     return fill;
   }
@@ -318,9 +401,10 @@ bool PageCopies::PlaceBlock(uint64_t set, const Policy::CopyCandidate& candidate
     counters_.rejected++;
     return false;
   }
+  if (config_.policy != CopyPolicy::kTinyLfu && SetUsed(set) + bytes > limit) Prepare(set, bytes);
   struct Used {
     uint64_t start, end, slot;
-    uint32_t freq;
+    uint64_t keep;
   };
   Used used[kBlockWays];
   int n = 0;
@@ -333,18 +417,17 @@ bool PageCopies::PlaceBlock(uint64_t set, const Policy::CopyCandidate& candidate
       continue;
     }
     const uint64_t start = where_[s].load(std::memory_order_relaxed) - base;
-    used[n++] = {start, start + charge_[s], s,
-                 state_[s] == Slot::kLive ? sketch_.Estimate(owner_[s]) : 0};
+    used[n++] = {start, start + charge_[s], s, state_[s] == Slot::kLive ? Keep(s) : 0};
   }
   std::sort(used, used + n, [](const Used& a, const Used& b) { return a.start < b.start; });
   struct Window {
     uint64_t lo = 0, hi = 0;      // the union held
-    uint32_t max_freq = 0;        // of the live copies replaced
+    uint64_t max_keep = 0;        // of the live copies replaced
     uint64_t live = 0, freed = 0;  // their live bytes; the bytes of all replaced
-    int victim = -1;              // the most frequent live copy replaced (index in used)
+    int victim = -1;              // the live copy replaced last to go (index in used)
     int first = 0, last = -1;     // the copies replaced: used[first..last]
     bool Better(const Window& o) const {
-      if (max_freq != o.max_freq) return max_freq < o.max_freq;
+      if (max_keep != o.max_keep) return max_keep < o.max_keep;
       if (live != o.live) return live < o.live;
       return hi - lo < o.hi - o.lo;
     }
@@ -371,9 +454,9 @@ bool PageCopies::PlaceBlock(uint64_t set, const Policy::CopyCandidate& candidate
       w.freed += u.end - u.start;
       if (state_[u.slot] == Slot::kLive) {
         w.live += u.end - u.start;
-        if (w.victim < 0 || u.freq > w.max_freq) {
+        if (w.victim < 0 || u.keep > w.max_keep) {
           w.victim = i;
-          w.max_freq = u.freq;
+          w.max_keep = u.keep;
         }
       }
     }
@@ -423,8 +506,8 @@ bool PageCopies::PlaceBlock(uint64_t set, const Policy::CopyCandidate& candidate
     v.page = PageOf(owner_[vs]);
     v.level = level_[vs];
     v.kind = FileKind(kind_[vs]);
-    v.frequency = w.max_freq;
-    if (!policy_->AdmitCopy(candidate, &v)) {
+    v.frequency = sketch_.Estimate(owner_[vs]);
+    if (!Admits(candidate, &v)) {
       if (charged) account_->ReleaseCopy(charged);
       counters_.rejected++;
       return false;
@@ -435,6 +518,7 @@ bool PageCopies::PlaceBlock(uint64_t set, const Policy::CopyCandidate& candidate
   for (int i = w.first; i <= w.last; ++i) {
     const uint64_t s = used[i].slot;
     if (state_[s] == Slot::kLive) {
+      Dropped(s);
       Unpublish(s);
       Forget(s);
       counters_.evicted++;
@@ -542,14 +626,15 @@ uint64_t PageCopies::Shrink(uint64_t bytes) {
   std::vector<uint64_t> victims;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    // The least frequent copies first; ties by slot, from where the last
-    // shrink stopped, so repeated shrinks do not always hit the same sets.
-    std::vector<std::pair<uint32_t, uint64_t>> live;  // (frequency, distance from the hand)
+    // The lowest Keep first (TinyLFU: the least frequent copies); ties by
+    // slot, from where the last shrink stopped, so repeated shrinks do not
+    // always hit the same sets.
+    Undoom();
+    evict_from_ = kProbation;
+    std::vector<std::pair<uint64_t, uint64_t>> live;  // (Keep, distance from the hand)
     const uint64_t n = SlotCount();
     for (uint64_t s = 0; s < n; ++s) {
-      if (state_[s] == Slot::kLive) {
-        live.emplace_back(sketch_.Estimate(owner_[s]), (s + n - shrink_hand_) % n);
-      }
+      if (state_[s] == Slot::kLive) live.emplace_back(Keep(s), (s + n - shrink_hand_) % n);
     }
     std::sort(live.begin(), live.end());
     uint64_t chosen = 0;
@@ -557,6 +642,7 @@ uint64_t PageCopies::Shrink(uint64_t bytes) {
       if (chosen >= bytes) break;
       const uint64_t s = (distance + shrink_hand_) % n;
       chosen += charge_[s];
+      Dropped(s);
       Unpublish(s);
       Forget(s);
       state_[s] = Slot::kRetired;  // not reusable until readers are out
@@ -636,6 +722,144 @@ void PageCopies::NoteOutput(Reader* reader, uint64_t file_id, uint64_t offset, u
     sketch_.Raise(key, count);
     counters_.inherited++;
   }
+}
+
+// ------------------------------------------------------------ the copy policy
+
+bool PageCopies::Admits(const Policy::CopyCandidate& candidate,
+                        const Policy::CopyCandidate* victim) const {
+  return config_.policy != CopyPolicy::kTinyLfu || policy_->AdmitCopy(candidate, victim);
+}
+
+uint64_t PageCopies::SetUsed(uint64_t set) const {
+  uint64_t used = 0;
+  for (uint64_t s = set * ways_; s < (set + 1) * ways_; ++s) {
+    if (state_[s] != Slot::kFree) used += charge_[s];
+  }
+  return used;
+}
+
+void PageCopies::Undoom() {
+  for (uint64_t s : doomed_) doomed_flag_[s] = 0;
+  doomed_.clear();
+}
+
+void PageCopies::Doom(uint64_t s) {
+  if (doomed_flag_[s]) return;
+  doomed_flag_[s] = 1;
+  doomed_.push_back(s);
+}
+
+void PageCopies::Prepare(uint64_t set, uint64_t bytes) {
+  Undoom();
+  evict_from_ = kProbation;
+  const uint64_t first = set * ways_, end = first + ways_;
+  // The oldest live copy of queue q in the set, -1 if none.
+  auto oldest = [&](Queue q) {
+    int64_t o = -1;
+    for (uint64_t s = first; s < end; ++s) {
+      if (state_[s] == Slot::kLive && queue_[s] == q && (o < 0 || stamp_[s] < stamp_[uint64_t(o)])) {
+        o = int64_t(s);
+      }
+    }
+    return o;
+  };
+  if (config_.policy == CopyPolicy::kWTinyLfu) {
+    // The new copy enters the window (1% of the set); while the window then
+    // holds more, its oldest copy leaves it: to main if it was read more
+    // often than main's least frequent copy (not doomed yet), which is then
+    // doomed, else doomed itself. The doomed go first (Keep).
+    uint64_t window = bytes;
+    for (uint64_t s = first; s < end; ++s) {
+      if (state_[s] == Slot::kLive && queue_[s] == kProbation) window += charge_[s];
+    }
+    const uint64_t limit = SetLimit(set) / 100;
+    while (window > limit) {
+      int64_t c = -1;
+      for (uint64_t s = first; s < end; ++s) {
+        if (state_[s] == Slot::kLive && queue_[s] == kProbation && !doomed_flag_[s] &&
+            (c < 0 || stamp_[s] < stamp_[uint64_t(c)])) {
+          c = int64_t(s);
+        }
+      }
+      if (c < 0) break;  // the window holds only the new copy
+      int64_t v = -1;
+      uint32_t v_freq = 0;
+      for (uint64_t s = first; s < end; ++s) {
+        if (state_[s] != Slot::kLive || queue_[s] != kMain || doomed_flag_[s]) continue;
+        const uint32_t f = sketch_.Estimate(owner_[s]);
+        if (v < 0 || f < v_freq) {
+          v = int64_t(s);
+          v_freq = f;
+        }
+      }
+      window -= charge_[uint64_t(c)];
+      if (v < 0 || sketch_.Estimate(owner_[uint64_t(c)]) > v_freq) {
+        queue_[uint64_t(c)] = kMain;
+        stamp_[uint64_t(c)] = ++clock_;
+        if (v >= 0) Doom(uint64_t(v));
+      } else {
+        Doom(uint64_t(c));
+      }
+    }
+    return;
+  }
+  if (config_.policy != CopyPolicy::kS3Fifo) return;
+  // S3-FIFO drops from the small FIFO while it holds 10% of the set or
+  // more (or main is empty), else from main. Small's oldest copy moves to
+  // main if it was read there; main's oldest is reinserted if it was read
+  // since its last pass, one read forgotten. The first unread oldest is the
+  // one that goes (Keep puts it first). Each pass either moves a copy out of
+  // small or takes a read from it: at most 4 per copy.
+  uint64_t small = 0;
+  for (uint64_t s = first; s < end; ++s) {
+    if (state_[s] == Slot::kLive && queue_[s] == kProbation) small += charge_[s];
+  }
+  Queue q = small * 10 >= SetLimit(set) || oldest(kMain) < 0 ? kProbation : kMain;
+  for (uint64_t pass = 0; pass < 4 * (end - first); ++pass) {
+    if (q == kProbation && oldest(kProbation) < 0) q = kMain;
+    const int64_t o = oldest(q);
+    if (o < 0 || reuse_[uint64_t(o)] == 0) break;
+    const uint64_t s = uint64_t(o);
+    if (q == kProbation) {
+      queue_[s] = kMain;
+      reuse_[s] = 0;
+    } else {
+      reuse_[s]--;
+    }
+    stamp_[s] = ++clock_;
+  }
+  evict_from_ = q;
+}
+
+uint64_t PageCopies::Keep(uint64_t s) const {
+  constexpr uint64_t kLater = 1ull << 61, kLast = 1ull << 62;
+  switch (config_.policy) {
+    case CopyPolicy::kTinyLfu:
+      break;
+    case CopyPolicy::kWTinyLfu:
+      if (doomed_flag_[s]) return 0;
+      // Main by frequency; the window's copies go last.
+      return queue_[s] == kMain ? 1 + sketch_.Estimate(owner_[s]) : kLast + stamp_[s];
+    case CopyPolicy::kS3Fifo:
+      // The unread of the queue being dropped from, oldest first; then
+      // the other unread; then the read.
+      if (reuse_[s] == 0) return (queue_[s] == evict_from_ ? 1 : kLater) + stamp_[s];
+      return kLast + stamp_[s];
+  }
+  return sketch_.Estimate(owner_[s]);
+}
+
+void PageCopies::Dropped(uint64_t s) {
+  if (config_.policy != CopyPolicy::kS3Fifo || queue_[s] != kProbation || reuse_[s] != 0) return;
+  // Remembered as a ghost in the ring's next place; the key it held goes
+  // unless it was remembered again since.
+  const uint64_t at = ghost_next_++ % ghost_ring_.size();
+  const uint64_t old = ghost_ring_[at];
+  auto it = ghosts_.find(old);
+  if (old != 0 && it != ghosts_.end() && it->second == at) ghosts_.erase(it);
+  ghost_ring_[at] = owner_[s];
+  ghosts_[owner_[s]] = at;
 }
 
 uint64_t PageCopies::ChargedBytes() const {

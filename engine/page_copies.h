@@ -10,14 +10,18 @@
 // (CacheLib's BigHash): a page may live in one of kWays slots of its set, so a
 // lookup reads at most kWays words and the directory is one flat array.
 //
-//   - Admission (TinyLFU, Einziger et al., ACM ToS 2017): every access to a
+//   - Admission and eviction (CopyPolicy, <tierfs/page_copies.h>). The
+//     default, TinyLFU (Einziger et al., ACM ToS 2017): every access to a
 //     page of a candidate file counts in a frequency sketch that halves
 //     itself periodically; a missed page is admitted only if it was read
 //     before, and more often than the copy it would replace (the policy may
 //     decide otherwise: Policy::AdmitCopy). Scans, compaction input (never
-//     counted) and one-time reads never fill the cache.
-//   - Eviction is dropping: a copy is never written back. The victim is the
-//     least frequent copy of the candidate's set.
+//     counted) and one-time reads never fill the cache. W-TinyLFU and
+//     S3-FIFO, the field's baselines, run set by set on the same slots: a
+//     copy is in the main part of its set or on probation (W-TinyLFU's
+//     window, S3-FIFO's small FIFO), and a miss that needs room first lets
+//     the rule settle the set (Prepare); then the lowest Keep() goes.
+//   - Eviction is dropping: a copy is never written back.
 //   - Invalidation: the copies of a file go when it is deleted or opened for
 //     writing. Copies are volatile: the owner forgets them at restart, so
 //     none can outlive a crash unchecked.
@@ -41,12 +45,14 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
 #include "agents/policy.h"
 #include "engine/capacity.h"
+#include "tierfs/page_copies.h"  // CopyPolicy
 
 namespace tierfs {
 
@@ -80,6 +86,11 @@ class FrequencySketch {
   uint64_t additions_ = 0, sample_ = 0;
 };
 
+// copy_policy's names: "tinylfu", "w-tinylfu", "s3-fifo".
+const char* CopyPolicyName(CopyPolicy policy);
+// False if `name` is none of them.
+bool ParseCopyPolicy(const std::string& name, CopyPolicy* policy);
+
 class PageCopies {
  public:
   // Ways per set: pages; blocks (Config::blocks), which are smaller than a
@@ -105,6 +116,7 @@ class PageCopies {
     // block straddling two pages costs a page copy both pages; a block copy
     // costs its own bytes (DESIGN.md, "Block copies").
     bool blocks = false;
+    CopyPolicy policy = CopyPolicy::kTinyLfu;  // what is admitted and dropped
   };
   // The longest block a copy holds.
   static constexpr uint64_t kMaxBlock = 64 << 10;
@@ -292,6 +304,29 @@ class PageCopies {
   void Forget(uint64_t s);       // REQUIRES: mu_; drop from by_file_
   void DrainHits(Reader* reader);  // REQUIRES: mu_
 
+  // ---- the copy policy (Config::policy) ----
+  // Where a copy is in its set: TinyLFU has only kMain.
+  enum Queue : uint8_t { kMain = 0, kProbation = 1 };
+  // The policy admits `candidate` over `victim` (nullptr: into room).
+  // TinyLFU asks the policy; the others admit every miss. REQUIRES: mu_.
+  bool Admits(const Policy::CopyCandidate& candidate, const Policy::CopyCandidate* victim) const;
+  // A miss needs `bytes` of set `set` and the set has fewer free: the
+  // rule's own steps before a victim is chosen (W-TinyLFU's duels of the
+  // window's oldest with main's least frequent; S3-FIFO's promotions and
+  // reinsertions up to the copy it drops). REQUIRES: mu_.
+  void Prepare(uint64_t set, uint64_t bytes);
+  // W-TinyLFU's losers of this miss's duels go first. REQUIRES: mu_.
+  void Doom(uint64_t s);
+  void Undoom();
+  // The order in which live copies go, lowest first (TinyLFU: the sketch's
+  // frequency). REQUIRES: mu_.
+  uint64_t Keep(uint64_t s) const;
+  // Live slot `s` is dropped to make room (S3-FIFO remembers a copy never
+  // read on probation as a ghost). REQUIRES: mu_.
+  void Dropped(uint64_t s);
+  // The bytes set `set` may hold, and those its slots hold now.
+  uint64_t SetUsed(uint64_t set) const;  // REQUIRES: mu_
+
   const Config config_;
   std::atomic<uint64_t> headroom_;  // SetHeadroom
   Policy* const policy_;
@@ -324,6 +359,22 @@ class PageCopies {
   Counters counters_;  // guarded by mu_; hits as drained (approximate)
   uint64_t wanted_ = 0;    // guarded by mu_: TakeWantedBytes
   uint64_t admitted_ = 0;  // guarded by mu_: TakeAdmittedBytes
+  // Per slot, for W-TinyLFU and S3-FIFO, guarded by mu_: its Queue, the
+  // reads since it was admitted or last passed over (S3-FIFO, at most 3),
+  // and when it entered its queue (admissions so far: FIFO order).
+  std::vector<uint8_t> queue_;
+  std::vector<uint8_t> reuse_;
+  std::vector<uint64_t> stamp_;
+  uint64_t clock_ = 0;      // guarded by mu_
+  // W-TinyLFU: the losers of this miss's duels (slots), and a flag per slot.
+  std::vector<uint64_t> doomed_;    // guarded by mu_
+  std::vector<uint8_t> doomed_flag_;  // guarded by mu_
+  Queue evict_from_ = kProbation;  // guarded by mu_: S3-FIFO's queue this miss drops from
+  // S3-FIFO's ghosts: keys dropped from probation unread, as many as slots,
+  // oldest forgotten first. Guarded by mu_.
+  std::unordered_map<uint64_t, uint64_t> ghosts_;  // key -> its place in ghost_ring_
+  std::vector<uint64_t> ghost_ring_;
+  uint64_t ghost_next_ = 0;
 };
 
 }  // namespace tierfs

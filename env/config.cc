@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "agents/policy.h"
+#include "engine/page_copies.h"
 #include "env/device_model.h"
 
 namespace tierfs {
@@ -207,6 +208,15 @@ Status ApplyKey(const std::string& key, const std::string& value,
     options->copies.blocks = value == "block";
     return Status::OK();
   }
+  if (key == "copy_policy") {
+    CopyPolicy policy;
+    if (!ParseCopyPolicy(value, &policy)) {
+      return Status::InvalidArgument(where + ": bad copy_policy '" + value +
+                                     "' (expected tinylfu, w-tinylfu or s3-fifo)");
+    }
+    options->copies.policy = policy;
+    return Status::OK();
+  }
   if (key == "copy_share") {
     uint64_t v;
     const std::string pct = !value.empty() && value.back() == '%' ? value.substr(0, value.size() - 1)
@@ -248,7 +258,7 @@ Status ApplyKey(const std::string& key, const std::string& value,
   return Status::InvalidArgument(where + ": unknown key '" + key +
                                  "' (known: segment_size, policy, placement, POLICY.PARAM, migration, "
                                  "migration_queue, migration_rate, migration_idle_ops, migration_busy_share, "
-                                 "migration_plan_ms, fast_headroom, level_room, wal_room, copies, copy_page, copy_unit, copy_share, copy_inherit, "
+                                 "migration_plan_ms, fast_headroom, level_room, wal_room, copies, copy_page, copy_unit, copy_share, copy_inherit, copy_policy, "
                                  "trace, stats_log, stats_log_ms, metrics_file, metrics_ms" +
                                  (where.rfind("line", 0) == 0 ? ", tier" : "") + ")");
 }

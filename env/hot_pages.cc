@@ -49,6 +49,7 @@ IOStatus HotPages::Open(const PageCopyOptions& options, int share_pct, Policy* p
   config.slots = reserve / page;
   config.headroom = headroom;
   config.blocks = options.blocks;
+  config.policy = options.policy;
   HotPages* raw = hot.get();
   hot->copies_ = std::make_unique<PageCopies>(
       config, policy, tier0, [] { ReadGate::WaitForReaders(); },

@@ -119,15 +119,21 @@ TEST_F(ConfigTest, HotPageCopyKeys) {
   EXPECT_EQ(8u << 10, options_.copies.page);
   EXPECT_EQ(75u, options_.copies.share_pct);
   EXPECT_TRUE(options_.copies.inherit);
-  ASSERT_TRUE(Parse(t + ";copies:off;copy_page:16K;copy_share:30%;copy_inherit:off").ok());
+  EXPECT_EQ(CopyPolicy::kTinyLfu, options_.copies.policy);
+  ASSERT_TRUE(Parse(t + ";copies:off;copy_page:16K;copy_share:30%;copy_inherit:off;"
+                        "copy_policy:s3-fifo").ok());
   EXPECT_FALSE(options_.copies.enabled);
   EXPECT_EQ(16u << 10, options_.copies.page);
   EXPECT_EQ(30u, options_.copies.share_pct);
   EXPECT_FALSE(options_.copies.inherit);
+  EXPECT_EQ(CopyPolicy::kS3Fifo, options_.copies.policy);
+  ASSERT_TRUE(Parse(t + ";copy_policy:w-tinylfu").ok());
+  EXPECT_EQ(CopyPolicy::kWTinyLfu, options_.copies.policy);
   ASSERT_TRUE(Parse(t + ";copy_share:0").ok());  // none: the same as copies:off
   EXPECT_EQ(0u, options_.copies.share_pct);
   for (const char* bad : {"copies:maybe", "copy_page:12K", "copy_page:2K", "copy_page:128K",
-                          "copy_share:101%", "copy_share:half", "copy_inherit:1"}) {
+                          "copy_share:101%", "copy_share:half", "copy_inherit:1",
+                          "copy_policy:lfu", "copy_policy:"}) {
     rocksdb::Status s = Parse(t + ";" + bad);
     EXPECT_TRUE(s.IsInvalidArgument()) << bad;
     const std::string key(bad, strchr(bad, ':'));

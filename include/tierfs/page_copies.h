@@ -9,6 +9,24 @@
 
 namespace tierfs {
 
+// How the copies choose what to admit and what to drop (URI key copy_policy).
+// Each works set by set, as the copies are set-associative (DESIGN.md,
+// "Hot-page copies"):
+//   kTinyLfu   tinylfu: a miss is admitted only if it was read before and more
+//              often than the copy it replaces (Einziger et al., ACM ToS
+//              2017); the policy may decide otherwise (Policy::AdmitCopy)
+//   kWTinyLfu  w-tinylfu: every miss enters a window (1% of the set's bytes,
+//              at least its newest copy); the window's oldest copy stays only
+//              if it was read more often than the set's least frequent copy,
+//              which then goes (Caffeine's W-TinyLFU, without its hill climber)
+//   kS3Fifo    s3-fifo: every miss enters a small FIFO (10% of the set's
+//              bytes); a copy read again there moves to the main FIFO, the
+//              others go and are remembered as ghosts, whose next miss enters
+//              main; main reinserts a copy read since its last pass
+//              (Yang et al., SOSP 2023)
+// Only tinylfu asks the policy; the other two are the field's baselines.
+enum class CopyPolicy : uint8_t { kTinyLfu = 0, kWTinyLfu, kS3Fifo };
+
 struct PageCopyOptions {
   // Copies on tier 0 of hot pages of SST and blob files that live on slower
   // tiers: admitted only on evidence of reuse, dropped (never written back)
@@ -38,6 +56,9 @@ struct PageCopyOptions {
   // with the access counts of the input it read just before writing them.
   // URI key copy_inherit:on|off. Default: on.
   bool inherit = true;
+  // What is admitted and what is dropped (CopyPolicy above). URI key
+  // copy_policy:tinylfu|w-tinylfu|s3-fifo. Default: tinylfu.
+  CopyPolicy policy = CopyPolicy::kTinyLfu;
 };
 
 }  // namespace tierfs

@@ -156,8 +156,9 @@ std::string FormatResult(const SimResult& r, const SimConfig& config) {
     const TierResult& t = r.tiers[0];
     uint64_t user_reads = 0;
     for (const TierResult& u : r.tiers) user_reads += u.user_reads;
-    out += Printf("hot-page copies on tier 0: %.1f%% of user reads served by them, %llu pages "
-                  "copied, at most %s held\n",
+    out += Printf("hot-page copies on tier 0 (%s): %.1f%% of user reads served by them, %llu "
+                  "pages copied, at most %s held\n",
+                  CopyPolicyName(config.copies.policy),
                   user_reads ? 100.0 * double(t.page_hits) / double(user_reads) : 0.0,
                   (unsigned long long)t.pages_copied, FormatSize(t.peak_copy_bytes).c_str());
     const PageCopies::Counters& c = r.copies;

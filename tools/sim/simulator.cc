@@ -867,6 +867,7 @@ void Simulation::SetUpCopies(const std::vector<TraceRecord>& trace) {
   c.slots = reserve / page;
   c.headroom = placement_.Headroom(fast.capacity());
   c.blocks = config_.copies.blocks;
+  c.policy = config_.copies.policy;
   // One thread: no reader to wait for, no file to punch.
   copies_ = std::make_unique<PageCopies>(c, policy_, &fast, [] {}, [](uint64_t, uint64_t) {});
   placement_.AttachCopies(copies_.get());

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "agents/policy.h"
+#include "engine/page_copies.h"
 #include "tools/sim/simulator.h"
 #include "tools/tune/rocksdb_options.h"
 #include "util/size.h"
@@ -51,6 +52,7 @@ std::string TierFsDefault(const std::string& key, const sim::SimConfig& d) {
   if (key == "copy_page") return FormatSizeExact(d.copies.page);
   if (key == "copy_share") return std::to_string(d.copies.share_pct);
   if (key == "copy_inherit") return d.copies.inherit ? "on" : "off";
+  if (key == "copy_policy") return CopyPolicyName(d.copies.policy);
   return "";
 }
 
