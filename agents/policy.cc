@@ -79,6 +79,16 @@ bool StorageView::Lookup(const SegmentRef& ref, SegmentInfo* info) const {
   return found;
 }
 
+void StorageView::ForEachSegmentThat(bool tables, bool read_below_fast,
+                                     const std::function<void(const SegmentInfo&)>& fn) const {
+  ForEachSegment([&](const SegmentInfo& s) {
+    if ((tables && s.kind == FileKind::kSst) ||
+        (read_below_fast && s.tier != 0 && s.stats.user_reads > 0)) {
+      fn(s);
+    }
+  });
+}
+
 const char* AccessHintName(AccessHint hint) { return EnumName(kAccessHintNames, hint); }
 
 bool ParseAccessHint(const std::string& name, AccessHint* hint) {

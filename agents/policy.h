@@ -137,6 +137,17 @@ class StorageView {
   // if it is not placed. The default scans; the file system and the
   // simulator answer from their tables.
   virtual bool Lookup(const SegmentRef& ref, SegmentInfo* info) const;
+  // The placement engine's scans at every plan: calls fn, as ForEachSegment
+  // would, for every placed segment of a table file (SST) if `tables`, and
+  // for every one homed below tier 0 that users have read if
+  // `read_below_fast`; each once, in no particular order. It may also call
+  // fn for other segments (the caller checks what it needs). The default
+  // filters ForEachSegment; a view that keeps the sets answers in
+  // proportion to them (the simulator: a block trace has no table file and
+  // few segments read below tier 0, while a scan of all took most of a
+  // replay).
+  virtual void ForEachSegmentThat(bool tables, bool read_below_fast,
+                                  const std::function<void(const SegmentInfo&)>& fn) const;
 };
 
 // The four atomic operations of HintStor, on one segment. REDIRECT is

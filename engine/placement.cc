@@ -26,6 +26,10 @@ class WithoutCopies final : public StorageView {
   bool Lookup(const SegmentRef& ref, SegmentInfo* info) const override {
     return base_.Lookup(ref, info);
   }
+  void ForEachSegmentThat(bool tables, bool read_below_fast,
+                          const std::function<void(const SegmentInfo&)>& fn) const override {
+    base_.ForEachSegmentThat(tables, read_below_fast, fn);
+  }
 
  private:
   const StorageView& base_;
@@ -225,7 +229,8 @@ void PlacementEngine::LevelBytes::Add(const SegmentInfo& s) {
 
 void PlacementEngine::CountLevels(const StorageView& view) {
   LevelBytes counted;
-  view.ForEachSegment([&](const SegmentInfo& s) { counted.Add(s); });
+  view.ForEachSegmentThat(/*tables=*/true, /*read_below_fast=*/false,
+                          [&](const SegmentInfo& s) { counted.Add(s); });
   StoreLevels(view, counted);
 }
 
@@ -344,7 +349,7 @@ bool PlacementEngine::Fill(const StorageView& view, size_t max, std::vector<Move
   if (room <= 0) return false;
   candidates_.clear();
   const uint64_t now = view.Now();
-  view.ForEachSegment([&](const SegmentInfo& s) {
+  view.ForEachSegmentThat(levels != nullptr, /*read_below_fast=*/true, [&](const SegmentInfo& s) {
     if (levels) levels->Add(s);
     if (s.tier == 0 || s.copy_tier == 0 || s.busy || s.hints.pinned_tier >= 0 ||
         s.stats.user_reads == 0 || s.bytes == 0) {

@@ -5,6 +5,7 @@
 #include <deque>
 #include <queue>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "engine/migration.h"
 #include "engine/observe.h"
@@ -80,6 +81,8 @@ class Simulation : public StorageView {
   uint64_t SegmentSize() const override { return seg_size_; }
   void ForEachSegment(const std::function<void(const SegmentInfo&)>& fn) const override;
   bool Lookup(const SegmentRef& ref, SegmentInfo* info) const override;
+  void ForEachSegmentThat(bool tables, bool read_below_fast,
+                          const std::function<void(const SegmentInfo&)>& fn) const override;
 
  private:
   void Describe(const File& f, uint64_t segment, SegmentInfo* info) const;
@@ -165,6 +168,10 @@ class Simulation : public StorageView {
   std::vector<std::unique_ptr<TierState>> tiers_;
   std::vector<File> files_;
   std::unordered_map<uint64_t, size_t> file_index_;
+  // Segments read by users while homed below tier 0, or moved there after
+  // such reads (and some no longer so, dropped as ForEachSegmentThat meets
+  // them): the fill's candidates, without a scan of every segment.
+  mutable std::unordered_set<SegmentRef, SegmentRefHash> read_below_fast_;
   // The request clock (one tick per piece of I/O), a block per stream as
   // the store keeps one per thread.
   RequestClock clock_;
@@ -363,6 +370,38 @@ void Simulation::ForEachSegment(const std::function<void(const SegmentInfo&)>& f
   }
 }
 
+void Simulation::ForEachSegmentThat(bool tables, bool read_below_fast,
+                                    const std::function<void(const SegmentInfo&)>& fn) const {
+  SegmentInfo info;
+  if (tables) {
+    for (const File& f : files_) {
+      if (f.kind != FileKind::kSst) continue;
+      for (uint64_t i = 0; i < f.segments.size(); ++i) {
+        if (f.segments[i].home < 0) continue;
+        Describe(f, i, &info);
+        fn(info);
+      }
+    }
+  }
+  if (!read_below_fast) return;
+  // The pool holds every segment read below tier 0 since it got there, and
+  // some no longer so: those are dropped here.
+  for (auto it = read_below_fast_.begin(); it != read_below_fast_.end();) {
+    auto f = file_index_.find(it->file_id);
+    const File* file = f == file_index_.end() ? nullptr : &files_[f->second];
+    if (!file || !IsBulkKind(file->kind) || it->segment >= file->segments.size() ||
+        file->segments[it->segment].home <= 0) {
+      it = read_below_fast_.erase(it);
+      continue;
+    }
+    if (!(tables && file->kind == FileKind::kSst)) {  // else given above
+      Describe(*file, it->segment, &info);
+      fn(info);
+    }
+    ++it;
+  }
+}
+
 bool Simulation::Lookup(const SegmentRef& ref, SegmentInfo* info) const {
   auto it = file_index_.find(ref.file_id);
   if (it == file_index_.end()) return false;
@@ -450,6 +489,7 @@ bool Simulation::ServePiece(const TraceRecord& r, File& file, uint64_t seg, uint
 
   ObserveRequest(*policy_, &s.heat, clock_.Next(&blocks_[r.stream]), r.type, file.id, file.kind,
                  seg, offset, size, tier, uint64_t(done - t));
+  if (r.type == IoType::kUserRead && s.home > 0) read_below_fast_.insert({file.id, seg});
   stats_.pieces++;
   return true;
 }
@@ -588,6 +628,7 @@ void Simulation::CountCopyHit(const TraceRecord& r, File& file, int64_t t, int64
     fast.result.read_bytes += piece_end - off;
     ObserveRequest(*policy_, &file.segments[seg].heat, clock_.Next(&blocks_[r.stream]), r.type,
                    file.id, file.kind, seg, off, piece_end - off, 0, uint64_t(done - t));
+    if (file.segments[seg].home > 0) read_below_fast_.insert({file.id, seg});
     stats_.pieces++;
     off = piece_end;
   }
@@ -671,6 +712,9 @@ bool Simulation::Commit(const Active& a) {
   if (a.move.op == Move::kMigrate) {
     const int from = s->home;
     s->home = int8_t(a.move.to);
+    if (a.move.to > 0 && s->heat.user_reads.load(std::memory_order_relaxed) > 0) {
+      read_below_fast_.insert(a.move.ref);
+    }
     Release(*f, from, s->charged);
     s->charged = a.charge;
   } else {
