@@ -69,7 +69,7 @@ class Sibyl : public Policy {
   void Evict(int tier, uint64_t bytes, const StorageView& view, std::vector<Move>* moves) override {
     const size_t before = moves->size();
     {
-      std::lock_guard<std::mutex> lock(eviction_mu_);
+      MutexLock lock(&eviction_mu_);
       eviction_.Evict(tier, bytes, view, moves);
     }
     // Evict follows, in the same thread, the Place that needed the room:
@@ -124,7 +124,7 @@ class Sibyl : public Policy {
     if (view.NumTiers() < 2 || view.Used(0) <= limit) return;
     std::vector<Move> lru;
     {
-      std::lock_guard<std::mutex> lock(eviction_mu_);
+      MutexLock lock(&eviction_mu_);
       eviction_.Evict(0, view.Used(0) - limit, view, &lru);
     }
     if (lru.size() > max) lru.resize(max);
@@ -158,8 +158,8 @@ class Sibyl : public Policy {
     thread_local SegmentRef ref;
     return ref;
   }
-  std::mutex eviction_mu_;  // Evict (writers) and Plan (migration thread) share the heap
-  LruEviction eviction_;
+  Mutex eviction_mu_;  // Evict (writers) and Plan (migration thread) share the heap
+  LruEviction eviction_ GUARDED_BY(eviction_mu_);
 };
 
 }  // namespace

@@ -174,20 +174,23 @@ AdminServer::AdminServer(Store* store) : store_(store), thread_([this] { Run(); 
 
 AdminServer::~AdminServer() {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     stop_ = true;
   }
-  cv_.notify_all();
+  cv_.NotifyAll();
   thread_.join();
 }
 
 void AdminServer::Run() {
-  std::unique_lock<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   while (!stop_) {
-    lock.unlock();
+    lock.Unlock();
     ServeAdminRequests(store_, &dir_problem_);
-    lock.lock();
-    cv_.wait_for(lock, std::chrono::milliseconds(kPollMillis), [&] { return stop_; });
+    lock.Lock();
+    cv_.WaitFor(&mu_, std::chrono::milliseconds(kPollMillis), [&] {
+      mu_.AssertHeld();
+      return stop_;
+    });
   }
 }
 

@@ -14,9 +14,7 @@
 // goes wrong.
 #pragma once
 
-#include <condition_variable>
 #include <functional>
-#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -25,6 +23,7 @@
 
 #include "env/admin_ops.h"
 #include "env/admin_protocol.h"
+#include "util/mutex.h"
 
 namespace tierfs {
 
@@ -56,12 +55,12 @@ class AdminServer {
   ~AdminServer();
 
  private:
-  void Run();
+  void Run() EXCLUDES(mu_);
 
   Store* const store_;
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool stop_ = false;  // guarded by mu_
+  Mutex mu_;
+  CondVar cv_;
+  bool stop_ GUARDED_BY(mu_) = false;
   std::string dir_problem_;  // the server thread's own (ServeAdminRequests)
   std::thread thread_;
 };

@@ -85,7 +85,7 @@ int64_t DeviceModel::ServiceNanos(bool write, bool sequential,
 
 int64_t DeviceModel::Schedule(bool write, uint64_t stream, uint64_t offset,
                               uint64_t bytes, int64_t now_ns) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   bool sequential = stream == last_stream_ && offset == last_end_;
   last_stream_ = stream;
   last_end_ = offset + bytes;
@@ -111,7 +111,7 @@ int64_t DeviceModel::Schedule(bool write, uint64_t stream, uint64_t offset,
 
 int64_t DeviceModel::ScheduleWriteBack(uint64_t stream, uint64_t offset, uint64_t bytes,
                                        int64_t now_ns) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   auto it = write_ends_.find(stream);
   bool sequential = it != write_ends_.end() && it->second == offset;
   if (write_ends_.size() >= kMaxWriteStreams && it == write_ends_.end()) write_ends_.clear();

@@ -29,11 +29,12 @@
 #pragma once
 
 #include <cstdint>
-#include <mutex>
 #include <string>
 #include <unordered_map>
 
 #include <rocksdb/status.h>
+
+#include "util/mutex.h"
 
 namespace tierfs {
 
@@ -72,17 +73,18 @@ class DeviceModel {
   // ahead of queued write-back (bounded, see above), a write behind
   // everything. Thread-safe.
   int64_t Schedule(bool write, uint64_t stream, uint64_t offset,
-                   uint64_t bytes, int64_t now_ns);
+                   uint64_t bytes, int64_t now_ns) EXCLUDES(mu_);
   // The same for a buffered write, which reaches the device through the page
   // cache: appends to a file are written back together, so a write that
   // continues the previous buffered write of its file is sequential even if
   // other I/O came between them (an HDD pays one seek per file's run of
   // appends, not one per append).
-  int64_t ScheduleWriteBack(uint64_t stream, uint64_t offset, uint64_t bytes, int64_t now_ns);
+  int64_t ScheduleWriteBack(uint64_t stream, uint64_t offset, uint64_t bytes, int64_t now_ns)
+      EXCLUDES(mu_);
 
   // When the device will have completed everything queued so far.
-  int64_t BusyUntil() {
-    std::lock_guard<std::mutex> lock(mu_);
+  int64_t BusyUntil() EXCLUDES(mu_) {
+    MutexLock lock(&mu_);
     return busy_until_;
   }
 
@@ -106,14 +108,14 @@ class DeviceModel {
 
  private:
   const DeviceParams params_;
-  std::mutex mu_;
-  int64_t busy_until_ = 0;    // guarded by mu_: all queued work done
-  int64_t fg_until_ = 0;      // guarded by mu_: reads, direct writes and flushes done
-  uint64_t last_stream_ = ~0ull;
-  uint64_t last_end_ = 0;
+  Mutex mu_;
+  int64_t busy_until_ GUARDED_BY(mu_) = 0;  // all queued work done
+  int64_t fg_until_ GUARDED_BY(mu_) = 0;    // reads, direct writes and flushes done
+  uint64_t last_stream_ GUARDED_BY(mu_) = ~0ull;
+  uint64_t last_end_ GUARDED_BY(mu_) = 0;
   // Per stream, where its last buffered write ended (bounded: cleared when
   // it holds kMaxWriteStreams streams).
-  std::unordered_map<uint64_t, uint64_t> write_ends_;
+  std::unordered_map<uint64_t, uint64_t> write_ends_ GUARDED_BY(mu_);
   static constexpr size_t kMaxWriteStreams = 1024;
 };
 

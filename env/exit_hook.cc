@@ -6,7 +6,6 @@
 #include <atomic>
 #include <cstdlib>
 #include <map>
-#include <mutex>
 #include <vector>
 
 #include "env/store.h"
@@ -16,11 +15,13 @@ namespace tierfs {
 namespace {
 
 struct LiveStores {
-  std::mutex mu;
-  // The process that opened each store (guarded by mu): a child forked
-  // without exec that calls exit() has a copy of the store but not its lock
-  // (fcntl locks are not inherited), and must not save it.
-  std::map<Store*, pid_t> stores;
+  // Held while the handler saves each store (Store::SaveAtExit takes the
+  // store's close_mu_): env/store.h gives the lock order.
+  Mutex mu;
+  // The process that opened each store: a child forked without exec that
+  // calls exit() has a copy of the store but not its lock (fcntl locks are
+  // not inherited), and must not save it.
+  std::map<Store*, pid_t> stores GUARDED_BY(mu);
 };
 
 // Never destroyed: the handler and the last stores' destructors use it
@@ -37,7 +38,7 @@ std::atomic<bool> exiting{false};
 void OnExit() {
   exiting.store(true);
   LiveStores& live = Live();
-  std::lock_guard<std::mutex> lock(live.mu);
+  MutexLock lock(&live.mu);
   const pid_t self = getpid();
   for (const auto& [store, pid] : live.stores) {
     if (pid == self) store->SaveAtExit();
@@ -49,7 +50,7 @@ void OnExit() {
 void RegisterLiveStore(Store* store) {
   LiveStores& live = Live();
   {
-    std::lock_guard<std::mutex> lock(live.mu);
+    MutexLock lock(&live.mu);
     live.stores[store] = getpid();
   }
   // Fails only when out of memory; the store then saves at Close as before.
@@ -58,16 +59,16 @@ void RegisterLiveStore(Store* store) {
 
 void UnregisterLiveStore(Store* store) {
   LiveStores& live = Live();
-  std::lock_guard<std::mutex> lock(live.mu);
+  MutexLock lock(&live.mu);
   live.stores.erase(store);
 }
 
 bool ProcessExiting() { return exiting.load(); }
 
 void KeepUntilExit(std::shared_ptr<void> object) {
-  static std::mutex* mu = new std::mutex;
+  static Mutex* mu = new Mutex;
   static auto* kept = new std::vector<std::shared_ptr<void>>;
-  std::lock_guard<std::mutex> lock(*mu);
+  MutexLock lock(mu);
   kept->push_back(std::move(object));
 }
 

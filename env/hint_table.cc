@@ -1,8 +1,6 @@
 // The hint and pin table (hint_table.h).
 #include "env/hint_table.h"
 
-#include <shared_mutex>
-
 #include "env/file_name.h"
 
 namespace tierfs {
@@ -34,19 +32,19 @@ uint32_t HintTable::FamilyIdLocked(const std::string& name) {
 }
 
 uint32_t HintTable::FamilyId(const std::string& name) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   return FamilyIdLocked(name);
 }
 
 std::map<uint32_t, std::string> HintTable::FamilyNames() const {
   std::map<uint32_t, std::string> names;
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   for (const auto& [name, cf] : cf_ids_) names[cf] = name;
   return names;
 }
 
 void HintTable::GiveLocked(const PendingHint& hint, FileEntry* entry) {
-  std::unique_lock<std::shared_mutex> elock(entry->mu);
+  WriterLock elock(&entry->mu);
   entry->hints.level = hint.level;
   entry->level.store(int8_t(hint.level), std::memory_order_relaxed);
   entry->hints.column_family = hint.column_family;
@@ -62,7 +60,7 @@ void HintTable::GiveLocked(const PendingHint& hint, FileEntry* entry) {
 
 void HintTable::NoteTableFile(const std::string& path, int level,
                               const std::string& column_family, FileEntry* entry) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   PendingHint hint;
   hint.level = level;
   hint.column_family = column_family.empty() ? 0 : FamilyIdLocked(column_family);
@@ -75,7 +73,7 @@ void HintTable::NoteTableFile(const std::string& path, int level,
 }
 
 void HintTable::ApplyPending(const std::string& path, FileEntry* entry) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   auto it = pending_.find(path);
   if (it == pending_.end()) return;
   GiveLocked(it->second, entry);
@@ -83,14 +81,14 @@ void HintTable::ApplyPending(const std::string& path, FileEntry* entry) {
 }
 
 uint32_t HintTable::SetFamilyAccess(const std::string& column_family, AccessHint hint) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   const uint32_t cf = FamilyIdLocked(column_family);
   cf_access_[cf] = hint;
   return cf;
 }
 
 uint32_t HintTable::SetFamilyPin(const std::string& column_family, int tier) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   const uint32_t cf = FamilyIdLocked(column_family);
   if (tier < 0) {
     cf_pins_.erase(cf);
@@ -106,7 +104,7 @@ void HintTable::PinByPath(const std::string& path, FileEntry* entry) const {
     const bool under = root == "/" || (path.size() > root.size() && path[root.size()] == '/' &&
                                        path.compare(0, root.size(), root) == 0);
     if (!under) continue;
-    std::unique_lock<std::shared_mutex> lock(entry->mu);
+    WriterLock lock(&entry->mu);
     if (entry->hints.pinned_tier < 0) entry->hints.pinned_tier = int(t);
     return;
   }

@@ -13,18 +13,18 @@
 // STATS (env/stats_file.h), which names families by name: ids are this
 // table's, given in order of first mention.
 //
-// Thread-safe. Lock order: Store::ns_mu_ -> mu_ -> FileEntry::mu. The table
-// never calls out while holding mu_.
+// Thread-safe. mu_ comes after Store::ns_mu_ and before FileEntry::mu in the
+// lock order (env/store.h). The table never calls out while holding mu_.
 #pragma once
 
 #include <cstdint>
 #include <map>
-#include <mutex>
 #include <string>
 #include <vector>
 
 #include "env/namespace.h"
 #include "tierfs/file_system.h"
+#include "util/mutex.h"
 
 namespace tierfs {
 
@@ -40,26 +40,26 @@ class HintTable {
   // (entry nullptr, as at OnTableFileCreationStarted) they wait, at most 4,096
   // paths, until ApplyPending. Takes mu_, then entry->mu exclusive.
   void NoteTableFile(const std::string& path, int level, const std::string& column_family,
-                     FileEntry* entry);
+                     FileEntry* entry) EXCLUDES(mu_);
   // Gives the new file `entry`, just bound to `path`, what NoteTableFile kept
   // for that path, if anything. Takes mu_, then entry->mu exclusive; the
   // caller may hold ns_mu_ (CreateFile does, so no table file is created
   // between the two).
-  void ApplyPending(const std::string& path, FileEntry* entry);
+  void ApplyPending(const std::string& path, FileEntry* entry) EXCLUDES(mu_);
 
   // Sets the access hint of files of `column_family` created from now on;
   // returns the family's id, so the caller can give the hint to the files
   // that exist (under ns_mu_, after this returns). Takes mu_.
-  uint32_t SetFamilyAccess(const std::string& column_family, AccessHint hint);
+  uint32_t SetFamilyAccess(const std::string& column_family, AccessHint hint) EXCLUDES(mu_);
   // Pins new files of `column_family` to `tier`; tier -1 unpins. Returns the
   // family's id, as SetFamilyAccess. Takes mu_.
-  uint32_t SetFamilyPin(const std::string& column_family, int tier);
+  uint32_t SetFamilyPin(const std::string& column_family, int tier) EXCLUDES(mu_);
 
   // The id of the column family `name`, given at its first mention (1, 2,
   // ...; 0 is "unknown"). Takes mu_.
-  uint32_t FamilyId(const std::string& name);
+  uint32_t FamilyId(const std::string& name) EXCLUDES(mu_);
   // Every family named so far, by id. Takes mu_.
-  std::map<uint32_t, std::string> FamilyNames() const;
+  std::map<uint32_t, std::string> FamilyNames() const EXCLUDES(mu_);
 
   // The emulation-only mode's path hook: pins `entry` to the tier whose root
   // directory holds `path` (RocksDB chose the directory through db_paths, so
@@ -67,29 +67,28 @@ class HintTable {
   // Called at create and at open (pins live in memory). Tier roots never nest
   // (ValidateOptions), so at most one matches. Takes entry->mu exclusive;
   // the caller may hold ns_mu_.
-  void PinByPath(const std::string& path, FileEntry* entry) const;
+  void PinByPath(const std::string& path, FileEntry* entry) const EXCLUDES(entry->mu);
 
  private:
   struct PendingHint {
     int level = -1;
     uint32_t column_family = 0;
   };
-  // FamilyId's body. REQUIRES: mu_ held.
-  uint32_t FamilyIdLocked(const std::string& name);
+  // FamilyId's body.
+  uint32_t FamilyIdLocked(const std::string& name) REQUIRES(mu_);
   // Gives `entry` the level and family of `hint`, and the family's access hint
-  // and pin where the file has none of its own. REQUIRES: mu_ held; takes
-  // entry->mu exclusive.
-  void GiveLocked(const PendingHint& hint, FileEntry* entry);
+  // and pin where the file has none of its own. Takes entry->mu exclusive.
+  void GiveLocked(const PendingHint& hint, FileEntry* entry) REQUIRES(mu_) EXCLUDES(entry->mu);
 
   // Tier roots, normalized, by tier index; empty unless placement is
   // "rocksdb". Constant after construction: read without a lock.
   const std::vector<std::string> path_roots_;
 
-  mutable std::mutex mu_;
-  std::map<std::string, PendingHint> pending_;  // guarded by mu_: by normalized path
-  std::map<std::string, uint32_t> cf_ids_;      // guarded by mu_: family name -> id
-  std::map<uint32_t, AccessHint> cf_access_;    // guarded by mu_: family id -> access hint
-  std::map<uint32_t, int> cf_pins_;             // guarded by mu_: family id -> pinned tier
+  mutable Mutex mu_ ACQUIRED_BEFORE(FileEntry::mu);
+  std::map<std::string, PendingHint> pending_ GUARDED_BY(mu_);  // by normalized path
+  std::map<std::string, uint32_t> cf_ids_ GUARDED_BY(mu_);      // family name -> id
+  std::map<uint32_t, AccessHint> cf_access_ GUARDED_BY(mu_);    // family id -> access hint
+  std::map<uint32_t, int> cf_pins_ GUARDED_BY(mu_);             // family id -> pinned tier
 };
 
 }  // namespace tierfs

@@ -62,7 +62,7 @@ bool InfoLog::Log(const char* format, ...) {
   std::replace(line + head, line + len, '\n', ' ');
   line[len++] = '\n';
 
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   if (!OpenLocked()) return false;
   if (may_rotate_ && size_ > 0 && size_ + len > max_bytes_) RotateLocked();
   if (fd_ < 0) return false;  // the new LOG would not open

@@ -44,8 +44,9 @@
 #pragma once
 
 #include <cstdint>
-#include <mutex>
 #include <string>
+
+#include "util/mutex.h"
 
 namespace tierfs {
 
@@ -64,21 +65,20 @@ class InfoLog {
   // Appends one line. False if it could not be written (the file would not
   // open, or write(2) failed): the caller counts that, there being nowhere
   // else to say it.
-  bool Log(const char* format, ...) __attribute__((format(printf, 2, 3)));
+  bool Log(const char* format, ...) __attribute__((format(printf, 2, 3))) EXCLUDES(mu_);
 
   const std::string& path() const { return path_; }
 
  private:
-  // REQUIRES: mu_ held.
-  bool OpenLocked();
-  void RotateLocked();
+  bool OpenLocked() REQUIRES(mu_);
+  void RotateLocked() REQUIRES(mu_);
 
   const std::string path_;
   const bool may_rotate_;
   const uint64_t max_bytes_;
-  std::mutex mu_;
-  int fd_ = -1;        // guarded by mu_
-  uint64_t size_ = 0;  // guarded by mu_: bytes in the file fd_ writes to
+  Mutex mu_;
+  int fd_ GUARDED_BY(mu_) = -1;
+  uint64_t size_ GUARDED_BY(mu_) = 0;  // bytes in the file fd_ writes to
 };
 
 }  // namespace tierfs

@@ -4,7 +4,6 @@
 
 #include <cinttypes>
 #include <cstdio>
-#include <mutex>
 #include <vector>
 
 #include "env/posix_util.h"
@@ -120,9 +119,12 @@ IOStatus Journal::Load(rocksdb::FileSystem* fs, const std::string& meta_dir,
   return IOStatus::OK();
 }
 
+// No thread-safety analysis: StartGeneration's locks are not needed on a
+// journal no other thread can see yet.
 IOStatus Journal::Create(rocksdb::FileSystem* fs, const std::string& meta_dir,
                          uint64_t generation, const std::vector<JournalRecord>& snapshot,
-                         std::unique_ptr<Journal>* result, CleanupErrorFn on_cleanup_error) {
+                         std::unique_ptr<Journal>* result, CleanupErrorFn on_cleanup_error)
+    NO_THREAD_SAFETY_ANALYSIS {
   std::unique_ptr<Journal> j(new Journal(fs, meta_dir, std::move(on_cleanup_error)));
   IOStatus s = j->StartGeneration(generation, snapshot);
   if (s.ok()) *result = std::move(j);
@@ -218,7 +220,7 @@ IOStatus Journal::StartGeneration(uint64_t gen, const std::vector<JournalRecord>
 IOStatus Journal::Append(const JournalRecord& record, uint64_t* lsn) {
   std::string data;
   EncodeRecord(record, &data);
-  std::lock_guard<std::mutex> lock(append_mu_);
+  MutexLock lock(&append_mu_);
   if (!error_.ok()) return error_;
   IOStatus s = file_->Append(data, IOOptions(), nullptr);
   if (s.ok()) s = file_->Flush(IOOptions(), nullptr);
@@ -233,11 +235,11 @@ IOStatus Journal::Append(const JournalRecord& record, uint64_t* lsn) {
 
 IOStatus Journal::SyncTo(uint64_t lsn) {
   if (synced_lsn_.load() >= lsn) return IOStatus::OK();
-  std::lock_guard<std::mutex> lock(sync_mu_);
+  MutexLock lock(&sync_mu_);
   if (synced_lsn_.load() >= lsn) return IOStatus::OK();  // another caller synced it
   uint64_t target = appended_lsn_.load();
   {
-    std::lock_guard<std::mutex> alock(append_mu_);
+    MutexLock alock(&append_mu_);
     if (!error_.ok()) return error_;
   }
   IOStatus s;
@@ -246,14 +248,14 @@ IOStatus Journal::SyncTo(uint64_t lsn) {
     // file_ is only replaced by Rotate, which holds sync_mu_ too.
     s = file_->Sync(IOOptions(), nullptr);
   } else {
-    std::lock_guard<std::mutex> alock(append_mu_);
+    MutexLock alock(&append_mu_);
     if (!error_.ok()) return error_;
     s = file_->Sync(IOOptions(), nullptr);
   }
   if (!s.ok()) {
     // Sticky: after a failed fsync the kernel may have dropped the dirty
     // pages, so a later successful sync would not cover these records.
-    std::lock_guard<std::mutex> alock(append_mu_);
+    MutexLock alock(&append_mu_);
     error_ = IOStatus::IOError("TierFS journal sync failed: " + s.ToString());
     return error_;
   }
@@ -262,16 +264,16 @@ IOStatus Journal::SyncTo(uint64_t lsn) {
 }
 
 IOStatus Journal::SyncAllForExit() {
-  std::lock_guard<std::mutex> lock(sync_mu_);  // Rotate holds it: generation_ stays
+  MutexLock lock(&sync_mu_);  // Rotate holds it: generation_ stays
   const uint64_t target = appended_lsn_.load();
   if (synced_lsn_.load() >= target) return IOStatus::OK();
   {
-    std::lock_guard<std::mutex> alock(append_mu_);
+    MutexLock alock(&append_mu_);
     if (!error_.ok()) return error_;
   }
   IOStatus s = SyncPath(JournalName(dir_, generation_));
   if (!s.ok()) {
-    std::lock_guard<std::mutex> alock(append_mu_);  // sticky, as in SyncTo
+    MutexLock alock(&append_mu_);  // sticky, as in SyncTo
     error_ = IOStatus::IOError("TierFS journal sync failed: " + s.ToString());
     return error_;
   }
@@ -280,14 +282,14 @@ IOStatus Journal::SyncAllForExit() {
 }
 
 void Journal::Abandon() {
-  std::lock_guard<std::mutex> alock(append_mu_);
+  MutexLock alock(&append_mu_);
   KeepUntilExit(std::shared_ptr<rocksdb::FSWritableFile>(std::move(file_)));  // never destroyed
   error_ = IOStatus::IOError("TierFS journal in " + dir_ + " was let go at process exit");
 }
 
 IOStatus Journal::Rotate(const std::vector<JournalRecord>& snapshot) {
-  std::lock_guard<std::mutex> slock(sync_mu_);
-  std::lock_guard<std::mutex> alock(append_mu_);
+  MutexLock slock(&sync_mu_);
+  MutexLock alock(&append_mu_);
   if (!error_.ok()) return error_;
   return StartGeneration(generation_ + 1, snapshot);
 }

@@ -19,13 +19,13 @@
 #include <atomic>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
 #include <rocksdb/file_system.h>
 
 #include "env/journal_format.h"
+#include "util/mutex.h"
 
 namespace tierfs {
 
@@ -60,26 +60,27 @@ class Journal {
 
   // Appends one record, written through. *lsn identifies it for SyncTo().
   // Thread-safe.
-  rocksdb::IOStatus Append(const JournalRecord& record, uint64_t* lsn);
+  rocksdb::IOStatus Append(const JournalRecord& record, uint64_t* lsn) EXCLUDES(append_mu_);
 
   // Returns once every record up to `lsn` is durable. Thread-safe.
-  rocksdb::IOStatus SyncTo(uint64_t lsn);
+  rocksdb::IOStatus SyncTo(uint64_t lsn) EXCLUDES(sync_mu_, append_mu_);
   rocksdb::IOStatus SyncAll() { return SyncTo(appended_lsn_.load()); }
 
   // SyncAll with POSIX calls alone (fdatasync of the journal file through a
   // descriptor of its own), for the saves at process exit
   // (env/exit_hook.h). Thread-safe.
-  rocksdb::IOStatus SyncAllForExit();
+  rocksdb::IOStatus SyncAllForExit() EXCLUDES(sync_mu_, append_mu_);
 
   // Lets go of the journal file without calling into it: at process exit the
   // base file system's Close may use RocksDB statics already destroyed. The
   // descriptor closes with the process. Appends fail from then on.
   // REQUIRES: no concurrent Append or sync (the store is closed).
-  void Abandon();
+  void Abandon() EXCLUDES(append_mu_);
 
   // Replaces the journal by generation()+1 built from `snapshot`.
   // REQUIRES: no concurrent Append (the caller holds the store's state lock).
-  rocksdb::IOStatus Rotate(const std::vector<JournalRecord>& snapshot);
+  rocksdb::IOStatus Rotate(const std::vector<JournalRecord>& snapshot)
+      EXCLUDES(sync_mu_, append_mu_);
 
   uint64_t generation() const { return generation_; }
   uint64_t records_since_snapshot() const { return records_.load(); }
@@ -91,7 +92,8 @@ class Journal {
   Journal(rocksdb::FileSystem* fs, std::string dir, CleanupErrorFn on_cleanup_error)
       : fs_(fs), dir_(std::move(dir)), on_cleanup_error_(std::move(on_cleanup_error)) {}
   rocksdb::IOStatus StartGeneration(uint64_t generation,
-                                    const std::vector<JournalRecord>& snapshot);
+                                    const std::vector<JournalRecord>& snapshot)
+      REQUIRES(sync_mu_, append_mu_);
   // Removes `path`, best effort: a failure goes to on_cleanup_error_.
   void RemoveLeftover(const std::string& path, const char* why);
 
@@ -102,14 +104,16 @@ class Journal {
   // reaches RocksDB statics, and a rotation may come at process exit.
   const rocksdb::FileOptions file_options_;
 
-  std::mutex append_mu_;  // serializes Append and Rotate
+  // Lock order: sync_mu_ -> append_mu_ (env/store.h lists the whole order).
+  Mutex sync_mu_ ACQUIRED_BEFORE(append_mu_);  // one sync at a time
+  Mutex append_mu_;  // serializes Append and Rotate
   std::unique_ptr<rocksdb::FSWritableFile> file_;
   uint64_t generation_ = 0;
   std::atomic<uint64_t> appended_lsn_{0};
   std::atomic<uint64_t> records_{0};
-  rocksdb::IOStatus error_;  // sticky: once a write failed the journal refuses more
+  // Sticky: once a write failed the journal refuses more.
+  rocksdb::IOStatus error_ GUARDED_BY(append_mu_);
 
-  std::mutex sync_mu_;  // one sync at a time
   std::atomic<uint64_t> synced_lsn_{0};
 };
 

@@ -1,11 +1,11 @@
 #include "env/logger.h"
+#include "util/mutex.h"
 
 #include <sys/time.h>
 
 #include <cstdarg>
 #include <cstdio>
 #include <ctime>
-#include <mutex>
 #include <thread>
 
 namespace tierfs {
@@ -36,7 +36,7 @@ class FileLogger : public rocksdb::Logger {
     va_end(copy);
     size_t len = std::min(sizeof(line) - 2, size_t(n) + size_t(m < 0 ? 0 : m));
     if (len == 0 || line[len - 1] != '\n') line[len++] = '\n';
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     // As RocksDB's PosixLogger: a line that cannot be written is dropped (above).
     if (file_) file_->Append(rocksdb::Slice(line, len), rocksdb::IOOptions(), nullptr).PermitUncheckedError();
   }
@@ -48,15 +48,15 @@ class FileLogger : public rocksdb::Logger {
 
  private:
   rocksdb::Status CloseFile() {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     if (!file_) return rocksdb::Status::OK();
     rocksdb::IOStatus s = file_->Close(rocksdb::IOOptions(), nullptr);
     file_.reset();
     return s;
   }
 
-  std::mutex mu_;
-  std::unique_ptr<rocksdb::FSWritableFile> file_;
+  Mutex mu_;
+  std::unique_ptr<rocksdb::FSWritableFile> file_ GUARDED_BY(mu_);
 };
 
 }  // namespace

@@ -19,7 +19,7 @@ bool MetaReserve::Low(int t, uint64_t bytes) {
   if (spent >= kProbeBytes || free <= spent || free - spent < kMetaReserve) {
     // Time to ask the device: kProbeBytes written since the last look, or the
     // estimate is within this write of the reserve.
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     uint64_t now = 0;
     if (!probe_ || !probe_(t, &now)) now = std::numeric_limits<uint64_t>::max();
     probes_.fetch_add(1, std::memory_order_relaxed);

@@ -19,9 +19,9 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
-#include <mutex>
 
 #include "env/config.h"
+#include "util/mutex.h"
 
 namespace tierfs {
 
@@ -68,7 +68,7 @@ class MetaReserve {
   };
   uint8_t watched_ = 0;
   std::function<bool(int, uint64_t*)> probe_;
-  std::mutex mu_;  // one probe at a time
+  Mutex mu_;  // one probe at a time
   Estimate estimates_[kMaxTiers];
   std::atomic<uint64_t> probes_{0};
 };

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 
-
 namespace tierfs {
 
 namespace {
@@ -24,34 +23,36 @@ Migrator::~Migrator() { Stop(); }
 
 void Migrator::Stop() {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     stop_ = true;
   }
-  cv_.notify_all();
+  cv_.NotifyAll();
   if (thread_.joinable()) thread_.join();
 }
 
 bool Migrator::Stopping() {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   return stop_;
 }
 
 void Migrator::SubmitManual(const std::vector<Move>& moves) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     schedule_.SubmitManual(moves);
   }
-  cv_.notify_all();
+  cv_.NotifyAll();
 }
 
 bool Migrator::WaitManual(int timeout_ms) {
-  std::unique_lock<std::mutex> lock(mu_);
-  return cv_.wait_for(lock, std::chrono::milliseconds(timeout_ms),
-                      [&] { return schedule_.ManualEmpty() && !running_manual_; });
+  MutexLock lock(&mu_);
+  return cv_.WaitFor(&mu_, std::chrono::milliseconds(timeout_ms), [&] {
+    mu_.AssertHeld();
+    return schedule_.ManualEmpty() && !running_manual_;
+  });
 }
 
 Migrator::Info Migrator::GetInfo() {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   Info info;
   info.manual.assign(schedule_.manual().begin(), schedule_.manual().end());
   info.planned.assign(schedule_.planned().begin(), schedule_.planned().end());
@@ -71,7 +72,7 @@ bool Migrator::BeforeChunk(int from, int to, uint64_t bytes) {
   // emulated device says when its queue drains; look again then.
   int64_t want, starved;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     want = schedule_.EarliestStart(DeviceModel::NowNanos());
     starved = schedule_.ForcedStart(want);
   }
@@ -82,7 +83,7 @@ bool Migrator::BeforeChunk(int from, int to, uint64_t bytes) {
   while (!(store_->tier(from).Idle(options_.idle_ops) && store_->tier(to).Idle(options_.idle_ops))) {
     if (!waited) {
       waited = true;
-      std::lock_guard<std::mutex> lock(mu_);
+      MutexLock lock(&mu_);
       waits_++;
     }
     if (Stopping()) return false;
@@ -101,15 +102,16 @@ bool Migrator::BeforeChunk(int from, int to, uint64_t bytes) {
 }
 
 void Migrator::AfterChunk(int64_t nanos) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   schedule_.ChunkDone(chunk_start_, chunk_start_ + nanos, chunk_bytes_, forced_);
 }
 
 bool Migrator::PlanNow(int timeout_ms) {
-  std::unique_lock<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   plan_now_ = true;
-  cv_.notify_all();
-  return cv_.wait_for(lock, std::chrono::milliseconds(timeout_ms), [&] {
+  cv_.NotifyAll();
+  return cv_.WaitFor(&mu_, std::chrono::milliseconds(timeout_ms), [&] {
+    mu_.AssertHeld();
     return !plan_now_ && schedule_.planned().empty() && !running_;
   });
 }
@@ -121,7 +123,7 @@ void Migrator::MaybePlan() {
   bool asked;  // by PlanNow(), which waits until the moves are queued and run
   bool policy_due = false;  // else the fill alone is due
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     asked = plan_now_;
     room = asked ? schedule_.Room()
                  : schedule_.PlanRoom(store_->placement().PlanIntervalRequests(), now, wall,
@@ -140,12 +142,12 @@ void Migrator::MaybePlan() {
     }
   }
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     if (room > 0) schedule_.Planned(now, wall, policy_due, more);
     schedule_.Enqueue(moves);
     if (asked) plan_now_ = false;
   }
-  if (asked) cv_.notify_all();
+  if (asked) cv_.NotifyAll();
 }
 
 void Migrator::ReportGivenUp(const Move& move, bool manual, const rocksdb::IOStatus& s) {
@@ -162,15 +164,18 @@ void Migrator::ReportGivenUp(const Move& move, bool manual, const rocksdb::IOSta
 void Migrator::Run() {
   for (;;) {
     {
-      std::unique_lock<std::mutex> lock(mu_);
-      cv_.wait_for(lock, kIdleWait, [&] { return stop_ || plan_now_ || schedule_.HasWork(); });
+      MutexLock lock(&mu_);
+      cv_.WaitFor(&mu_, kIdleWait, [&] {
+        mu_.AssertHeld();
+        return stop_ || plan_now_ || schedule_.HasWork();
+      });
       if (stop_) return;
     }
     MaybePlan();
     Move move;
     bool manual = false;
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      MutexLock lock(&mu_);
       if (stop_) return;
       if (!schedule_.Next(&move, &manual)) continue;
       running_manual_ = manual;
@@ -182,7 +187,7 @@ void Migrator::Run() {
         store_->ExecuteMove(move, manual ? MoveCause::kManual : MoveCause::kPlanned, this, &bytes);
     const bool given_up = !s.ok() && !s.IsBusy() && !s.IsNoSpace();
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      MutexLock lock(&mu_);
       running_ = running_manual_ = false;
       if (s.ok() && bytes > 0) {
         done_++;
@@ -194,7 +199,7 @@ void Migrator::Run() {
       }
     }
     if (given_up) ReportGivenUp(move, manual, s);
-    cv_.notify_all();
+    cv_.NotifyAll();
   }
 }
 

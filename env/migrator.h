@@ -16,14 +16,13 @@
 // fewer than `idle_ops` reads per millisecond.
 #pragma once
 
-#include <condition_variable>
 #include <cstdint>
 #include <deque>
-#include <mutex>
 #include <thread>
 
 #include "engine/migration.h"
 #include "env/store.h"
+#include "util/mutex.h"
 
 namespace tierfs {
 
@@ -35,16 +34,16 @@ class Migrator : public Store::Governor {
   // Stops the thread and joins it: a move in progress gives up at its next
   // chunk, queued moves stay queued and never run. Idempotent; one caller
   // at a time (Store::Close, then the destructor).
-  void Stop();
+  void Stop() EXCLUDES(mu_);
 
   // Queues moves to run before the policy's. Never refused.
-  void SubmitManual(const std::vector<Move>& moves);
+  void SubmitManual(const std::vector<Move>& moves) EXCLUDES(mu_);
   // Blocks until no manual move is queued or running, or `timeout_ms` passes;
   // false on timeout.
-  bool WaitManual(int timeout_ms);
+  bool WaitManual(int timeout_ms) EXCLUDES(mu_);
   // Plans now, whatever the cadence, and blocks until the planned queue is
   // empty and no move runs, or `timeout_ms` passes; false on timeout.
-  bool PlanNow(int timeout_ms);
+  bool PlanNow(int timeout_ms) EXCLUDES(mu_);
 
   struct Info {
     std::vector<Move> manual, planned;  // waiting, in order
@@ -56,30 +55,34 @@ class Migrator : public Store::Governor {
     uint64_t given_up = 0;         // devices never idle, or failed
     uint64_t waits = 0;            // chunks that waited for foreground I/O to pass
   };
-  Info GetInfo();
+  Info GetInfo() EXCLUDES(mu_);
 
-  bool BeforeChunk(int from, int to, uint64_t bytes) override;
-  void AfterChunk(int64_t nanos) override;
+  bool BeforeChunk(int from, int to, uint64_t bytes) override EXCLUDES(mu_);
+  void AfterChunk(int64_t nanos) override EXCLUDES(mu_);
 
  private:
-  void Run();
-  void MaybePlan();
+  void Run() EXCLUDES(mu_);
+  void MaybePlan() EXCLUDES(mu_);
   // Logs and counts a move that failed (Store::ReportError); one abandoned
   // because the store closes is only logged.
   void ReportGivenUp(const Move& move, bool manual, const rocksdb::IOStatus& s);
-  bool Stopping();
+  bool Stopping() EXCLUDES(mu_);
 
   Store* const store_;
   const MigrationOptions options_;
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool stop_ = false;                 // guarded by mu_
-  MoveScheduler schedule_;            // guarded by mu_
-  bool running_ = false;              // guarded by mu_
-  bool running_manual_ = false;       // guarded by mu_
-  bool plan_now_ = false;             // guarded by mu_: PlanNow() asked for a plan
-  Move current_;                      // guarded by mu_
-  uint64_t done_ = 0, bytes_ = 0, skipped_ = 0, given_up_ = 0, waits_ = 0;  // guarded by mu_
+  Mutex mu_;
+  CondVar cv_;
+  bool stop_ GUARDED_BY(mu_) = false;
+  MoveScheduler schedule_ GUARDED_BY(mu_);
+  bool running_ GUARDED_BY(mu_) = false;
+  bool running_manual_ GUARDED_BY(mu_) = false;
+  bool plan_now_ GUARDED_BY(mu_) = false;  // PlanNow() asked for a plan
+  Move current_ GUARDED_BY(mu_);
+  uint64_t done_ GUARDED_BY(mu_) = 0;
+  uint64_t bytes_ GUARDED_BY(mu_) = 0;
+  uint64_t skipped_ GUARDED_BY(mu_) = 0;
+  uint64_t given_up_ GUARDED_BY(mu_) = 0;
+  uint64_t waits_ GUARDED_BY(mu_) = 0;
   // The chunk in progress: when it started and whether it was forced through
   // busy devices. Migration thread only.
   int64_t chunk_start_ = 0;

@@ -97,7 +97,7 @@ IOStatus MoveExecutor::Run(const Move& move, MoveCause cause, Governor* governor
   if (store_.read_only()) return IOStatus::NotSupported("moves on a TierFS store opened read-only");
   std::shared_ptr<FileEntry> entry;
   {
-    std::lock_guard<std::mutex> lock(store_.ns_mu_);
+    MutexLock lock(&store_.ns_mu_);
     entry = store_.ns_.FindId(move.ref.file_id);
     if (entry) store_.AddHandle(entry.get());  // the data outlives a delete until we are done
   }
@@ -108,8 +108,8 @@ IOStatus MoveExecutor::Run(const Move& move, MoveCause cause, Governor* governor
     ~Unpin() { store.DropHandle(e); }
   } unpin{store_, entry};
 
-  std::lock_guard<std::mutex> mover(entry->move_mu);
   FileEntry* e = entry.get();
+  MutexLock mover(&e->move_mu);
   const uint64_t seg = move.ref.segment;
   if (move.op == Move::kDropCopy) return DropCopy(e, seg);
   if (move.to < 0 || move.to >= store_.NumTiers()) {
@@ -123,7 +123,7 @@ IOStatus MoveExecutor::Run(const Move& move, MoveCause cause, Governor* governor
   int from;
   uint64_t end, charge, writer_opens;
   {
-    std::unique_lock<std::shared_mutex> lock(e->mu);
+    WriterLock lock(&e->mu);
     if (e->writers > 0) return IOStatus::Busy("file open for writing");
     from = e->segments.tier(seg);
     end = store_.ContentEnd(*e, seg);
@@ -135,10 +135,10 @@ IOStatus MoveExecutor::Run(const Move& move, MoveCause cause, Governor* governor
     }
     if (has_copy != kNoTier) {
       // One extra copy at most, and a home never moves under its copy.
-      lock.unlock();
+      lock.Unlock();
       IOStatus s = DropCopy(e, seg);
       if (!s.ok()) return s;
-      lock.lock();
+      lock.Lock();
       if (e->writers > 0) return IOStatus::Busy("file open for writing");
       end = store_.ContentEnd(*e, seg);
     }
@@ -155,8 +155,8 @@ IOStatus MoveExecutor::Run(const Move& move, MoveCause cause, Governor* governor
   if (s.ok() && durable) s = store_.SyncDataDirs();
   uint64_t lsn = 0;
   {
-    std::shared_lock<std::shared_mutex> state(store_.state_mu_);
-    std::unique_lock<std::shared_mutex> lock(e->mu);
+    ReaderLock state(&store_.state_mu_);
+    WriterLock lock(&e->mu);
     if (s.ok() && (e->writers > 0 || e->writer_opens != writer_opens || e->unlinked ||
                    e->segments.tier(seg) != from || store_.ContentEnd(*e, seg) != end)) {
       s = IOStatus::Busy("file changed during the move");
@@ -209,8 +209,8 @@ IOStatus MoveExecutor::DropCopy(FileEntry* e, uint64_t seg) {
   uint64_t lsn = 0;
   uint64_t charge;
   {
-    std::shared_lock<std::shared_mutex> state(store_.state_mu_);
-    std::unique_lock<std::shared_mutex> lock(e->mu);
+    ReaderLock state(&store_.state_mu_);
+    WriterLock lock(&e->mu);
     c = e->segments.copy(seg);
     if (c == kNoTier) return IOStatus::OK();
     is_volatile = e->segments.copy_is_volatile(seg);
@@ -246,7 +246,7 @@ IOStatus MoveExecutor::DropCopy(FileEntry* e, uint64_t seg) {
 
 IOStatus MoveExecutor::DropCopies(FileEntry* e) {
   if (e->copies.load() == 0) return IOStatus::OK();
-  std::lock_guard<std::mutex> mover(e->move_mu);
+  MutexLock mover(&e->move_mu);
   for (uint64_t seg = 0; seg < e->segments.size() && e->copies.load() > 0; ++seg) {
     IOStatus s = DropCopy(e, seg);
     if (!s.ok()) return s;

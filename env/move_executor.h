@@ -73,7 +73,7 @@ class MoveExecutor {
                             uint64_t* bytes);
   // Drops every extra copy of `entry` (a writer does, before writing: a copy
   // is never staler than its home). Takes entry->move_mu.
-  rocksdb::IOStatus DropCopies(FileEntry* entry);
+  rocksdb::IOStatus DropCopies(FileEntry* entry) EXCLUDES(entry->move_mu);
   // "migrate 12:3 -> tier 1" (operation, file id:segment, destination), as
   // `tierfs queue` and the info log show a move.
   static std::string Describe(const Move& move);
@@ -81,26 +81,28 @@ class MoveExecutor {
   // ---- the protocol's parts, which Store::RelocateSegment shares ----
   // Copies [start, end) of the file from tier `from` to tier `to` (creating
   // its backing file there), paying the device models; with `sync`, fsyncs
-  // the copy. Aborted if the governor gives up. REQUIRES: entry->move_mu held.
+  // the copy. Aborted if the governor gives up.
   rocksdb::IOStatus CopyRange(FileEntry* entry, int from, int to, uint64_t start, uint64_t end,
-                              Governor* governor, bool sync);
+                              Governor* governor, bool sync) REQUIRES(entry->move_mu);
   // Makes `to` the home of `seg` (charged `charge` there) in memory and in the
-  // account, once its journal record is written. REQUIRES: entry->mu exclusive.
-  void MoveHome(FileEntry* entry, uint64_t seg, int from, int to, uint64_t charge);
+  // account, once its journal record is written.
+  void MoveHome(FileEntry* entry, uint64_t seg, int from, int to, uint64_t charge)
+      REQUIRES(entry->mu);
   // Returns the file's block allowance on tier t if no segment or copy of it
-  // is left there (what recovery would charge). REQUIRES: entry->mu exclusive.
-  void ReleaseUnusedAllowance(FileEntry* entry, int t);
+  // is left there (what recovery would charge).
+  void ReleaseUnusedAllowance(FileEntry* entry, int t) REQUIRES(entry->mu);
 
  private:
   // Execute without its trace event and the policy's word.
   rocksdb::IOStatus Run(const Move& move, MoveCause cause, Governor* governor, uint64_t* bytes);
   // Drops the extra copy of `seg`: journals Copy(none) (unless the copy is
-  // volatile), syncs it, waits out readers and punches. REQUIRES:
-  // entry->move_mu held; takes state_mu_ shared, then entry->mu exclusive.
-  rocksdb::IOStatus DropCopy(FileEntry* entry, uint64_t seg);
+  // volatile), syncs it, waits out readers and punches. Takes state_mu_
+  // shared, then entry->mu exclusive.
+  rocksdb::IOStatus DropCopy(FileEntry* entry, uint64_t seg) REQUIRES(entry->move_mu)
+      EXCLUDES(entry->mu);
   // Charges `bytes` (and the per-file block allowance) to tier t; false if no
-  // room. REQUIRES: entry->mu exclusive (the allowance mask).
-  bool ChargeExactly(FileEntry* entry, int t, uint64_t bytes);
+  // room. Under entry->mu exclusive for the allowance mask.
+  bool ChargeExactly(FileEntry* entry, int t, uint64_t bytes) REQUIRES(entry->mu);
 
   Store& store_;
 };

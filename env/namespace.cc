@@ -1,7 +1,5 @@
 #include "env/namespace.h"
 
-#include <mutex>
-
 #include "env/file_limits.h"
 
 namespace tierfs {
@@ -97,7 +95,7 @@ Status Namespace::Apply(const JournalRecord& r) {
       auto it = by_id_.find(r.id);
       if (it == by_id_.end()) return Status::OK();
       FileEntry* e = it->second.get();
-      std::unique_lock<std::shared_mutex> lock(e->mu);
+      WriterLock lock(&e->mu);
       e->segments.Set(r.segment, r.tier, 0);
       return Status::OK();
     }
@@ -105,7 +103,7 @@ Status Namespace::Apply(const JournalRecord& r) {
       auto it = by_id_.find(r.id);
       if (it == by_id_.end()) return Status::OK();
       FileEntry* e = it->second.get();
-      std::unique_lock<std::shared_mutex> lock(e->mu);
+      WriterLock lock(&e->mu);
       e->segments.SetCopy(r.segment, r.tier, false);
       return Status::OK();
     }
@@ -189,7 +187,7 @@ std::vector<JournalRecord> Namespace::SnapshotRecords() const {
     out.push_back(JournalRecord::Bind(entry->id, entry->kind, name));
   }
   for (const auto& [id, entry] : by_id_) {
-    std::shared_lock<std::shared_mutex> lock(entry->mu);
+    ReaderLock lock(&entry->mu);
     for (uint64_t s = 0; s < entry->segments.size(); ++s) {
       uint8_t t = entry->segments.tier(s);
       if (t != kNoTier) out.push_back(JournalRecord::Segment(id, s, t));

@@ -12,9 +12,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <set>
-#include <shared_mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -25,6 +23,7 @@
 #include "agents/policy.h"
 #include "env/journal_format.h"
 #include "env/segment_table.h"
+#include "util/mutex.h"
 
 namespace tierfs {
 
@@ -38,10 +37,10 @@ struct FileEntry {
   std::atomic<uint64_t> size{0};
 
   // Changes to the placement below are made holding mu exclusively.
-  mutable std::shared_mutex mu;
+  mutable SharedMutex mu;
   SegmentTable segments;                 // read without locks
   std::atomic<uint8_t> data_file_mask{0};  // tiers where the backing file exists
-  uint8_t allowance_mask = 0;            // guarded by mu: tiers charged the per-file block allowance
+  uint8_t allowance_mask GUARDED_BY(mu) = 0;  // tiers charged the per-file block allowance
 
   // Newest journal record about this file; Sync makes the journal durable up
   // to here before syncing data.
@@ -51,14 +50,14 @@ struct FileEntry {
   std::atomic<uint64_t> ctime{0};
 
   // What is known of the file beyond its kind (level, column family, access
-  // hint, pin), for placement and migration. Guarded by mu.
-  Hints hints;
+  // hint, pin), for placement and migration.
+  Hints hints GUARDED_BY(mu);
   // hints.level, readable without mu (trace capture, on every I/O).
   std::atomic<int8_t> level{-1};
 
   // Moves of this file's segments (migration, copies, relocation) run one at
   // a time, so two movers never write the same destination range.
-  std::mutex move_mu;
+  Mutex move_mu ACQUIRED_BEFORE(mu);
   // Segments with an extra copy. A writer drops them before writing: a copy
   // must never be staler than its home.
   std::atomic<uint32_t> copies{0};
@@ -72,13 +71,14 @@ struct FileEntry {
   // Names bound to this file; guarded by the namespace lock.
   int links = 0;
 
-  // Lifetime, guarded by mu: open handles, and whether the last name is gone.
-  // The data is freed when both say so, so an open handle never loses it.
-  int open_handles = 0;
-  int writers = 0;
-  uint64_t writer_opens = 0;  // writers ever opened: a move commits only if unchanged
-  bool unlinked = false;
-  bool freed = false;
+  // Lifetime: open handles, and whether the last name is gone. The data is
+  // freed when both say so, so an open handle never loses it.
+  int open_handles GUARDED_BY(mu) = 0;
+  int writers GUARDED_BY(mu) = 0;
+  // Writers ever opened: a move commits only if unchanged.
+  uint64_t writer_opens GUARDED_BY(mu) = 0;
+  bool unlinked GUARDED_BY(mu) = false;
+  bool freed GUARDED_BY(mu) = false;
 
   uint8_t TierOf(uint64_t segment) const { return segments.tier(segment); }
 };

@@ -1,4 +1,5 @@
 #include "env/read_gate.h"
+#include "util/mutex.h"
 
 #include <linux/membarrier.h>
 #include <sys/syscall.h>
@@ -6,7 +7,6 @@
 
 #include <atomic>
 #include <chrono>
-#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -65,11 +65,11 @@ struct alignas(64) Slot {
 // thread, so the registry is bounded by the most threads alive at once.
 struct Registry {
   std::atomic<uint64_t> epoch{1};
-  std::mutex mu;
-  std::vector<Slot*> slots;  // guarded by mu; grows only
+  Mutex mu;
+  std::vector<Slot*> slots GUARDED_BY(mu);  // grows only
 
   Slot* Acquire() {
-    std::lock_guard<std::mutex> lock(mu);
+    MutexLock lock(&mu);
     for (Slot* s : slots) {
       bool expected = false;
       if (s->in_use.compare_exchange_strong(expected, true)) return s;
@@ -135,7 +135,7 @@ void ReadGate::WaitForReaders() {
   WaiterFence();
   std::vector<Slot*> slots;
   {
-    std::lock_guard<std::mutex> lock(r.mu);
+    MutexLock lock(&r.mu);
     slots = r.slots;
   }
   for (Slot* s : slots) {

@@ -3,7 +3,6 @@
 // with RocksDB's object registry when the library loads (so LD_PRELOAD makes
 // stock tools accept --fs_uri=tierfs://...), and the statistics accessors.
 #include <map>
-#include <mutex>
 
 #include <rocksdb/utilities/object_registry.h>
 
@@ -11,6 +10,7 @@
 #include "env/tier_fs.h"
 #include "tierfs/file_system.h"
 #include "tierfs/statistics.h"
+#include "util/mutex.h"
 
 namespace tierfs {
 
@@ -21,8 +21,10 @@ namespace {
 // One store per tier-0 root per process: RocksDB tools create the file system
 // more than once, and two stores over the same tiers would corrupt each other.
 struct Registry {
-  std::mutex mu;
-  std::map<std::string, std::weak_ptr<Store>> stores;
+  // Held while a store opens (RegisterLiveStore) and closes (Close takes the
+  // store's close_mu_): the outermost lock (env/store.h).
+  Mutex mu;
+  std::map<std::string, std::weak_ptr<Store>> stores GUARDED_BY(mu);
 };
 
 Registry& GetRegistry() {
@@ -54,7 +56,7 @@ Status NewTierFileSystem(const Options& options, std::shared_ptr<rocksdb::FileSy
       if (!s.ok()) return s;
     } else {
       Registry& reg = GetRegistry();
-      std::lock_guard<std::mutex> lock(reg.mu);
+      MutexLock lock(&reg.mu);
       const std::string key = options.tiers.empty() ? "" : TierFileSystem::Normalize(options.tiers[0].path);
       store = reg.stores[key].lock();
       if (store && !SameLayout(store->options(), options)) {
@@ -91,7 +93,7 @@ Status Close(rocksdb::FileSystem* fs) {
   // Under the registry's lock: an open of the same tiers waits, then finds
   // the store gone and opens it afresh (the lock released).
   Registry& reg = GetRegistry();
-  std::lock_guard<std::mutex> lock(reg.mu);
+  MutexLock lock(&reg.mu);
   for (auto it = reg.stores.begin(); it != reg.stores.end(); ++it) {
     if (it->second.lock().get() == store) {
       reg.stores.erase(it);
@@ -121,7 +123,7 @@ void NoteTableFileInOpenStores(const std::string& path, int level,
   std::vector<std::shared_ptr<Store>> stores;
   {
     Registry& reg = GetRegistry();
-    std::lock_guard<std::mutex> lock(reg.mu);
+    MutexLock lock(&reg.mu);
     for (auto& [root, weak] : reg.stores) {
       if (auto store = weak.lock()) stores.push_back(store);
     }

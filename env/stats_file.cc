@@ -47,9 +47,9 @@ IOStatus StatsFile::Save(Store& store, SavePoint point, bool posix) {
   json files = json::array();
   std::map<uint32_t, std::string> cf_names = store.hints_.FamilyNames();
   {
-    std::lock_guard<std::mutex> lock(store.ns_mu_);
+    MutexLock lock(&store.ns_mu_);
     for (const auto& [id, e] : store.ns_.files()) {
-      std::shared_lock<std::shared_mutex> elock(e->mu);
+      ReaderLock elock(&e->mu);
       if (e->hints.level >= 0 || e->hints.column_family != 0) {
         files.push_back(json::array({id, e->hints.level, cf_names[e->hints.column_family]}));
       }
@@ -95,6 +95,16 @@ std::string Missing(const std::string& saved_at, uint64_t saved_gen, uint64_t la
            "moment, by threads still running, is not counted";
   }
   return "";
+}
+
+// Gives `e` its saved level and (unless `hints` is nullptr) column family
+// `cf`. No thread-safety analysis: Load runs before any other thread uses
+// the store, so it writes the hints without e->mu (stats_file.h).
+void RestoreHints(FileEntry* e, int8_t level, HintTable* hints, const std::string& cf)
+    NO_THREAD_SAFETY_ANALYSIS {
+  e->hints.level = level;
+  e->level.store(int8_t(e->hints.level), std::memory_order_relaxed);
+  if (hints) e->hints.column_family = hints->FamilyId(cf);
 }
 
 }  // namespace
@@ -158,7 +168,7 @@ void StatsFile::LoadDocument(Store& store, const json& doc, uint64_t* skipped) {
       if (j.contains(info.name)) t.Merge(info.id, HistogramFromJson(j[info.name]));
     }
   }
-  std::lock_guard<std::mutex> lock(store.ns_mu_);
+  MutexLock lock(&store.ns_mu_);
   if (doc.contains("files") && doc["files"].is_array()) {
     for (const json& row : doc["files"]) {
       if (!row.is_array() || row.size() < 3) {
@@ -167,10 +177,9 @@ void StatsFile::LoadDocument(Store& store, const json& doc, uint64_t* skipped) {
       }
       std::shared_ptr<FileEntry> e = store.ns_.FindId(JsonNumber<uint64_t>(row[0]));
       if (!e) continue;  // deleted since: nothing to restore
-      e->hints.level = JsonNumber<int8_t>(row[1]);  // as FileEntry::level holds it
-      e->level.store(int8_t(e->hints.level), std::memory_order_relaxed);
+      const int8_t level = JsonNumber<int8_t>(row[1]);  // as FileEntry::level holds it
       std::string cf = row[2].get<std::string>();
-      if (!cf.empty()) e->hints.column_family = store.hints_.FamilyId(cf);
+      RestoreHints(e.get(), level, cf.empty() ? nullptr : &store.hints_, cf);
     }
   }
   // The request clock goes on where it stopped, so ages and decay continue.

@@ -42,7 +42,7 @@ IOStatus StatsLog::Start(const std::string& path, uint64_t interval_ms, Format f
   }
   std::unique_ptr<StatsLog> log(new StatsLog(path, interval_ms, format, std::move(snapshot), fd));
   {
-    std::lock_guard<std::mutex> lock(log->file_mu_);
+    MutexLock lock(&log->file_mu_);
     log->WriteLocked(false);
     if (!log->error_.empty()) {
       IOStatus s = IOStatus::IOError(log->error_);
@@ -68,25 +68,28 @@ StatsLog::StatsLog(std::string path, uint64_t interval_ms, Format format, Snapsh
 StatsLog::~StatsLog() { Stop().PermitUncheckedError(); }
 
 void StatsLog::Run() {
-  std::unique_lock<std::mutex> lock(mu_);
-  while (!cv_.wait_for(lock, std::chrono::milliseconds(interval_ms_), [&] { return stop_; })) {
-    lock.unlock();
+  MutexLock lock(&mu_);
+  while (!cv_.WaitFor(&mu_, std::chrono::milliseconds(interval_ms_), [&] {
+    mu_.AssertHeld();
+    return stop_;
+  })) {
+    lock.Unlock();
     {
-      std::lock_guard<std::mutex> file_lock(file_mu_);
+      MutexLock file_lock(&file_mu_);
       WriteLocked(false);
     }
-    lock.lock();
+    lock.Lock();
   }
 }
 
 IOStatus StatsLog::Stop() {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     stop_ = true;
   }
-  cv_.notify_all();
+  cv_.NotifyAll();
   if (thread_.joinable()) thread_.join();
-  std::lock_guard<std::mutex> file_lock(file_mu_);
+  MutexLock file_lock(&file_mu_);
   if (closed_) return stopped_;
   WriteLocked(true);
   closed_ = true;

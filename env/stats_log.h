@@ -24,11 +24,9 @@
 // incomplete: a line counts once its '\n' is there.
 #pragma once
 
-#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -36,6 +34,7 @@
 #include <rocksdb/io_status.h>
 
 #include "tierfs/statistics.h"
+#include "util/mutex.h"
 
 namespace tierfs {
 
@@ -57,18 +56,17 @@ class StatsLog {
   // Stops the thread promptly (it waits on a condition variable, never a
   // sleep), writes the final snapshot and closes the file. The first write error,
   // if any. Later calls return the same status.
-  rocksdb::IOStatus Stop();
+  rocksdb::IOStatus Stop() EXCLUDES(mu_, file_mu_);
 
   const std::string& path() const { return path_; }
 
  private:
   StatsLog(std::string path, uint64_t interval_ms, Format format, Snapshot snapshot, int fd);
-  void Run();
+  void Run() EXCLUDES(mu_, file_mu_);
   // Writes one snapshot: appends a line, or replaces the metrics file.
-  // REQUIRES: file_mu_ held.
-  void WriteLocked(bool final);
-  void AppendLine(bool final);
-  void ReplaceText();
+  void WriteLocked(bool final) REQUIRES(file_mu_);
+  void AppendLine(bool final) REQUIRES(file_mu_);
+  void ReplaceText() REQUIRES(file_mu_);
 
   // Constant after construction.
   const std::string path_;
@@ -77,15 +75,15 @@ class StatsLog {
   const Snapshot snapshot_;
   const int64_t start_ns_;  // steady clock at start: elapsed_ms counts from it
 
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool stop_ = false;  // guarded by mu_
+  Mutex mu_;
+  CondVar cv_;
+  bool stop_ GUARDED_BY(mu_) = false;
 
-  std::mutex file_mu_;    // serializes lines (the thread's, Stop's)
-  int fd_;                // guarded by file_mu_: the JSON lines' file, -1 for metrics
-  bool closed_ = false;   // guarded by file_mu_
-  std::string error_;     // guarded by file_mu_: the first write error
-  rocksdb::IOStatus stopped_;  // guarded by file_mu_: what Stop returned
+  Mutex file_mu_;  // serializes lines (the thread's, Stop's)
+  int fd_ GUARDED_BY(file_mu_);  // the JSON lines' file, -1 for metrics
+  bool closed_ GUARDED_BY(file_mu_) = false;
+  std::string error_ GUARDED_BY(file_mu_);  // the first write error
+  rocksdb::IOStatus stopped_ GUARDED_BY(file_mu_);  // what Stop returned
 
   std::thread thread_;  // last: starts once everything above is set
 };

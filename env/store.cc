@@ -67,12 +67,12 @@ IOStatus Store::Log(const JournalRecord& record, FileEntry* entry, uint64_t* lsn
 
 void Store::MaybeRotate() {
   if (read_only() || journal_->records_since_snapshot() < rotate_at_.load()) return;
-  std::unique_lock<std::shared_mutex> state(state_mu_);
+  WriterLock state(&state_mu_);
   const uint64_t records = journal_->records_since_snapshot();
   if (closed() || records < rotate_at_.load()) return;
   std::vector<JournalRecord> snapshot;
   {
-    std::lock_guard<std::mutex> lock(ns_mu_);
+    MutexLock lock(&ns_mu_);
     snapshot = ns_.SnapshotRecords();
   }
   const uint64_t generation = journal_->generation() + 1;
@@ -122,8 +122,8 @@ IOStatus Store::CreateFile(const std::string& path, std::shared_ptr<FileEntry>* 
   if (read_only()) return ReadOnlyError("create " + path);
   std::shared_ptr<FileEntry> replaced;
   {
-    std::shared_lock<std::shared_mutex> state(state_mu_);
-    std::lock_guard<std::mutex> lock(ns_mu_);
+    ReaderLock state(&state_mu_);
+    MutexLock lock(&ns_mu_);
     uint64_t id = ns_.NewId();
     FileKind kind = ClassifyFileName(path);
     uint64_t lsn = 0;
@@ -145,7 +145,7 @@ IOStatus Store::CreateFile(const std::string& path, std::shared_ptr<FileEntry>* 
 IOStatus Store::OpenFile(const std::string& path, bool create_if_missing,
                          std::shared_ptr<FileEntry>* entry) {
   {
-    std::lock_guard<std::mutex> lock(ns_mu_);
+    MutexLock lock(&ns_mu_);
     *entry = ns_.Find(path);
     if (*entry) {
       // Taken while the name still holds the file: a DeleteFile that follows
@@ -161,17 +161,17 @@ IOStatus Store::OpenFile(const std::string& path, bool create_if_missing,
 }
 
 std::shared_ptr<FileEntry> Store::Find(const std::string& path) {
-  std::lock_guard<std::mutex> lock(ns_mu_);
+  MutexLock lock(&ns_mu_);
   return ns_.Find(path);
 }
 
 int Store::NumLinks(const std::shared_ptr<FileEntry>& entry) {
-  std::lock_guard<std::mutex> lock(ns_mu_);
+  MutexLock lock(&ns_mu_);
   return entry->links;
 }
 
 IOStatus Store::Exists(const std::string& path, bool* is_dir) {
-  std::lock_guard<std::mutex> lock(ns_mu_);
+  MutexLock lock(&ns_mu_);
   *is_dir = ns_.IsDir(path);
   if (*is_dir || ns_.Find(path)) return IOStatus::OK();
   return IOStatus::NotFound(path);
@@ -181,8 +181,8 @@ IOStatus Store::DeleteFile(const std::string& path) {
   if (read_only()) return ReadOnlyError("delete " + path);
   std::shared_ptr<FileEntry> gone;
   {
-    std::shared_lock<std::shared_mutex> state(state_mu_);
-    std::lock_guard<std::mutex> lock(ns_mu_);
+    ReaderLock state(&state_mu_);
+    MutexLock lock(&ns_mu_);
     if (!ns_.Find(path)) return IOStatus::PathNotFound(path + ": no such file in TierFS");
     IOStatus s = Log(JournalRecord::Unbind(path), nullptr);
     if (!s.ok()) return s;
@@ -197,8 +197,8 @@ IOStatus Store::RenameFile(const std::string& src, const std::string& dst) {
   if (read_only()) return ReadOnlyError("rename " + src);
   std::shared_ptr<FileEntry> gone;
   {
-    std::shared_lock<std::shared_mutex> state(state_mu_);
-    std::lock_guard<std::mutex> lock(ns_mu_);
+    ReaderLock state(&state_mu_);
+    MutexLock lock(&ns_mu_);
     if (ns_.IsDir(src)) return IOStatus::NotSupported("renaming directory " + src + " in TierFS");
     if (!ns_.Find(src)) return IOStatus::PathNotFound(src + ": no such file in TierFS");
     if (ns_.IsDir(dst)) return IOStatus::IOError("rename to " + dst + ": is a directory");
@@ -214,8 +214,8 @@ IOStatus Store::RenameFile(const std::string& src, const std::string& dst) {
 IOStatus Store::LinkFile(const std::string& src, const std::string& dst) {
   if (read_only()) return ReadOnlyError("link " + src);
   {
-    std::shared_lock<std::shared_mutex> state(state_mu_);
-    std::lock_guard<std::mutex> lock(ns_mu_);
+    ReaderLock state(&state_mu_);
+    MutexLock lock(&ns_mu_);
     std::shared_ptr<FileEntry> e = ns_.Find(src);
     if (!e) return IOStatus::PathNotFound(src + ": no such file in TierFS");
     if (ns_.Find(dst) || ns_.IsDir(dst)) return IOStatus::IOError("link " + dst + ": file exists");
@@ -229,8 +229,8 @@ IOStatus Store::LinkFile(const std::string& src, const std::string& dst) {
 
 IOStatus Store::CreateDir(const std::string& path, bool error_if_exists) {
   {
-    std::shared_lock<std::shared_mutex> state(state_mu_);
-    std::lock_guard<std::mutex> lock(ns_mu_);
+    ReaderLock state(&state_mu_);
+    MutexLock lock(&ns_mu_);
     if (ns_.IsDir(path)) {
       return error_if_exists ? IOStatus::IOError(path + ": directory exists") : IOStatus::OK();
     }
@@ -246,8 +246,8 @@ IOStatus Store::CreateDir(const std::string& path, bool error_if_exists) {
 
 IOStatus Store::DeleteDir(const std::string& path) {
   if (read_only()) return ReadOnlyError("rmdir " + path);
-  std::shared_lock<std::shared_mutex> state(state_mu_);
-  std::lock_guard<std::mutex> lock(ns_mu_);
+  ReaderLock state(&state_mu_);
+  MutexLock lock(&ns_mu_);
   if (!ns_.IsDir(path)) return IOStatus::PathNotFound(path + ": no such directory in TierFS");
   if (ns_.HasChildren(path)) return IOStatus::IOError(path + ": directory not empty");
   IOStatus s = Log(JournalRecord::Rmdir(path), nullptr);
@@ -256,7 +256,7 @@ IOStatus Store::DeleteDir(const std::string& path) {
 }
 
 IOStatus Store::GetChildren(const std::string& dir, std::vector<std::string>* names) {
-  std::lock_guard<std::mutex> lock(ns_mu_);
+  MutexLock lock(&ns_mu_);
   if (!ns_.IsDir(dir)) return IOStatus::PathNotFound(dir + ": no such directory in TierFS");
   *names = ns_.Children(dir);
   return IOStatus::OK();
@@ -277,7 +277,7 @@ IOStatus Store::SyncDataDirs() {
   // a backing file whose directory entry a power cut then takes away (found
   // by power_loss_test: a home with no data after a cut).
   if (dirty_data_dirs_.load() == 0 && dir_syncs_running_.load() == 0) return IOStatus::OK();
-  std::lock_guard<std::mutex> lock(dir_sync_mu_);
+  MutexLock lock(&dir_sync_mu_);
   dir_syncs_running_.fetch_add(1);  // before the exchange: seen by whoever then sees no bit
   uint8_t dirty = dirty_data_dirs_.exchange(0);
   IOStatus s;
@@ -305,14 +305,14 @@ IOStatus Store::SyncMetadataFor(const FileEntry& entry) {
 // ------------------------------------------------------------------ lifetime
 
 void Store::AddHandle(FileEntry* entry) {
-  std::unique_lock<std::shared_mutex> lock(entry->mu);
+  WriterLock lock(&entry->mu);
   entry->open_handles++;
 }
 
 void Store::DropHandle(const std::shared_ptr<FileEntry>& entry) {
   bool free_now;
   {
-    std::unique_lock<std::shared_mutex> lock(entry->mu);
+    WriterLock lock(&entry->mu);
     free_now = --entry->open_handles == 0 && entry->unlinked && !entry->freed;
     if (free_now) entry->freed = true;
   }
@@ -322,7 +322,7 @@ void Store::DropHandle(const std::shared_ptr<FileEntry>& entry) {
 void Store::Retire(const std::shared_ptr<FileEntry>& entry) {
   bool free_now;
   {
-    std::unique_lock<std::shared_mutex> lock(entry->mu);
+    WriterLock lock(&entry->mu);
     entry->unlinked = true;
     free_now = entry->open_handles == 0 && !entry->freed;
     if (free_now) entry->freed = true;
@@ -344,7 +344,7 @@ void Store::FreeData(const std::shared_ptr<FileEntry>& entry) {
   const bool unbound_for_good = journal_ && journal_->SyncAll().ok();
   // No handle is left, so no reader: the copies' slots are free at once.
   if (hot_pages_) hot_pages_->copies().Invalidate(entry->id, /*readers_possible=*/false);
-  std::unique_lock<std::shared_mutex> lock(entry->mu);
+  WriterLock lock(&entry->mu);
   NoteEvent(TraceEvent::kDelete, entry->id, entry->kind, 0, 0);
   SegmentTable& segs = entry->segments;
   for (uint64_t s = 0; s < segs.size(); ++s) {
@@ -430,7 +430,7 @@ IOStatus Store::PlaceSegment(FileEntry* entry, uint64_t seg, const PlacementRequ
   req.segment = seg;
   req.bytes = bytes;
   {
-    std::unique_lock<std::shared_mutex> lock(entry->mu);
+    WriterLock lock(&entry->mu);
     if (req.hints.lifetime) entry->hints.lifetime = req.hints.lifetime;
     req.hints = entry->hints;
   }
@@ -449,8 +449,8 @@ IOStatus Store::PlaceSegment(FileEntry* entry, uint64_t seg, const PlacementRequ
                                         }
                                       });
   {
-    std::shared_lock<std::shared_mutex> state(state_mu_);
-    std::unique_lock<std::shared_mutex> lock(entry->mu);
+    ReaderLock state(&state_mu_);
+    WriterLock lock(&entry->mu);
     uint8_t placed = entry->TierOf(seg);
     if (placed != kNoTier) {
       *tier_out = placed;
@@ -478,7 +478,7 @@ IOStatus Store::PlaceSegment(FileEntry* entry, uint64_t seg, const PlacementRequ
 IOStatus Store::ChargeUpTo(FileEntry* entry, uint64_t seg, uint64_t end) {
   uint64_t need = RoundUp(std::min(end, SegmentLimit(seg)) - SegmentStart(seg));
   if (need <= entry->segments.charged(seg)) return IOStatus::OK();  // lock-free
-  std::unique_lock<std::shared_mutex> lock(entry->mu);
+  WriterLock lock(&entry->mu);
   uint64_t have = entry->segments.charged(seg);
   if (need <= have) return IOStatus::OK();
   Tier& t = tier(entry->segments.tier(seg));
@@ -493,7 +493,7 @@ IOStatus Store::ChargeUpTo(FileEntry* entry, uint64_t seg, uint64_t end) {
 
 void Store::AddWriter(FileEntry* entry) {
   {
-    std::unique_lock<std::shared_mutex> lock(entry->mu);
+    WriterLock lock(&entry->mu);
     entry->writers++;
     entry->writer_opens++;  // a move copying this file now will not commit
     // A page copy begun before this will not be published (tier_files.cc).
@@ -509,7 +509,7 @@ void Store::AddWriter(FileEntry* entry) {
 }
 
 void Store::DropWriter(FileEntry* entry) {
-  std::unique_lock<std::shared_mutex> lock(entry->mu);
+  WriterLock lock(&entry->mu);
   if (--entry->writers > 0) return;  // another writer still appends into its reservation
   entry->sealed.store(entry->kind == FileKind::kSst || entry->kind == FileKind::kBlob,
                       std::memory_order_release);
@@ -528,7 +528,7 @@ void Store::DropWriter(FileEntry* entry) {
 
 IOStatus Store::EnsureDataFile(FileEntry* entry, int t) {
   if (entry->data_file_mask.load() & (1u << t)) return IOStatus::OK();
-  std::unique_lock<std::shared_mutex> lock(entry->mu);
+  WriterLock lock(&entry->mu);
   if (entry->data_file_mask & (1u << t)) return IOStatus::OK();
   // Created with POSIX calls (as the punches and extents of backing files
   // are): the base file system's writable file would be opened and closed
@@ -546,8 +546,8 @@ IOStatus Store::EnsureDataFile(FileEntry* entry, int t) {
 
 IOStatus Store::RelocateSegment(FileEntry* entry, uint64_t seg, uint64_t valid_end,
                                 uint64_t need_end, int* new_tier) {
-  std::lock_guard<std::mutex> mover(entry->move_mu);
-  std::shared_lock<std::shared_mutex> state(state_mu_);
+  MutexLock mover(&entry->move_mu);
+  ReaderLock state(&state_mu_);
   const uint64_t start = SegmentStart(seg);
   int from;
   int to;
@@ -555,10 +555,10 @@ IOStatus Store::RelocateSegment(FileEntry* entry, uint64_t seg, uint64_t valid_e
   bool has_data;
   IOStatus s;
   std::string refused;  // destinations whose device said ENOSPC to the copy
-  std::unique_lock<std::shared_mutex> lock(entry->mu, std::defer_lock);
+  WriterLock lock(&entry->mu, std::defer_lock);
   for (int attempt = 0;; ++attempt) {
     {
-      std::unique_lock<std::shared_mutex> charge_lock(entry->mu);
+      WriterLock charge_lock(&entry->mu);
       from = entry->segments.tier(seg);
       if (from == kNoTier) return IOStatus::NoSpace(FullMessage());  // nothing to move
       bytes = seg_size_ ? seg_size_ : RoundUp(need_end - start) + kWholeFileChunk;
@@ -575,7 +575,7 @@ IOStatus Store::RelocateSegment(FileEntry* entry, uint64_t seg, uint64_t valid_e
     s = copied;
     if (s.ok()) s = SyncDataDirs();
     if (s.ok()) s = Log(JournalRecord::Segment(entry->id, seg, uint8_t(to)), entry);
-    lock.lock();
+    lock.Lock();
     if (s.ok()) break;
     // Not committed: the segment stays where it was; drop the partial copy
     // (best effort: recovery punches data on a tier that is not its home).
@@ -590,11 +590,11 @@ IOStatus Store::RelocateSegment(FileEntry* entry, uint64_t seg, uint64_t valid_e
     // (ChargeSomeTier skips it now) and try the next tier with room.
     tier(to).MarkDeviceFull();
     refused += " tier " + std::to_string(to) + " refused the copy: " + copied.ToString() + ";";
-    lock.unlock();
+    lock.Unlock();
   }
   // The record is in the journal: the new home is the home, durable or not.
   moves_.MoveHome(entry, seg, from, to, bytes);
-  lock.unlock();
+  lock.Unlock();
   // The old copy is garbage once the commit is durable (until then a crash
   // may come back to it; recovery punches whichever copy is not the home) and
   // no reader of the file can still be on it. Whole blocks: a partial block

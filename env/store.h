@@ -24,11 +24,39 @@
 // and the statistics log (store_trace.cc), the policy's saved state
 // (store_policy_state.cc).
 //
-// Locking order: the placement engine's decision lock (eviction, planning;
-// engine/placement.h) -> FileEntry::move_mu -> state_mu_ (shared for every
-// change, exclusive for a snapshot) -> ns_mu_ (the namespace) -> the hint
-// table's lock (HintTable::mu_) -> FileEntry::mu -> the journal's locks ->
-// the trace capture's lock (a leaf). MetaReserve's probe lock is a leaf too.
+// Lock order, outermost first: the one list (DESIGN.md points here). A lock
+// is taken only while holding locks above it. The ACQUIRED_BEFORE/AFTER
+// annotations on the declarations say the same wherever both locks can be
+// named (util/thread_annotations.h), and clang checks them in every function
+// that takes both (tests/thread_safety.sh).
+//   1. the registrar's Registry::mu (env/registrar.cc): a store opens and
+//      closes under it;
+//   2. the exit hook's LiveStores::mu (env/exit_hook.cc): its handler saves
+//      every store under it;
+//   3. close_mu_: Close and the saves; Close stops the admin server, the
+//      migrator and the statistics logs under it (their own locks, below),
+//      then takes state_mu_ exclusive, then trace_mu_;
+//   4. TierWritableFile::mu_ (env/tier_files.h): one call of a writable file,
+//      held from Append through placement, eviction moves and relocation;
+//   5. the placement engine's decide_mu_ (engine/placement.h): held across a
+//      policy's Evict() and the eviction moves it names, and across Plan();
+//   6. FileEntry::move_mu: the moves of one file, one at a time;
+//   7. state_mu_: shared for every journaled change, exclusive for a journal
+//      rotation and at close;
+//   8. ns_mu_: the namespace;
+//   9. HintTable::mu_ (env/hint_table.h), only inside the table's own calls;
+//  10. FileEntry::mu: the placement and lifetime of one file;
+//  11. PageCopies::mu_ (engine/page_copies.h): the hot-page copies, under
+//      state_mu_ and a file's mu;
+//  12. the journal's Journal::sync_mu_, then Journal::append_mu_ (Log: under
+//      state_mu_, with ns_mu_ or a file's mu);
+//  13. trace_mu_ (starts and stops a capture), then TraceCapture::mu_.
+// Leaves, taken under any of the above and holding nothing else while held:
+// dir_sync_mu_ (SyncDataDirs, under move_mu and state_mu_ in a relocation),
+// MetaReserve::mu_, ThreadIndex's and ReadGate's registries, InfoLog::mu_,
+// DeviceModel::mu_, the Migrator's mu_ (its governor runs under move_mu),
+// the policies' own locks (a learning agent's, then its learner's), the
+// statistics logs' and the admin server's.
 // Reads take no lock: a read looks its tier up in the SegmentTable with two
 // atomic loads inside a ReadGate epoch (env/read_gate.h), which a move waits
 // out before punching the old copy.
@@ -37,8 +65,6 @@
 #include <algorithm>
 #include <functional>
 #include <memory>
-#include <mutex>
-#include <shared_mutex>
 #include <string>
 #include <vector>
 
@@ -61,6 +87,7 @@
 #include "env/trace_capture.h"
 #include "tierfs/file_system.h"
 #include "tierfs/statistics.h"
+#include "util/mutex.h"
 
 namespace tierfs {
 
@@ -87,19 +114,19 @@ class Store : public StorageView {
   // While the process is exiting (env/exit_hook.h) the saves use POSIX calls
   // alone and the base file system's objects (journal file, lock,
   // directories) are let go without calling into them.
-  rocksdb::IOStatus Close();
+  rocksdb::IOStatus Close() EXCLUDES(close_mu_);
   // The exit handler's call (env/exit_hook.h), on a store still open when the
   // process exits: stops the admin and migration threads and saves as Close
   // does, with POSIX calls alone, under SavePoint::kExit. The store stays
   // usable (a thread may still be writing); Close or the destructor, if they
   // come, save again. Once; nothing after Close.
-  void SaveAtExit();
+  void SaveAtExit() EXCLUDES(close_mu_);
   // A database lock taken or given back through the store's file system
   // (TierFileSystem::LockFile, UnlockFile). When the last is given back the
   // store saves (SavePoint::kLastDatabaseClosed) while RocksDB is surely
   // alive; a failure is logged and counted, as at close.
   void NoteDatabaseLocked() { db_locks_.fetch_add(1); }
-  void NoteDatabaseUnlocked();
+  void NoteDatabaseUnlocked() EXCLUDES(close_mu_);
   // True once Close has begun. Every entry point (the facade, the file
   // classes, the public API) checks it and returns ClosedError; Log checks
   // it under state_mu_, so no journal record follows Close's final sync.
@@ -203,27 +230,32 @@ class Store : public StorageView {
   //
   // Binds `path` to a new empty file (an existing file of that name loses the
   // name, as with O_TRUNC on a fresh inode).
-  rocksdb::IOStatus CreateFile(const std::string& path, std::shared_ptr<FileEntry>* entry);
+  rocksdb::IOStatus CreateFile(const std::string& path, std::shared_ptr<FileEntry>* entry)
+      EXCLUDES(state_mu_, ns_mu_);
   // Finds `path`; with create_if_missing makes an empty file if absent.
   rocksdb::IOStatus OpenFile(const std::string& path, bool create_if_missing,
-                             std::shared_ptr<FileEntry>* entry);
-  rocksdb::IOStatus DeleteFile(const std::string& path);
-  rocksdb::IOStatus RenameFile(const std::string& src, const std::string& dst);
-  rocksdb::IOStatus LinkFile(const std::string& src, const std::string& dst);
-  rocksdb::IOStatus CreateDir(const std::string& path, bool error_if_exists);
-  rocksdb::IOStatus DeleteDir(const std::string& path);
-  rocksdb::IOStatus GetChildren(const std::string& dir, std::vector<std::string>* names);
+                             std::shared_ptr<FileEntry>* entry) EXCLUDES(state_mu_, ns_mu_);
+  rocksdb::IOStatus DeleteFile(const std::string& path) EXCLUDES(state_mu_, ns_mu_);
+  rocksdb::IOStatus RenameFile(const std::string& src, const std::string& dst)
+      EXCLUDES(state_mu_, ns_mu_);
+  rocksdb::IOStatus LinkFile(const std::string& src, const std::string& dst)
+      EXCLUDES(state_mu_, ns_mu_);
+  rocksdb::IOStatus CreateDir(const std::string& path, bool error_if_exists)
+      EXCLUDES(state_mu_, ns_mu_);
+  rocksdb::IOStatus DeleteDir(const std::string& path) EXCLUDES(state_mu_, ns_mu_);
+  rocksdb::IOStatus GetChildren(const std::string& dir, std::vector<std::string>* names)
+      EXCLUDES(ns_mu_);
   // NotFound if neither a file nor a directory.
-  rocksdb::IOStatus Exists(const std::string& path, bool* is_dir);
-  std::shared_ptr<FileEntry> Find(const std::string& path);
-  int NumLinks(const std::shared_ptr<FileEntry>& entry);
+  rocksdb::IOStatus Exists(const std::string& path, bool* is_dir) EXCLUDES(ns_mu_);
+  std::shared_ptr<FileEntry> Find(const std::string& path) EXCLUDES(ns_mu_);
+  int NumLinks(const std::shared_ptr<FileEntry>& entry) EXCLUDES(ns_mu_);
   // Makes every namespace change so far durable (a directory fsync).
   rocksdb::IOStatus SyncNamespace();
 
   // ---- handles: every open file holds one, so data outlives its last name
   // until the last handle closes ----
-  void AddHandle(FileEntry* entry);
-  void DropHandle(const std::shared_ptr<FileEntry>& entry);
+  void AddHandle(FileEntry* entry) EXCLUDES(entry->mu);
+  void DropHandle(const std::shared_ptr<FileEntry>& entry) EXCLUDES(entry->mu);
 
   // ---- data placement ----
   // The tier of `seg`, placing it (policy, then capacity) if new. Placement
@@ -265,9 +297,9 @@ class Store : public StorageView {
 
   // Trace capture (env/trace_capture.h): records every I/O into `path`
   // until StopTrace or close. One capture at a time: Busy if one runs.
-  rocksdb::IOStatus StartTrace(const std::string& path);
+  rocksdb::IOStatus StartTrace(const std::string& path) EXCLUDES(trace_mu_);
   // Stops the capture; *records (if given) says how many it wrote.
-  rocksdb::IOStatus StopTrace(uint64_t* records);
+  rocksdb::IOStatus StopTrace(uint64_t* records) EXCLUDES(trace_mu_);
   // The statistics log (env/stats_log.h): GetStats into `path` every
   // `interval_ms`, and at close, as JSON lines (URI key stats_log) or
   // Prometheus text (metrics_file). Started at open; `path` must lie outside
@@ -282,20 +314,22 @@ class Store : public StorageView {
   // ---- hints (store_hints.cc) ----
   // What the event listener knows of a table file about to be created (or
   // just created): its level and column family.
-  void NoteTableFile(const std::string& path, int level, const std::string& column_family);
+  void NoteTableFile(const std::string& path, int level, const std::string& column_family)
+      EXCLUDES(ns_mu_);
   // An application's access hint for a file or a column family ("hot", ...).
   rocksdb::IOStatus SetAccessHint(const std::string& path, const std::string& column_family,
-                                  AccessHint hint);
+                                  AccessHint hint) EXCLUDES(ns_mu_);
   // REDIRECT: new segments of the file (or column family) go to `tier`, and
   // its existing segments are queued to move there; tier -1 unpins.
   rocksdb::IOStatus Pin(const std::string& path, const std::string& column_family, int tier,
-                        std::vector<Move>* moves);
+                        std::vector<Move>* moves) EXCLUDES(ns_mu_);
   void NoteTemperature(FileEntry* entry, Temperature temperature);
   // The moves of kind `op` that segments [first, last] of `path` need to
   // have their home (kMigrate) or a copy (kReplicate, kPrefetch) on `tier`,
   // or to lose their copy (kDropCopy).
   rocksdb::IOStatus SegmentsToMove(const std::string& path, Move::Op op, int tier,
-                                   uint64_t first, uint64_t last, std::vector<Move>* moves);
+                                   uint64_t first, uint64_t last, std::vector<Move>* moves)
+      EXCLUDES(ns_mu_);
 
   // ---- errors no caller hears of (env/store_errors.h, env/info_log.h) ----
   // Logs "<kind's name>: <what>: <status>" to <tier0>/meta/LOG and counts
@@ -319,8 +353,8 @@ class Store : public StorageView {
 
   // ---- inspection ----
   void GetStats(std::vector<TierStats>* stats);
-  void ListFiles(const std::string& dir, std::vector<FileInfo>* files);
-  void ListSegments(const std::string& dir, std::vector<SegmentReport>* segments);
+  void ListFiles(const std::string& dir, std::vector<FileInfo>* files) EXCLUDES(ns_mu_);
+  void ListSegments(const std::string& dir, std::vector<SegmentReport>* segments) EXCLUDES(ns_mu_);
   // The policy's learned state (env/store_policy_state.cc).
   void LoadPolicyState();
   // Writes AGENTS (through the base file system, or with POSIX calls alone:
@@ -337,10 +371,13 @@ class Store : public StorageView {
   rocksdb::IOStatus CheckOutsideTiers(const std::string& path, const std::string& what);
   explicit Store(const Options& options);
   rocksdb::IOStatus Recover();
+  // The namespace without ns_mu_, for Recover: no other thread can reach
+  // the store yet (the one escape from the analysis in the store).
+  Namespace& NamespaceAtOpen() NO_THREAD_SAFETY_ANALYSIS { return ns_; }
   // The saves of a SavePoint: AGENTS, the journal's sync, STATS; with POSIX
   // calls alone if `posix`. Each failure is reported (NoteFinalSave); the
-  // first is also left in *first. REQUIRES: close_mu_ held.
-  void SaveAt(SavePoint point, bool posix, rocksdb::IOStatus* first);
+  // first is also left in *first.
+  void SaveAt(SavePoint point, bool posix, rocksdb::IOStatus* first) REQUIRES(close_mu_);
   // A save that failed (unless `s` is OK): logged and counted (ReportError,
   // kFinalSave) as "<what> at <point>", and if it is the first, "TierFS
   // <point>: <what>: <s>" in *first.
@@ -352,14 +389,15 @@ class Store : public StorageView {
   // At process exit: lets go of the journal file, the data directories and
   // the store's lock without calling into the base file system.
   void AbandonBaseObjects();
-  void DescribeSegment(const FileEntry& e, uint64_t s, SegmentInfo* info) const;
+  void DescribeSegment(const FileEntry& e, uint64_t s, SegmentInfo* info) const
+      REQUIRES_SHARED(e.mu);
   rocksdb::IOStatus OpenTiers();
   // The STATS file saves and restores the counters, the clock and what the
   // hint table and the namespace know of each file.
   friend class StatsFile;
-  // Appends `record`, updating `entry`'s lsn. REQUIRES: state_mu_ shared.
-  rocksdb::IOStatus Log(const JournalRecord& record, FileEntry* entry,
-                        uint64_t* lsn = nullptr);
+  // Appends `record`, updating `entry`'s lsn.
+  rocksdb::IOStatus Log(const JournalRecord& record, FileEntry* entry, uint64_t* lsn = nullptr)
+      REQUIRES_SHARED(state_mu_);
   // Frees the data of a file with no names and no handles.
   void FreeData(const std::shared_ptr<FileEntry>& entry);
   // Called with a file that lost its last name.
@@ -368,14 +406,14 @@ class Store : public StorageView {
   // it for its free space. Called by OpenTiers of a writable store.
   void WatchMetaDevice();
   // Starts a new journal generation if the journal grew long.
-  void MaybeRotate();
+  void MaybeRotate() EXCLUDES(state_mu_, ns_mu_);
   std::string FullMessage() const;
   // The last resort when every tier is full: drops hot-page copies (free to
   // drop) so that data has room. False if there were none to drop.
   bool DropPageCopiesForData(uint64_t bytes);
   // Tries tiers in the order want, slower ones, faster ones; charges `bytes`.
-  int ChargeSomeTier(FileEntry* entry, int want, int exclude, uint64_t bytes);
-  rocksdb::IOStatus SyncDataDirs();
+  int ChargeSomeTier(FileEntry* entry, int want, int exclude, uint64_t bytes) REQUIRES(entry->mu);
+  rocksdb::IOStatus SyncDataDirs() EXCLUDES(dir_sync_mu_);
   // Moves journal their commits (Log) under state_mu_, find files under
   // ns_mu_ and sync as the store's own changes do.
   friend class MoveExecutor;
@@ -386,9 +424,9 @@ class Store : public StorageView {
   // Set once, by Close, under state_mu_ exclusive; read on every I/O, beside
   // the segment geometry the I/O reads anyway.
   std::atomic<bool> closed_{false};
-  std::mutex close_mu_;             // serializes Close and the saves (SaveAt)
-  rocksdb::IOStatus close_status_;  // guarded by close_mu_: what Close returned
-  bool exit_saved_ = false;         // guarded by close_mu_: SaveAtExit ran
+  Mutex close_mu_ ACQUIRED_BEFORE(state_mu_, trace_mu_);  // serializes Close and the saves (SaveAt)
+  rocksdb::IOStatus close_status_ GUARDED_BY(close_mu_);  // what Close returned
+  bool exit_saved_ GUARDED_BY(close_mu_) = false;         // SaveAtExit ran
   std::atomic<int> db_locks_{0};    // database locks held through the store
   std::shared_ptr<rocksdb::FileSystem> base_;
   const rocksdb::FileOptions backing_options_;  // defaults: buffered, no mmap
@@ -410,15 +448,15 @@ class Store : public StorageView {
   // What became of the saved policy state at open ("loaded from ...",
   // "none saved", "refused ...: why"). Constant after open.
   std::string policy_state_;
-  std::mutex trace_mu_;
-  std::vector<std::unique_ptr<TraceCapture>> traces_;  // guarded by trace_mu_
+  Mutex trace_mu_;
+  std::vector<std::unique_ptr<TraceCapture>> traces_ GUARDED_BY(trace_mu_);
   // Set at open (stats_log), stopped at close before the saves; its thread
   // reads GetStats, which takes no store lock.
   std::unique_ptr<StatsLog> stats_log_;
   std::unique_ptr<StatsLog> metrics_file_;  // the same, metrics_file
 
   // Hints waiting for their file, per column family, and the emulation-only
-  // mode's pins by path. Its own mutex: ns_mu_ -> hints_ -> FileEntry::mu.
+  // mode's pins by path. Its own mutex (HintTable::mu_).
   HintTable hints_;
   std::string meta_dir_;
   rocksdb::FileLock* meta_lock_ = nullptr;
@@ -430,12 +468,12 @@ class Store : public StorageView {
   // logged) every few thousand records, not at every change.
   std::atomic<uint64_t> rotate_at_;
 
-  std::shared_mutex state_mu_;
-  mutable std::mutex ns_mu_;
-  Namespace ns_;  // guarded by ns_mu_
+  SharedMutex state_mu_ ACQUIRED_AFTER(FileEntry::move_mu) ACQUIRED_BEFORE(ns_mu_);
+  mutable Mutex ns_mu_ ACQUIRED_BEFORE(FileEntry::mu);
+  Namespace ns_ GUARDED_BY(ns_mu_);
   std::unique_ptr<Journal> journal_;
   std::atomic<uint8_t> dirty_data_dirs_{0};  // tiers with unsynced new backing files
-  std::mutex dir_sync_mu_;                   // serializes SyncDataDirs
+  Mutex dir_sync_mu_ ACQUIRED_AFTER(state_mu_);  // serializes SyncDataDirs
   std::atomic<int> dir_syncs_running_{0};    // SyncDataDirs calls past the lock-free check
   std::vector<std::unique_ptr<rocksdb::FSDirectory>> data_dirs_;
 };

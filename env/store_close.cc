@@ -40,7 +40,7 @@ IOStatus Store::ClosedError(const char* op, const std::string& path) const {
 }
 
 IOStatus Store::Close() {
-  std::lock_guard<std::mutex> once(close_mu_);
+  MutexLock once(&close_mu_);
   if (closed()) return close_status_;
   const bool exiting = ProcessExiting();
   // The store's own threads first: the admin server may queue moves, and a
@@ -53,7 +53,7 @@ IOStatus Store::Close() {
   {
     // Every journaled change holds state_mu_ shared: wait for those in
     // progress; Log refuses the rest.
-    std::unique_lock<std::shared_mutex> state(state_mu_);
+    WriterLock state(&state_mu_);
     closed_.store(true, std::memory_order_relaxed);
   }
   if (trace_.load()) {
@@ -80,7 +80,7 @@ IOStatus Store::Close() {
 }
 
 void Store::SaveAtExit() {
-  std::lock_guard<std::mutex> once(close_mu_);
+  MutexLock once(&close_mu_);
   if (closed() || exit_saved_ || read_only() || !journal_) return;
   exit_saved_ = true;
   // Joined now, while what they call is alive; the store goes on serving
@@ -97,7 +97,7 @@ void Store::SaveAtExit() {
 
 void Store::NoteDatabaseUnlocked() {
   if (db_locks_.fetch_sub(1) != 1) return;
-  std::lock_guard<std::mutex> once(close_mu_);
+  MutexLock once(&close_mu_);
   if (closed() || read_only() || !journal_) return;
   IOStatus first;  // each failure is logged and counted; no caller to tell
   SaveAt(SavePoint::kLastDatabaseClosed, ProcessExiting(), &first);

@@ -16,7 +16,7 @@ void Store::NoteTableFile(const std::string& path, int level, const std::string&
 
 void Store::NoteTemperature(FileEntry* entry, Temperature temperature) {
   if (temperature == Temperature::kUnknown) return;
-  std::unique_lock<std::shared_mutex> lock(entry->mu);
+  WriterLock lock(&entry->mu);
   entry->hints.temperature = temperature;
 }
 
@@ -25,15 +25,15 @@ IOStatus Store::SetAccessHint(const std::string& path, const std::string& column
   if (!path.empty()) {
     std::shared_ptr<FileEntry> entry = Find(path);
     if (!entry) return IOStatus::PathNotFound(path + ": no such file in TierFS");
-    std::unique_lock<std::shared_mutex> lock(entry->mu);
+    WriterLock lock(&entry->mu);
     entry->hints.access = hint;
     return IOStatus::OK();
   }
   const uint32_t cf = hints_.SetFamilyAccess(column_family, hint);
   // Files of the family already known take it too.
-  std::lock_guard<std::mutex> lock(ns_mu_);
+  MutexLock lock(&ns_mu_);
   for (const auto& kv : ns_.files()) {
-    std::unique_lock<std::shared_mutex> elock(kv.second->mu);
+    WriterLock elock(&kv.second->mu);
     if (kv.second->hints.column_family == cf) kv.second->hints.access = hint;
   }
   return IOStatus::OK();
@@ -47,7 +47,7 @@ IOStatus Store::SegmentsToMove(const std::string& path, Move::Op op, int t, uint
   }
   std::shared_ptr<FileEntry> entry = Find(path);
   if (!entry) return IOStatus::PathNotFound(path + ": no such file in TierFS");
-  std::shared_lock<std::shared_mutex> lock(entry->mu);
+  ReaderLock lock(&entry->mu);
   for (uint64_t s = first; s <= last && s < entry->segments.size(); ++s) {
     const uint8_t home = entry->segments.tier(s);
     const uint8_t copy = entry->segments.copy(s);
@@ -74,14 +74,14 @@ IOStatus Store::Pin(const std::string& path, const std::string& column_family, i
   if (!path.empty()) {
     std::shared_ptr<FileEntry> entry = Find(path);
     if (!entry) return IOStatus::PathNotFound(path + ": no such file in TierFS");
-    std::unique_lock<std::shared_mutex> lock(entry->mu);
+    WriterLock lock(&entry->mu);
     entry->hints.pinned_tier = t;
     paths.push_back(path);
   } else {
     const uint32_t cf = hints_.SetFamilyPin(column_family, t);
-    std::lock_guard<std::mutex> lock(ns_mu_);
+    MutexLock lock(&ns_mu_);
     for (const auto& [name, entry] : ns_.FilesUnder("/")) {
-      std::unique_lock<std::shared_mutex> elock(entry->mu);
+      WriterLock elock(&entry->mu);
       if (entry->hints.column_family != cf) continue;
       entry->hints.pinned_tier = t;
       paths.push_back(name);

@@ -30,6 +30,15 @@ using rocksdb::IOStatus;
 
 namespace {
 
+// Takes `e`'s block allowance on tier t unless it has it already; true if
+// taken. No thread-safety analysis: Recover runs before any other thread
+// can reach the store, so it writes the mask without e->mu.
+bool TakeAllowanceAtOpen(FileEntry* e, uint8_t t) NO_THREAD_SAFETY_ANALYSIS {
+  if (e->allowance_mask & (1u << t)) return false;
+  e->allowance_mask |= uint8_t(1u << t);
+  return true;
+}
+
 // The marker of a tier, "TIERFS-TIER":
 //   tierfs-tier 1            format version
 //   store <16 hex digits>    the store it belongs to
@@ -251,6 +260,7 @@ void Store::WatchMetaDevice() {
 }
 
 IOStatus Store::Recover() {
+  Namespace& ns = NamespaceAtOpen();
   IOOptions io;
   uint64_t generation = 0;
   std::vector<JournalRecord> records;
@@ -274,7 +284,7 @@ IOStatus Store::Recover() {
     }
   }
   for (const JournalRecord& r : records) {
-    rocksdb::Status as = ns_.Apply(r);
+    rocksdb::Status as = ns.Apply(r);
     if (!as.ok()) return IOStatus::Corruption(as.ToString());
     if ((r.type == RecordType::kSegment || r.type == RecordType::kCopy) && r.tier != kNoTier &&
         r.tier >= tiers_.size()) {
@@ -286,7 +296,7 @@ IOStatus Store::Recover() {
 
   // Which backing files exist; remove those of files that no longer exist.
   const uint64_t now = uint64_t(time(nullptr));
-  for (auto& [id, entry] : ns_.files()) {
+  for (auto& [id, entry] : ns.files()) {
     entry->ctime = now;
     // Nothing is open for writing after a restart.
     entry->sealed = entry->kind == FileKind::kSst || entry->kind == FileKind::kBlob;
@@ -299,7 +309,7 @@ IOStatus Store::Recover() {
     for (const std::string& c : children) {
       uint64_t id;
       if (!Tier::ParseDataName(c, &id)) continue;  // not ours
-      std::shared_ptr<FileEntry> e = ns_.FindId(id);
+      std::shared_ptr<FileEntry> e = ns.FindId(id);
       if (e) {
         e->data_file_mask.fetch_or(uint8_t(1u << t));
       } else if (!read_only()) {
@@ -317,7 +327,7 @@ IOStatus Store::Recover() {
   }
 
   // Sizes, orphan copies, and the capacity account.
-  for (auto& [id, entry] : ns_.files()) {
+  for (auto& [id, entry] : ns.files()) {
     SegmentTable& segs = entry->segments;
     // A file's size is not journaled: it is where its data ends. Each
     // backing file counts only up to the end of the last segment it may
@@ -401,8 +411,7 @@ IOStatus Store::Recover() {
         entry->copies.fetch_add(1);
       }
       for (uint8_t t : {home, copy}) {
-        if (t == kNoTier || (entry->allowance_mask & (1u << t))) continue;
-        entry->allowance_mask |= uint8_t(1u << t);
+        if (t == kNoTier || !TakeAllowanceAtOpen(entry.get(), t)) continue;
         tier(t).ForceCharge(kBlockSize);
       }
     }
@@ -417,7 +426,7 @@ IOStatus Store::Recover() {
   dirty_data_dirs_ = uint8_t((1u << NumTiers()) - 1);
   s = SyncDataDirs();
   if (!s.ok()) return s;
-  s = Journal::Create(base_.get(), meta_dir_, generation + 1, ns_.SnapshotRecords(), &journal_,
+  s = Journal::Create(base_.get(), meta_dir_, generation + 1, ns.SnapshotRecords(), &journal_,
                       [this](const std::string& what, const IOStatus& cs) {
                         ReportError(StoreError::kCleanup, what, cs);
                       });

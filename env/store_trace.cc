@@ -61,7 +61,7 @@ IOStatus Store::StartTrace(const std::string& path) {
     header.tiers.push_back(TraceTier{tier(t).capacity(), options_.tiers[size_t(t)].device,
                                      tier(t).root});
   }
-  std::lock_guard<std::mutex> lock(trace_mu_);
+  MutexLock lock(&trace_mu_);
   if (trace_.load()) {
     return IOStatus::Busy("a trace is already being captured into '" + trace_.load()->path() + "'");
   }
@@ -74,7 +74,7 @@ IOStatus Store::StartTrace(const std::string& path) {
 }
 
 IOStatus Store::StopTrace(uint64_t* records) {
-  std::lock_guard<std::mutex> lock(trace_mu_);
+  MutexLock lock(&trace_mu_);
   TraceCapture* capture = trace_.exchange(nullptr);
   if (!capture) return IOStatus::InvalidArgument("no trace is being captured");
   IOStatus s = capture->Stop();

@@ -10,7 +10,7 @@
 
 namespace tierfs {
 
-// What ForEachSegment says of segment `s` of `e`. REQUIRES: e->mu held.
+// What ForEachSegment says of segment `s` of `e`.
 void Store::DescribeSegment(const FileEntry& e, uint64_t s, SegmentInfo* info) const {
   info->ref.file_id = e.id;
   info->ref.segment = s;
@@ -28,12 +28,12 @@ void Store::DescribeSegment(const FileEntry& e, uint64_t s, SegmentInfo* info) c
 bool Store::Lookup(const SegmentRef& ref, SegmentInfo* info) const {
   std::shared_ptr<FileEntry> e;
   {
-    std::lock_guard<std::mutex> lock(ns_mu_);
+    MutexLock lock(&ns_mu_);
     auto it = ns_.files().find(ref.file_id);
     if (it == ns_.files().end() || !IsBulkKind(it->second->kind)) return false;
     e = it->second;
   }
-  std::shared_lock<std::shared_mutex> lock(e->mu);
+  ReaderLock lock(&e->mu);
   if (e->freed || e->unlinked || e->segments.tier(ref.segment) == kNoTier) return false;
   DescribeSegment(*e, ref.segment, info);
   return true;
@@ -42,7 +42,7 @@ bool Store::Lookup(const SegmentRef& ref, SegmentInfo* info) const {
 void Store::ForEachSegment(const std::function<void(const SegmentInfo&)>& fn) const {
   std::vector<std::shared_ptr<FileEntry>> files;
   {
-    std::lock_guard<std::mutex> lock(ns_mu_);
+    MutexLock lock(&ns_mu_);
     files.reserve(ns_.files().size());
     for (const auto& kv : ns_.files()) {
       if (IsBulkKind(kv.second->kind)) files.push_back(kv.second);
@@ -50,7 +50,7 @@ void Store::ForEachSegment(const std::function<void(const SegmentInfo&)>& fn) co
   }
   SegmentInfo info;
   for (const auto& e : files) {
-    std::shared_lock<std::shared_mutex> lock(e->mu);
+    ReaderLock lock(&e->mu);
     if (e->freed || e->unlinked) continue;
     const SegmentTable& segs = e->segments;
     for (uint64_t s = 0; s < segs.size(); ++s) {
@@ -78,7 +78,7 @@ void Store::GetStats(std::vector<TierStats>* out) {
 void Store::ListFiles(const std::string& dir, std::vector<FileInfo>* files) {
   std::vector<std::pair<std::string, std::shared_ptr<FileEntry>>> entries;
   {
-    std::lock_guard<std::mutex> lock(ns_mu_);
+    MutexLock lock(&ns_mu_);
     entries = ns_.FilesUnder(dir);
   }
   files->clear();
@@ -88,7 +88,7 @@ void Store::ListFiles(const std::string& dir, std::vector<FileInfo>* files) {
     info.kind = FileKindName(ClassifyFileName(name));  // by its current name: CURRENT was born a .dbtmp
     info.size = e->size.load();
     {
-      std::shared_lock<std::shared_mutex> elock(e->mu);
+      ReaderLock elock(&e->mu);
       info.level = e->hints.level;
       info.hint = e->hints.access;
       info.pinned_tier = e->hints.pinned_tier;
@@ -105,14 +105,14 @@ void Store::ListFiles(const std::string& dir, std::vector<FileInfo>* files) {
 void Store::ListSegments(const std::string& dir, std::vector<SegmentReport>* out) {
   std::vector<std::pair<std::string, std::shared_ptr<FileEntry>>> entries;
   {
-    std::lock_guard<std::mutex> lock(ns_mu_);
+    MutexLock lock(&ns_mu_);
     entries = ns_.FilesUnder(dir);
   }
   out->clear();
   const uint64_t now = Now();
   for (const auto& [name, e] : entries) {
     if (!IsBulkKind(e->kind)) continue;
-    std::shared_lock<std::shared_mutex> lock(e->mu);
+    ReaderLock lock(&e->mu);
     for (uint64_t s = 0; s < e->segments.size(); ++s) {
       uint8_t t = e->segments.tier(s);
       if (t == kNoTier) continue;

@@ -1,6 +1,6 @@
 #include "env/thread_index.h"
+#include "util/mutex.h"
 
-#include <mutex>
 #include <vector>
 
 namespace tierfs {
@@ -9,11 +9,11 @@ namespace {
 // Made before main and never destroyed: a thread may exit, and give its
 // number back, during static destruction.
 struct Numbers {
-  std::mutex mu;
-  std::vector<bool> taken;  // guarded by mu
+  Mutex mu;
+  std::vector<bool> taken GUARDED_BY(mu);
 
   int Take() {
-    std::lock_guard<std::mutex> lock(mu);
+    MutexLock lock(&mu);
     for (size_t i = 0; i < taken.size(); ++i) {
       if (!taken[i]) {
         taken[i] = true;
@@ -24,7 +24,7 @@ struct Numbers {
     return int(taken.size() - 1);
   }
   void Give(int i) {
-    std::lock_guard<std::mutex> lock(mu);
+    MutexLock lock(&mu);
     taken[size_t(i)] = false;
   }
 };

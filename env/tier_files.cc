@@ -39,7 +39,7 @@ SegmentReader::~SegmentReader() { store_->DropHandle(entry_); }
 IOStatus SegmentReader::Handle(int t, rocksdb::FSRandomAccessFile** file) {
   *file = files_[t].load(std::memory_order_acquire);
   if (*file) return IOStatus::OK();
-  std::lock_guard<std::mutex> lock(open_mu_);
+  MutexLock lock(&open_mu_);
   *file = files_[t].load(std::memory_order_acquire);
   if (*file) return IOStatus::OK();
   IOStatus s = store_->base()->NewRandomAccessFile(store_->tier(t).DataPath(entry_->id),
@@ -52,7 +52,7 @@ IOStatus SegmentReader::Handle(int t, rocksdb::FSRandomAccessFile** file) {
 }
 
 void SegmentReader::Hint(rocksdb::FSRandomAccessFile::AccessPattern pattern) {
-  std::lock_guard<std::mutex> lock(open_mu_);
+  MutexLock lock(&open_mu_);
   hinted_ = true;
   hint_ = pattern;
   for (auto& f : owned_) {
@@ -605,7 +605,7 @@ IOStatus SegmentWriter::Truncate(uint64_t size) {
   // file again after the cut, and once the move commits, recovery takes the
   // file's size from that home: cut while no move runs (it then sees the new
   // size).
-  std::lock_guard<std::mutex> no_moves(entry_->move_mu);
+  MutexLock no_moves(&entry_->move_mu);
   const uint8_t mask = entry_->data_file_mask.load();
   for (int t = 0; t < store_->NumTiers(); ++t) {
     if (!(mask & (1u << t))) continue;
@@ -637,41 +637,59 @@ IOStatus SegmentWriter::Close() {
 }
 
 IOStatus TierWritableFile::Append(const Slice& data, const IOOptions&, IODebugContext*) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   const uint64_t at = size_.load(std::memory_order_relaxed);
-  IOStatus s = Guard("append", "", [&] { return writer_.Write(at, data, int(write_hint_)); });
+  IOStatus s = Guard("append", "", [&] {
+    mu_.AssertHeld();  // Guard runs the call here, under mu_
+    return writer_.Write(at, data, int(write_hint_));
+  });
   if (s.ok()) size_.store(at + data.size(), std::memory_order_release);
   return s;
 }
 
 IOStatus TierWritableFile::PositionedAppend(const Slice& data, uint64_t offset, const IOOptions&,
                                             IODebugContext*) {
-  std::lock_guard<std::mutex> lock(mu_);
-  IOStatus s = Guard("write", "", [&] { return writer_.Write(offset, data, int(write_hint_)); });
+  MutexLock lock(&mu_);
+  IOStatus s = Guard("write", "", [&] {
+    mu_.AssertHeld();
+    return writer_.Write(offset, data, int(write_hint_));
+  });
   if (s.ok()) size_.store(offset + data.size(), std::memory_order_release);
   return s;
 }
 
 IOStatus TierWritableFile::Truncate(uint64_t size, const IOOptions&, IODebugContext*) {
-  std::lock_guard<std::mutex> lock(mu_);
-  IOStatus s = Guard("truncate", "", [&] { return writer_.Truncate(size); });
+  MutexLock lock(&mu_);
+  IOStatus s = Guard("truncate", "", [&] {
+    mu_.AssertHeld();
+    return writer_.Truncate(size);
+  });
   if (s.ok()) size_.store(size, std::memory_order_release);
   return s;
 }
 
 IOStatus TierWritableFile::Close(const IOOptions&, IODebugContext*) {
-  std::lock_guard<std::mutex> lock(mu_);
-  return Guard("close", "", [&] { return writer_.Close(); });
+  MutexLock lock(&mu_);
+  return Guard("close", "", [&] {
+    mu_.AssertHeld();
+    return writer_.Close();
+  });
 }
 
 IOStatus TierWritableFile::Sync(const IOOptions&, IODebugContext*) {
-  std::lock_guard<std::mutex> lock(mu_);
-  return Guard("sync", "", [&] { return writer_.Sync(false); });
+  MutexLock lock(&mu_);
+  return Guard("sync", "", [&] {
+    mu_.AssertHeld();
+    return writer_.Sync(false);
+  });
 }
 
 IOStatus TierWritableFile::Fsync(const IOOptions&, IODebugContext*) {
-  std::lock_guard<std::mutex> lock(mu_);
-  return Guard("sync", "", [&] { return writer_.Sync(true); });
+  MutexLock lock(&mu_);
+  return Guard("sync", "", [&] {
+    mu_.AssertHeld();
+    return writer_.Sync(true);
+  });
 }
 
 }  // namespace tierfs

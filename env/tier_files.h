@@ -5,13 +5,13 @@
 
 #include <atomic>
 #include <memory>
-#include <mutex>
 
 #include <rocksdb/file_system.h>
 
 #include "env/config.h"
 #include "env/guard.h"
 #include "env/store.h"
+#include "util/mutex.h"
 
 namespace tierfs {
 
@@ -81,11 +81,12 @@ class SegmentReader {
   const std::shared_ptr<FileEntry> entry_;
   const rocksdb::FileOptions options_;
   const bool sequential_;
-  std::mutex open_mu_;
+  Mutex open_mu_;
   std::atomic<rocksdb::FSRandomAccessFile*> files_[kMaxTiers] = {};
-  std::unique_ptr<rocksdb::FSRandomAccessFile> owned_[kMaxTiers];  // guarded by open_mu_
-  bool hinted_ = false;                                      // guarded by open_mu_
-  rocksdb::FSRandomAccessFile::AccessPattern hint_ = rocksdb::FSRandomAccessFile::kNormal;
+  std::unique_ptr<rocksdb::FSRandomAccessFile> owned_[kMaxTiers] GUARDED_BY(open_mu_);
+  bool hinted_ GUARDED_BY(open_mu_) = false;
+  rocksdb::FSRandomAccessFile::AccessPattern hint_ GUARDED_BY(open_mu_) =
+      rocksdb::FSRandomAccessFile::kNormal;
 };
 
 class TierRandomAccessFile : public rocksdb::FSRandomAccessFile {
@@ -254,8 +255,11 @@ class TierWritableFile : public rocksdb::FSWritableFile {
   }
 
  private:
-  std::mutex mu_;          // serializes every call that writes, syncs or closes
-  SegmentWriter writer_;   // guarded by mu_
+  // Serializes every call that writes, syncs or closes; held from Append
+  // through placement and eviction moves: the outermost of the store's locks
+  // (env/store.h).
+  Mutex mu_ ACQUIRED_BEFORE(FileEntry::move_mu);
+  SegmentWriter writer_ GUARDED_BY(mu_);
   const bool direct_;
   std::atomic<uint64_t> size_;  // written under mu_
 };

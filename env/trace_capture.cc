@@ -73,7 +73,7 @@ void TraceCapture::Append(TraceRecord* r, int64_t start) {
   };
   thread_local Stream stream;
   r->time_ns = start > start_ns_ ? uint64_t(start - start_ns_) : 0;
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   if (!file_) return;
   if (stream.owner != this) stream = Stream{this, threads_++};
   r->stream = stream.id;
@@ -90,7 +90,7 @@ void TraceCapture::FlushLocked() {
 }
 
 rocksdb::IOStatus TraceCapture::Stop() {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   if (file_) {
     FlushLocked();
     if (fclose(file_) != 0 && error_.empty()) {
@@ -102,7 +102,7 @@ rocksdb::IOStatus TraceCapture::Stop() {
 }
 
 uint64_t TraceCapture::records() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   return records_;
 }
 

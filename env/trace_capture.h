@@ -12,12 +12,12 @@
 #pragma once
 
 #include <cstdio>
-#include <mutex>
 #include <string>
 
 #include <rocksdb/io_status.h>
 
 #include "env/trace_format.h"
+#include "util/mutex.h"
 
 namespace tierfs {
 
@@ -30,36 +30,36 @@ class TraceCapture {
   ~TraceCapture();  // stops
 
   void Record(uint64_t file_id, FileKind kind, int level, uint64_t offset, uint64_t size,
-              IoType type, TracePriority priority, int tier, uint64_t latency_ns);
+              IoType type, TracePriority priority, int tier, uint64_t latency_ns) EXCLUDES(mu_);
 
   // An event (env/trace_format.h): what the store did besides I/O, or a
   // decision it made. Recorded with the current time.
   void RecordEvent(TraceEvent event, uint64_t file_id, FileKind kind, uint64_t offset,
-                   uint64_t size, int tier, int level = -1);
+                   uint64_t size, int tier, int level = -1) EXCLUDES(mu_);
 
   // Writes out what is buffered and closes the file; later records are
   // dropped. The first write error, if any.
-  rocksdb::IOStatus Stop();
+  rocksdb::IOStatus Stop() EXCLUDES(mu_);
 
   const std::string& path() const { return path_; }
-  uint64_t records() const;
+  uint64_t records() const EXCLUDES(mu_);
 
  private:
   TraceCapture(std::string path, FILE* file);
-  void FlushLocked();
+  void FlushLocked() REQUIRES(mu_);
   // Stamps *r with its time (from `start`, on DeviceModel's clock) and the
   // calling thread's stream, and encodes it.
-  void Append(TraceRecord* r, int64_t start);
+  void Append(TraceRecord* r, int64_t start) EXCLUDES(mu_);
 
   const std::string path_;
   const int64_t start_ns_;  // DeviceModel::NowNanos() at start: times are relative to it
-  mutable std::mutex mu_;
-  FILE* file_;           // guarded by mu_; nullptr once stopped
-  TraceEncoder encoder_;  // guarded by mu_
-  std::string buf_;      // guarded by mu_
-  uint64_t records_ = 0;  // guarded by mu_
-  uint32_t threads_ = 0;  // guarded by mu_: stream numbers handed out
-  std::string error_;     // guarded by mu_: the first write error
+  mutable Mutex mu_;
+  FILE* file_ GUARDED_BY(mu_);  // nullptr once stopped
+  TraceEncoder encoder_ GUARDED_BY(mu_);
+  std::string buf_ GUARDED_BY(mu_);
+  uint64_t records_ GUARDED_BY(mu_) = 0;
+  uint32_t threads_ GUARDED_BY(mu_) = 0;  // stream numbers handed out
+  std::string error_ GUARDED_BY(mu_);     // the first write error
 };
 
 }  // namespace tierfs

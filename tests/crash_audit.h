@@ -82,7 +82,7 @@ inline bool ListAllSegments(rocksdb::FileSystem* fs, const std::string& dir,
   for (const FileInfo& f : files) {
     std::shared_ptr<FileEntry> e = store->Find(TierFileSystem::Normalize(f.name));
     if (!e) continue;
-    std::shared_lock<std::shared_mutex> lock(e->mu);
+    ReaderLock lock(&e->mu);
     for (uint64_t s = 0; s < e->segments.size(); ++s) {
       const uint8_t t = e->segments.tier(s);
       if (t == kNoTier) continue;

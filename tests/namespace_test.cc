@@ -20,12 +20,12 @@ Names Sorted(Names v) {
 }
 
 void SetTier(FileEntry* e, uint64_t segment, uint8_t tier) {
-  std::unique_lock<std::shared_mutex> lock(e->mu);
+  WriterLock lock(&e->mu);
   e->segments.Set(segment, tier, 0);
 }
 
 uint8_t TierOf(const FileEntry& e, uint64_t segment) {
-  std::shared_lock<std::shared_mutex> lock(e.mu);
+  ReaderLock lock(&e.mu);
   return e.TierOf(segment);
 }
 

@@ -5,6 +5,9 @@
 #   fuzz  the fuzzers' short run (tests/fuzz/run.sh: each fuzzer for
 #         TIERFS_FUZZ_SECONDS, default 20, with a fixed seed, FUZZ_SEED=1, so
 #         every run tries the same inputs; 0 seconds skips the stage);
+#   threads the lock contracts: the library built with clang++-14 and
+#         -Werror=thread-safety (tests/thread_safety.sh; build-tsa/), nothing
+#         run; TIERFS_THREADS=0 skips it;
 #   suite the build and ctest (build/);
 #   asan  the suite under ASan + UBSan (build-asan/), tsan the concurrency
 #         tests under TSan (build-tsan/): tests/sanitizers/run.sh says what
@@ -17,6 +20,7 @@ set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 FUZZ_SECONDS="${TIERFS_FUZZ_SECONDS:-20}"
 SANITIZERS="${TIERFS_SANITIZERS-asan tsan}"
+THREADS="${TIERFS_THREADS:-1}"
 summary=()
 failed=0
 stage() {  # stage NAME COMMAND...
@@ -40,6 +44,9 @@ suite() {
 
 if [ "$FUZZ_SECONDS" != 0 ]; then
   stage fuzz env FUZZ_SEED="${FUZZ_SEED:-1}" "$ROOT/tests/fuzz/run.sh" "$FUZZ_SECONDS"
+fi
+if [ "$THREADS" != 0 ]; then
+  stage threads "$ROOT/tests/thread_safety.sh"
 fi
 stage suite suite
 for s in $SANITIZERS; do

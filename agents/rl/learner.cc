@@ -4,13 +4,12 @@
 #include <torch/torch.h>
 
 #include <algorithm>
-#include <condition_variable>
-#include <mutex>
 #include <random>
 #include <stdexcept>
 #include <thread>
 
 #include "agents/rl/c51.h"
+#include "util/mutex.h"
 
 namespace tierfs {
 namespace rl {
@@ -28,40 +27,40 @@ class TorchLearner : public LearnerImpl {
  public:
   TorchLearner(const LearnerOptions& options, const Weights* initial);
   ~TorchLearner() override;
-  void Add(Transition t) override;
-  void Stop() override;
-  std::shared_ptr<const Weights> Snapshot() const override;
-  LearnerStats GetStats() const override;
-  bool Stored(size_t slot, Transition* t) const override;
+  void Add(Transition t) override EXCLUDES(mu_);
+  void Stop() override EXCLUDES(mu_, join_mu_);
+  std::shared_ptr<const Weights> Snapshot() const override EXCLUDES(mu_);
+  LearnerStats GetStats() const override EXCLUDES(mu_);
+  bool Stored(size_t slot, Transition* t) const override EXCLUDES(mu_);
 
  private:
   struct Torch;  // the LibTorch networks
-  void Run();
-  bool TrainStep();  // one batch; false if the buffer holds too little
+  void Run() EXCLUDES(mu_);
+  bool TrainStep() EXCLUDES(mu_);  // one batch; false if the buffer holds too little
   // Decodes the record at `slot` into inputs() floats of state and of next.
-  // REQUIRES: mu_ held.
-  void Decode(size_t slot, float* state, float* next) const;
+  void Decode(size_t slot, float* state, float* next) const REQUIRES(mu_);
   size_t inputs() const { return size_t(options_.shape.inputs); }
 
   const LearnerOptions options_;
   std::unique_ptr<Torch> torch_;
 
-  mutable std::mutex mu_;  // guards everything below
-  std::condition_variable cv_;
+  mutable Mutex mu_;
+  CondVar cv_;
   // The replay ring, `buffer` records in ReplayCodec's form, one flat array
   // per field (no allocation per transition): record i's state is
   // inputs_[2 * inputs() * i, + inputs()), its next the following inputs().
-  std::vector<uint8_t> inputs_;
-  std::vector<uint8_t> action_terminal_;
-  std::vector<float> reward_;
-  std::vector<uint16_t> discount_;
-  size_t stored_ = 0;  // records in the ring, up to buffer
-  size_t next_ = 0;    // the slot the next transition goes to
-  uint64_t added_ = 0, trained_at_ = 0;
-  std::shared_ptr<const Weights> snapshot_;
-  LearnerStats stats_;  // training_bytes is refreshed by the thread training
-  bool stop_ = false;
-  std::mutex join_mu_;  // Stop from the store's exit save, then from the destructor
+  std::vector<uint8_t> inputs_ GUARDED_BY(mu_);
+  std::vector<uint8_t> action_terminal_ GUARDED_BY(mu_);
+  std::vector<float> reward_ GUARDED_BY(mu_);
+  std::vector<uint16_t> discount_ GUARDED_BY(mu_);
+  size_t stored_ GUARDED_BY(mu_) = 0;  // records in the ring, up to buffer
+  size_t next_ GUARDED_BY(mu_) = 0;    // the slot the next transition goes to
+  uint64_t added_ GUARDED_BY(mu_) = 0;
+  uint64_t trained_at_ GUARDED_BY(mu_) = 0;
+  std::shared_ptr<const Weights> snapshot_ GUARDED_BY(mu_);
+  LearnerStats stats_ GUARDED_BY(mu_);  // training_bytes is refreshed by the thread training
+  bool stop_ GUARDED_BY(mu_) = false;
+  Mutex join_mu_;  // Stop from the store's exit save, then from the destructor
   std::thread thread_;
 };
 
@@ -204,18 +203,18 @@ TorchLearner::~TorchLearner() { Stop(); }
 
 void TorchLearner::Stop() {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     stop_ = true;
   }
-  cv_.notify_all();
-  std::lock_guard<std::mutex> join(join_mu_);
+  cv_.NotifyAll();
+  MutexLock join(&join_mu_);
   if (thread_.joinable()) thread_.join();
 }
 
 void TorchLearner::Add(Transition t) {
   bool due;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     const size_t n = inputs();
     uint8_t* in = inputs_.data() + next_ * 2 * n;
     // A vector shorter than the shape reads as zeros beyond its end.
@@ -236,17 +235,17 @@ void TorchLearner::Add(Transition t) {
   if (options_.mode == LearnerOptions::Mode::kInline) {
     for (int b = 0; b < options_.batches; ++b) TrainStep();
   } else {
-    cv_.notify_one();
+    cv_.NotifyOne();
   }
 }
 
 std::shared_ptr<const Weights> TorchLearner::Snapshot() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   return snapshot_;
 }
 
 LearnerStats TorchLearner::GetStats() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   LearnerStats stats = stats_;
   stats.replay_bytes = inputs_.capacity() * sizeof(uint8_t) +
                        action_terminal_.capacity() * sizeof(uint8_t) +
@@ -268,7 +267,7 @@ void TorchLearner::Decode(size_t slot, float* state, float* next) const {
 }
 
 bool TorchLearner::Stored(size_t slot, Transition* t) const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   if (slot >= stored_) return false;
   t->state.resize(inputs());
   t->next.resize(inputs());
@@ -283,8 +282,9 @@ bool TorchLearner::Stored(size_t slot, Transition* t) const {
 void TorchLearner::Run() {
   for (;;) {
     {
-      std::unique_lock<std::mutex> lock(mu_);
-      cv_.wait(lock, [&] {
+      MutexLock lock(&mu_);
+      cv_.Wait(&mu_, [&] {
+        mu_.AssertHeld();
         return stop_ ||
                (added_ - trained_at_ >= options_.train_every && stored_ >= options_.batch);
       });
@@ -292,7 +292,7 @@ void TorchLearner::Run() {
     }
     for (int b = 0; b < options_.batches; ++b) {
       {
-        std::lock_guard<std::mutex> lock(mu_);
+        MutexLock lock(&mu_);
         if (stop_) return;  // Stop waits for one step at most
       }
       TrainStep();
@@ -312,7 +312,7 @@ bool TorchLearner::TrainStep() {
   std::vector<uint8_t> terminal(n);
   uint64_t seen;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     if (stored_ < options_.batch) return false;
     trained_at_ = added_;
     seen = added_;
@@ -362,7 +362,7 @@ bool TorchLearner::TrainStep() {
 
   auto snapshot = std::make_shared<const Weights>(net.Export());
   const size_t training_bytes = net.Bytes();
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   stats_.training_bytes = training_bytes;
   stats_.steps++;
   stats_.last_loss = loss.item<double>();

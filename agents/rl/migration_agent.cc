@@ -23,7 +23,7 @@ void MigrationAgent::Plan(const StorageView& view, size_t max, std::vector<Move>
   hot_.clear();
   std::vector<SegmentRef> queued;  // planned earlier, not made yet: not judged again
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     queued = in_flight_;
   }
   view.ForEachSegment([&](const SegmentInfo& s) {
@@ -138,7 +138,7 @@ void MigrationAgent::Plan(const StorageView& view, size_t max, std::vector<Move>
                                  [](const Decision& d) { return d.state.empty(); }),
                   decisions.end());
 
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   // The decisions rewarded last time learn the state that followed them.
   if (!decisions.empty()) {
     for (Transition& t : rewarded_) {
@@ -174,7 +174,7 @@ void MigrationAgent::StartMeasuring() {
 
 void MigrationAgent::OnMoveDone(const Move& move, bool made) {
   (void)made;  // a skipped move is waited for all the same: the agent learns its decision
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   auto it = std::find(in_flight_.begin(), in_flight_.end(), move.ref);
   if (it == in_flight_.end()) return;
   in_flight_.erase(it);
@@ -197,7 +197,7 @@ void MigrationAgent::OnRequest(const Request& request, uint64_t latency_ns) {
   if (request.type == IoType::kBackgroundRead) return;
   if (options_.latency_unit_us <= 0) mean_latency_.Add(request.seq, latency_ns);
   if (phase_.load(std::memory_order_relaxed) == kCollecting) return;
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   const int phase = phase_.load(std::memory_order_relaxed);
   if (phase == kAwaiting) {
     if (++waited_ >= options_.reward_wait) StartMeasuring();

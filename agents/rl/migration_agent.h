@@ -20,13 +20,13 @@
 #pragma once
 
 #include <atomic>
-#include <mutex>
 #include <vector>
 
 #include "agents/policy.h"
 #include "agents/rl/agent.h"
 #include "agents/rl/features.h"
 #include "agents/rl/sampled_mean.h"
+#include "util/mutex.h"
 
 namespace tierfs {
 namespace rl {
@@ -52,9 +52,9 @@ class MigrationAgent {
  public:
   MigrationAgent(Agent* agent, int tiers, const MigrationAgentOptions& options);
 
-  void Plan(const StorageView& view, size_t max, std::vector<Move>* moves);
-  void OnRequest(const Request& request, uint64_t latency_ns);
-  void OnMoveDone(const Move& move, bool made);
+  void Plan(const StorageView& view, size_t max, std::vector<Move>* moves) EXCLUDES(mu_);
+  void OnRequest(const Request& request, uint64_t latency_ns) EXCLUDES(mu_);
+  void OnMoveDone(const Move& move, bool made) EXCLUDES(mu_);
 
  private:
   struct Decision {
@@ -69,9 +69,9 @@ class MigrationAgent {
   };
   // A candidate's observation and state, in *d.
   void Judge(const SegmentInfo& s, uint64_t now, Observation* o, Decision* d) const;
-  void StartMeasuring();       // REQUIRES: mu_; from kAwaiting
+  void StartMeasuring() REQUIRES(mu_);  // from kAwaiting
   // Rewards the window: `moved` to the decisions that moved, `stayed` to the others.
-  void Reward(double moved, double stayed);  // REQUIRES: mu_
+  void Reward(double moved, double stayed) REQUIRES(mu_);
 
   Agent* const agent_;
   const ObservationEncoder encoder_;
@@ -84,14 +84,14 @@ class MigrationAgent {
   // skips the lock while collecting.
   enum { kCollecting, kAwaiting, kMeasuring };
   std::atomic<int> phase_{kCollecting};
-  std::mutex mu_;                       // guards everything below
-  std::vector<SegmentRef> in_flight_;   // moves planned and not reported done
-  uint64_t waited_ = 0;                 // requests since the window filled (kAwaiting)
-  std::vector<Decision> window_;        // decisions since the last reward
-  uint64_t moves_ = 0;                  // moves in the window
-  uint64_t measured_ = 0;               // requests measured so far
-  double latency_sum_ns_ = 0;
-  std::vector<Transition> rewarded_;    // rewarded, waiting for the next state
+  Mutex mu_;
+  std::vector<SegmentRef> in_flight_ GUARDED_BY(mu_);  // moves planned and not reported done
+  uint64_t waited_ GUARDED_BY(mu_) = 0;  // requests since the window filled (kAwaiting)
+  std::vector<Decision> window_ GUARDED_BY(mu_);  // decisions since the last reward
+  uint64_t moves_ GUARDED_BY(mu_) = 0;            // moves in the window
+  uint64_t measured_ GUARDED_BY(mu_) = 0;         // requests measured so far
+  double latency_sum_ns_ GUARDED_BY(mu_) = 0;
+  std::vector<Transition> rewarded_ GUARDED_BY(mu_);  // rewarded, waiting for the next state
 };
 
 }  // namespace rl

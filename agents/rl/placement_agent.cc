@@ -128,7 +128,7 @@ void PlacementAgent::Emit(Transition t) {
 }
 
 void PlacementAgent::NoteEvictions(uint64_t file, uint64_t segment, size_t moves) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   auto it = pending_.find(SegmentRef{file, segment});
   if (it != pending_.end()) it->second.evictions += moves;
 }
@@ -147,7 +147,7 @@ int PlacementAgent::Place(const PlacementRequest& request, const StorageView& vi
   Encode(request, view, d.state.data());
   d.action = agent_->Act(d.state.data());
   const int tier = std::min(d.action, view.NumTiers() - 1);
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   if (have_last_) {
     last_.next = d.state;
     Emit(std::move(last_));
@@ -184,7 +184,7 @@ void PlacementAgent::OnRead(const Request& request, uint64_t latency_ns) {
   // SampledMean::kSampling, which expires the placements whose reads did
   // not come.
   if (!mine && request.seq % SampledMean::kSampling != 0) return;
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   Expire(request.seq);
   if (!mine) return;
   auto it = pending_.find(ref);
@@ -204,7 +204,7 @@ void PlacementAgent::OnRequest(const Request& request, uint64_t latency_ns) {
     return;
   }
   if (pending_count_.load(std::memory_order_relaxed) == 0) return;
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   const SegmentRef ref{request.file_id, request.segment};
   auto it = pending_.find(ref);
   if (it == pending_.end()) return;

@@ -20,13 +20,13 @@
 #include <atomic>
 #include <deque>
 #include <memory>
-#include <mutex>
 #include <unordered_map>
 
 #include "agents/policy.h"
 #include "agents/rl/agent.h"
 #include "agents/rl/features.h"
 #include "agents/rl/sampled_mean.h"
+#include "util/mutex.h"
 
 namespace tierfs {
 namespace rl {
@@ -55,13 +55,13 @@ class PlacementAgent {
   // Inputs of the agent's network for `tiers` tiers.
   static int Inputs(PlacementAgentOptions::Kind kind, int tiers);
 
-  int Place(const PlacementRequest& request, const StorageView& view);
+  int Place(const PlacementRequest& request, const StorageView& view) EXCLUDES(mu_);
   // Every completed request: the reward of a pending placement, and a tick
   // of the agent's clock.
-  void OnRequest(const Request& request, uint64_t latency_ns);
+  void OnRequest(const Request& request, uint64_t latency_ns) EXCLUDES(mu_);
   // The placement of `segment` of `file` made room by evicting `moves`
   // segments (Sibyl's reward counts them).
-  void NoteEvictions(uint64_t file, uint64_t segment, size_t moves);
+  void NoteEvictions(uint64_t file, uint64_t segment, size_t moves) EXCLUDES(mu_);
 
   // Features of a request on a segment, as both of Harmonia's agents see
   // them (migration scans use a segment's statistics).
@@ -80,13 +80,13 @@ class PlacementAgent {
   float Reward(uint64_t latency_ns, size_t evictions) const;
   float ReadsReward(const Decision& d) const;
   // The decision learns `reward`; its next state is the next decision's.
-  void Rewarded(Decision* d, float reward);  // REQUIRES: mu_
-  void Emit(Transition t);  // REQUIRES: mu_; n-step accumulation, then Learn
-  void Forget(SegmentRef ref);  // REQUIRES: mu_; drops a pending decision
+  void Rewarded(Decision* d, float reward) REQUIRES(mu_);
+  void Emit(Transition t) REQUIRES(mu_);  // n-step accumulation, then Learn
+  void Forget(SegmentRef ref) REQUIRES(mu_);  // drops a pending decision
   // reward_reads: rewards the placements older than reward_wait requests (or
   // the oldest beyond kMaxPending) with the reads they have.
-  void Expire(uint64_t now);  // REQUIRES: mu_
-  void OnRead(const Request& request, uint64_t latency_ns);
+  void Expire(uint64_t now) REQUIRES(mu_);
+  void OnRead(const Request& request, uint64_t latency_ns) EXCLUDES(mu_);
 
   static constexpr size_t kMaxPending = 4096;
   // reward_reads: a count per slot of the pending segments that hash to it,
@@ -99,14 +99,16 @@ class PlacementAgent {
   const PlacementAgentOptions options_;
   const int inputs_;
   std::atomic<int> pending_count_{0};  // lets OnRequest skip the lock
-  std::mutex mu_;
-  std::unordered_map<SegmentRef, Decision, SegmentRefHash> pending_;  // placed, reward not seen yet
-  std::deque<std::pair<uint64_t, SegmentRef>> order_;  // reward_reads: pending, by placement seq
+  Mutex mu_;
+  // Placed, reward not seen yet.
+  std::unordered_map<SegmentRef, Decision, SegmentRefHash> pending_ GUARDED_BY(mu_);
+  // reward_reads: pending, by placement seq.
+  std::deque<std::pair<uint64_t, SegmentRef>> order_ GUARDED_BY(mu_);
   std::unique_ptr<std::atomic<uint16_t>[]> filter_;    // reward_reads: kFilterSlots counts
   SampledMean mean_read_;  // reward_reads: of user reads
-  bool have_last_ = false;  // a rewarded decision waiting for the next state
-  Transition last_;
-  std::vector<Transition> steps_;  // one-step transitions not yet n steps old
+  bool have_last_ GUARDED_BY(mu_) = false;  // a rewarded decision waiting for the next state
+  Transition last_ GUARDED_BY(mu_);
+  std::vector<Transition> steps_ GUARDED_BY(mu_);  // one-step transitions not yet n steps old
 };
 
 }  // namespace rl
