@@ -164,8 +164,10 @@ void PageCopies::NoteHit(Reader* reader, uint64_t key) {
   reader->last = key;
   reader->hits[reader->n++] = key;
   if (reader->n < Reader::kSize) return;
-  std::unique_lock<std::mutex> lock(mu_, std::try_to_lock);
-  if (lock.owns_lock()) DrainHits(reader);
+  if (mu_.TryLock()) {
+    DrainHits(reader);
+    mu_.Unlock();
+  }
   reader->n = 0;
 }
 
@@ -180,15 +182,14 @@ void PageCopies::DrainHits(Reader* reader) {
   counters_.hits += reader->n;
 }
 
-bool PageCopies::BeginMiss(uint64_t key, bool blocking, Reader* reader,
-                           std::unique_lock<std::mutex>* lock) {
+bool PageCopies::BeginMiss(uint64_t key, bool blocking, Reader* reader) {
   if (reader) {
     if (key == reader->last) return false;  // the same visit: no new evidence
     reader->last = key;
   }
   if (blocking) {
-    lock->lock();
-  } else if (!lock->try_lock()) {
+    mu_.Lock();
+  } else if (!mu_.TryLock()) {
     return false;
   }
   counters_.misses++;
@@ -203,8 +204,14 @@ PageCopies::Fill PageCopies::OnMiss(const Policy::CopyCandidate& page, bool bloc
   Fill fill;
   const uint64_t key = Key(page.file_id, page.page);
   if (config_.blocks || key == 0 || config_.slots == 0) return fill;
-  std::unique_lock<std::mutex> lock(mu_, std::defer_lock);
-  if (!BeginMiss(key, blocking, reader, &lock)) return fill;
+  if (!BeginMiss(key, blocking, reader)) return fill;
+  fill = PageMiss(page, key);
+  mu_.Unlock();
+  return fill;
+}
+
+PageCopies::Fill PageCopies::PageMiss(const Policy::CopyCandidate& page, uint64_t key) {
+  Fill fill;
   Policy::CopyCandidate candidate = page;
   candidate.frequency = sketch_.Estimate(key);
   const uint64_t first = SetOf(key) * kWays;
@@ -359,8 +366,15 @@ PageCopies::Fill PageCopies::OnMissBlock(const Policy::CopyCandidate& block, uin
       length > kMaxBlock || (offset >> 44) != 0) {
     return fill;
   }
-  std::unique_lock<std::mutex> lock(mu_, std::defer_lock);
-  if (!BeginMiss(key, blocking, reader, &lock)) return fill;
+  if (!BeginMiss(key, blocking, reader)) return fill;
+  fill = BlockMiss(block, key, offset, length);
+  mu_.Unlock();
+  return fill;
+}
+
+PageCopies::Fill PageCopies::BlockMiss(const Policy::CopyCandidate& block, uint64_t key,
+                                       uint64_t offset, uint64_t length) {
+  Fill fill;
   Policy::CopyCandidate candidate = block;
   candidate.page = offset / kBlockUnit;
   candidate.frequency = sketch_.Estimate(key);
@@ -438,6 +452,7 @@ bool PageCopies::PlaceBlock(uint64_t set, const Policy::CopyCandidate& candidate
   Window best, best_free;
   bool have = false, have_free = false;
   auto consider = [&](uint64_t a) {
+    mu_.AssertHeld();  // run here, under it
     if (a + bytes > limit) return;
     Window w;
     w.lo = a;
@@ -543,7 +558,7 @@ bool PageCopies::PlaceBlock(uint64_t set, const Policy::CopyCandidate& candidate
 }
 
 bool PageCopies::Publish(const Fill& fill) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   const uint64_t s = uint64_t(fill.slot);
   if (state_[s] == Slot::kCanceled) {
     FreeSlot(s);  // invalidated while copied: no reader ever saw it
@@ -558,7 +573,7 @@ bool PageCopies::Publish(const Fill& fill) {
 }
 
 void PageCopies::Abandon(const Fill& fill) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   const uint64_t s = uint64_t(fill.slot);
   if (state_[s] == Slot::kFilling) Forget(s);
   FreeSlot(s);
@@ -585,7 +600,7 @@ void PageCopies::FreeSlot(uint64_t s) {
 }
 
 void PageCopies::Invalidate(uint64_t file_id, bool readers_possible) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   auto it = by_file_.find(file_id);
   if (it == by_file_.end()) return;
   for (uint64_t s : it->second) {
@@ -608,12 +623,12 @@ void PageCopies::Invalidate(uint64_t file_id, bool readers_possible) {
 void PageCopies::Reclaim() {
   std::vector<uint64_t> slots;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     if (retired_.empty()) return;
     slots.swap(retired_);
   }
   wait_readers_();
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   for (uint64_t s : slots) {
     // OnMiss may have taken a retired slot meanwhile; it is not in retired_
     // then, but it was in the list we took: only free what is still retired.
@@ -625,7 +640,7 @@ uint64_t PageCopies::Shrink(uint64_t bytes) {
   Reclaim();
   std::vector<uint64_t> victims;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     // The lowest Keep first (TinyLFU: the least frequent copies); ties by
     // slot, from where the last shrink stopped, so repeated shrinks do not
     // always hit the same sets.
@@ -654,7 +669,7 @@ uint64_t PageCopies::Shrink(uint64_t bytes) {
   }
   if (victims.empty()) return 0;
   wait_readers_();
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   uint64_t freed = 0;
   for (uint64_t s : victims) {
     // OnMiss may have reused a victim meanwhile (for another page).
@@ -666,7 +681,7 @@ uint64_t PageCopies::Shrink(uint64_t bytes) {
 }
 
 void PageCopies::Clear() {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   for (uint64_t s = 0; s < SlotCount(); ++s) {
     if (state_[s] == Slot::kFree) continue;
     Unpublish(s);
@@ -686,7 +701,7 @@ void PageCopies::NoteInput(Reader* reader, uint64_t file_id, uint64_t offset, ui
   const uint64_t first = offset / unit, last = (offset + size - 1) / unit;
   uint64_t mass = 0;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     for (uint64_t p = first; p <= last; ++p) {
       const uint64_t key = Key(file_id, p);
       if (key == 0) continue;
@@ -715,7 +730,7 @@ void PageCopies::NoteOutput(Reader* reader, uint64_t file_id, uint64_t offset, u
   // At least one sighting: the output of reused input needs one read to be
   // copied, not two; more if the input was hotter on average.
   const uint32_t count = std::max<uint32_t>(1, uint32_t(per_page + 0.5));
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   for (uint64_t p = offset / unit; p < (offset + size) / unit; ++p) {
     const uint64_t key = Key(file_id, p);
     if (key == 0) continue;
@@ -756,6 +771,7 @@ void PageCopies::Prepare(uint64_t set, uint64_t bytes) {
   const uint64_t first = set * ways_, end = first + ways_;
   // The oldest live copy of queue q in the set, -1 if none.
   auto oldest = [&](Queue q) {
+    mu_.AssertHeld();  // run here, under it
     int64_t o = -1;
     for (uint64_t s = first; s < end; ++s) {
       if (state_[s] == Slot::kLive && queue_[s] == q && (o < 0 || stamp_[s] < stamp_[uint64_t(o)])) {
@@ -863,28 +879,28 @@ void PageCopies::Dropped(uint64_t s) {
 }
 
 uint64_t PageCopies::ChargedBytes() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   uint64_t n = 0;
   for (uint64_t s = 0; s < SlotCount(); ++s) n += state_[s] != Slot::kFree ? charge_[s] : 0;
   return n;
 }
 
 uint64_t PageCopies::TakeWantedBytes() {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   const uint64_t w = wanted_;
   wanted_ = 0;
   return w;
 }
 
 uint64_t PageCopies::TakeAdmittedBytes() {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   const uint64_t a = admitted_;
   admitted_ = 0;
   return a;
 }
 
 PageCopies::Counters PageCopies::counters() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   Counters c = counters_;
   c.used_slots = held_;
   return c;

@@ -44,7 +44,6 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -53,6 +52,7 @@
 #include "agents/policy.h"
 #include "engine/capacity.h"
 #include "tierfs/page_copies.h"  // CopyPolicy
+#include "util/mutex.h"
 
 namespace tierfs {
 
@@ -199,16 +199,16 @@ class PageCopies {
   // first read after the compaction instead of its second.
   //
   // A background read of [offset, offset + size) of a table file.
-  void NoteInput(Reader* reader, uint64_t file_id, uint64_t offset, uint64_t size);
+  void NoteInput(Reader* reader, uint64_t file_id, uint64_t offset, uint64_t size) EXCLUDES(mu_);
   // A write of [offset, offset + size) of a table file being written: the
   // pages it completes inherit the input's density, and what they took is
   // used up. Flushes (no input read) inherit nothing.
-  void NoteOutput(Reader* reader, uint64_t file_id, uint64_t offset, uint64_t size);
+  void NoteOutput(Reader* reader, uint64_t file_id, uint64_t offset, uint64_t size) EXCLUDES(mu_);
 
   // Counts a hit. Buffered in the reader, added to the sketch when the
   // buffer is full, if the lock is free (else the counts are dropped: the
   // sketch is approximate anyway).
-  void NoteHit(Reader* reader, uint64_t key);
+  void NoteHit(Reader* reader, uint64_t key) EXCLUDES(mu_);
 
   // ---- a miss ----
   // A copy to make: the owner copies the page's bytes into `slot` (after
@@ -226,37 +226,37 @@ class PageCopies {
   // whether to copy it. `blocking`: wait for the lock (the simulator, tests);
   // otherwise a busy lock means no decision this time.
   // `reader`: the reading thread's state (nullptr: count every read).
-  Fill OnMiss(const Policy::CopyCandidate& page, bool blocking, Reader* reader = nullptr);
+  Fill OnMiss(const Policy::CopyCandidate& page, bool blocking, Reader* reader = nullptr) EXCLUDES(mu_);
   // Blocks: a user read of block [offset, offset + length) of a file missed
   // tier 0 (`block.page` is ignored: the key is the offset's unit). The owner
   // copies the block's bytes to `Fill::where`.
   Fill OnMissBlock(const Policy::CopyCandidate& block, uint64_t offset, uint64_t length,
-                   bool blocking, Reader* reader = nullptr);
+                   bool blocking, Reader* reader = nullptr) EXCLUDES(mu_);
   // The slot holds the page's bytes: readers may find it. False if the file
   // was invalidated meanwhile (the slot is freed, nothing published).
-  bool Publish(const Fill& fill);
-  void Abandon(const Fill& fill);
+  bool Publish(const Fill& fill) EXCLUDES(mu_);
+  void Abandon(const Fill& fill) EXCLUDES(mu_);
 
   // Forgets the copies of file `file_id` (deleted, or opened for writing):
   // readers no longer find them when this returns. `readers_possible`: a
   // reader may still be reading one (the file has open handles), so their
   // slots wait for Reclaim; otherwise they are freed at once.
-  void Invalidate(uint64_t file_id, bool readers_possible);
+  void Invalidate(uint64_t file_id, bool readers_possible) EXCLUDES(mu_);
   // Frees the slots Invalidate left (waits out readers once if there are).
-  void Reclaim();
+  void Reclaim() EXCLUDES(mu_);
   // Drops copies, least frequent first, until `bytes` of tier 0 are released
   // or none is left; returns the bytes released. For a home that has
   // nowhere else to go.
-  uint64_t Shrink(uint64_t bytes);
+  uint64_t Shrink(uint64_t bytes) EXCLUDES(mu_);
   // Forgets every copy (before the store's close; nothing is written).
-  void Clear();
+  void Clear() EXCLUDES(mu_);
 
   // Bytes of pages the policy would have copied but tier 0 had no room for
   // (homes filled it) since the last call: what the copies ask the
   // placement engine to free (PlacementEngine::Plan demotes cold homes).
-  uint64_t TakeWantedBytes();
+  uint64_t TakeWantedBytes() EXCLUDES(mu_);
   // Bytes of pages admitted since the last call: how fast the copies grow.
-  uint64_t TakeAdmittedBytes();
+  uint64_t TakeAdmittedBytes() EXCLUDES(mu_);
   // The copies' reserve they do not hold yet, and the bytes they hold
   // (engine/capacity.h).
   uint64_t reserve_left() const { return account_->copy_reserve_left(); }
@@ -264,7 +264,7 @@ class PageCopies {
 
   // Bytes charged to tier 0 now, counted slot by slot (live, being filled,
   // or waiting out readers): what an audit checks the account against.
-  uint64_t ChargedBytes() const;
+  uint64_t ChargedBytes() const EXCLUDES(mu_);
 
   struct Counters {
     uint64_t hits = 0, misses = 0, admitted = 0, rejected = 0, evicted = 0, invalidated = 0;
@@ -273,7 +273,7 @@ class PageCopies {
     uint64_t inherited = 0;  // output pages given their input's frequency
     uint64_t used_slots = 0;  // copies held (pages or blocks)
   };
-  Counters counters() const;
+  Counters counters() const EXCLUDES(mu_);
 
  private:
   enum class Slot : uint8_t {
@@ -288,44 +288,49 @@ class PageCopies {
   uint64_t SetLimit(uint64_t set) const;   // blocks: the bytes of set `set`
   // Blocks: where in set `set` a block of `bytes` (whole units) goes; fills
   // `fill` and returns true, or false (counted) if nowhere is worth it.
-  // REQUIRES: mu_.
   bool PlaceBlock(uint64_t set, const Policy::CopyCandidate& candidate, uint64_t bytes,
-                  Fill* fill);
+                  Fill* fill) REQUIRES(mu_);
   // The start of either miss: a read of the key the reader read just before
-  // is the same visit (false); otherwise takes `lock` (on mu_; waits only
-  // if `blocking`, else false when busy) and counts the access.
-  bool BeginMiss(uint64_t key, bool blocking, Reader* reader, std::unique_lock<std::mutex>* lock);
-  // Takes slot `s` for `key` (being filled). REQUIRES: mu_.
-  void Take(uint64_t s, uint64_t key, const Policy::CopyCandidate& c, Fill* fill);
-  // REQUIRES: mu_.
-  void Count(uint64_t key) { sketch_.Add(key); }
-  void FreeSlot(uint64_t s);     // REQUIRES: mu_; charged -> kFree
-  void Unpublish(uint64_t s);    // REQUIRES: mu_; kLive -> no longer findable
-  void Forget(uint64_t s);       // REQUIRES: mu_; drop from by_file_
-  void DrainHits(Reader* reader);  // REQUIRES: mu_
+  // is the same visit (false); otherwise takes mu_ (waits only if
+  // `blocking`, else false when busy), counts the access and returns true
+  // with mu_ held.
+  bool BeginMiss(uint64_t key, bool blocking, Reader* reader) TRY_ACQUIRE(true, mu_);
+  // The decisions of OnMiss and OnMissBlock once BeginMiss has counted the
+  // access.
+  Fill PageMiss(const Policy::CopyCandidate& page, uint64_t key) REQUIRES(mu_);
+  Fill BlockMiss(const Policy::CopyCandidate& block, uint64_t key, uint64_t offset,
+                 uint64_t length) REQUIRES(mu_);
+  // Takes slot `s` for `key` (being filled).
+  void Take(uint64_t s, uint64_t key, const Policy::CopyCandidate& c, Fill* fill) REQUIRES(mu_);
+  void Count(uint64_t key) REQUIRES(mu_) { sketch_.Add(key); }
+  void FreeSlot(uint64_t s) REQUIRES(mu_);     // charged -> kFree
+  void Unpublish(uint64_t s) REQUIRES(mu_);    // kLive -> no longer findable
+  void Forget(uint64_t s) REQUIRES(mu_);       // drop from by_file_
+  void DrainHits(Reader* reader) REQUIRES(mu_);
 
   // ---- the copy policy (Config::policy) ----
   // Where a copy is in its set: TinyLFU has only kMain.
   enum Queue : uint8_t { kMain = 0, kProbation = 1 };
   // The policy admits `candidate` over `victim` (nullptr: into room).
-  // TinyLFU asks the policy; the others admit every miss. REQUIRES: mu_.
-  bool Admits(const Policy::CopyCandidate& candidate, const Policy::CopyCandidate* victim) const;
+  // TinyLFU asks the policy; the others admit every miss.
+  bool Admits(const Policy::CopyCandidate& candidate, const Policy::CopyCandidate* victim) const
+      REQUIRES(mu_);
   // A miss needs `bytes` of set `set` and the set has fewer free: the
   // rule's own steps before a victim is chosen (W-TinyLFU's duels of the
   // window's oldest with main's least frequent; S3-FIFO's promotions and
-  // reinsertions up to the copy it drops). REQUIRES: mu_.
-  void Prepare(uint64_t set, uint64_t bytes);
-  // W-TinyLFU's losers of this miss's duels go first. REQUIRES: mu_.
-  void Doom(uint64_t s);
-  void Undoom();
+  // reinsertions up to the copy it drops).
+  void Prepare(uint64_t set, uint64_t bytes) REQUIRES(mu_);
+  // W-TinyLFU's losers of this miss's duels go first.
+  void Doom(uint64_t s) REQUIRES(mu_);
+  void Undoom() REQUIRES(mu_);
   // The order in which live copies go, lowest first (TinyLFU: the sketch's
-  // frequency). REQUIRES: mu_.
-  uint64_t Keep(uint64_t s) const;
+  // frequency).
+  uint64_t Keep(uint64_t s) const REQUIRES(mu_);
   // Live slot `s` is dropped to make room (S3-FIFO remembers a copy never
-  // read on probation as a ghost). REQUIRES: mu_.
-  void Dropped(uint64_t s);
-  // The bytes set `set` may hold, and those its slots hold now.
-  uint64_t SetUsed(uint64_t set) const;  // REQUIRES: mu_
+  // read on probation as a ghost).
+  void Dropped(uint64_t s) REQUIRES(mu_);
+  // The bytes set `set`'s slots hold now.
+  uint64_t SetUsed(uint64_t set) const REQUIRES(mu_);
 
   const Config config_;
   std::atomic<uint64_t> headroom_;  // SetHeadroom
@@ -345,36 +350,36 @@ class PageCopies {
   const std::unique_ptr<std::atomic<uint64_t>[]> where_;
   const std::unique_ptr<std::atomic<uint64_t>[]> extent_;
 
-  mutable std::mutex mu_;
-  FrequencySketch sketch_;                  // guarded by mu_
-  std::vector<uint64_t> owner_;             // guarded by mu_: the key a slot holds or fills
-  std::vector<Slot> state_;                 // guarded by mu_
-  std::vector<int32_t> level_;              // guarded by mu_: the owner's file level (victims)
-  std::vector<uint8_t> kind_;               // guarded by mu_
-  std::vector<uint64_t> charge_;            // guarded by mu_: bytes charged (slot not free)
-  uint64_t held_ = 0;                       // guarded by mu_: slots not free
-  std::unordered_map<uint64_t, std::unordered_set<uint64_t>> by_file_;  // guarded by mu_
-  std::vector<uint64_t> retired_;           // guarded by mu_
-  uint64_t shrink_hand_ = 0;                // guarded by mu_: where Shrink starts among ties
-  Counters counters_;  // guarded by mu_; hits as drained (approximate)
-  uint64_t wanted_ = 0;    // guarded by mu_: TakeWantedBytes
-  uint64_t admitted_ = 0;  // guarded by mu_: TakeAdmittedBytes
-  // Per slot, for W-TinyLFU and S3-FIFO, guarded by mu_: its Queue, the
-  // reads since it was admitted or last passed over (S3-FIFO, at most 3),
-  // and when it entered its queue (admissions so far: FIFO order).
-  std::vector<uint8_t> queue_;
-  std::vector<uint8_t> reuse_;
-  std::vector<uint64_t> stamp_;
-  uint64_t clock_ = 0;      // guarded by mu_
+  mutable Mutex mu_;
+  FrequencySketch sketch_ GUARDED_BY(mu_);
+  std::vector<uint64_t> owner_ GUARDED_BY(mu_);  // the key a slot holds or fills
+  std::vector<Slot> state_ GUARDED_BY(mu_);
+  std::vector<int32_t> level_ GUARDED_BY(mu_);  // the owner's file level (victims)
+  std::vector<uint8_t> kind_ GUARDED_BY(mu_);
+  std::vector<uint64_t> charge_ GUARDED_BY(mu_);  // bytes charged (slot not free)
+  uint64_t held_ GUARDED_BY(mu_) = 0;  // slots not free
+  std::unordered_map<uint64_t, std::unordered_set<uint64_t>> by_file_ GUARDED_BY(mu_);
+  std::vector<uint64_t> retired_ GUARDED_BY(mu_);
+  uint64_t shrink_hand_ GUARDED_BY(mu_) = 0;  // where Shrink starts among ties
+  Counters counters_ GUARDED_BY(mu_);  // hits as drained (approximate)
+  uint64_t wanted_ GUARDED_BY(mu_) = 0;  // TakeWantedBytes
+  uint64_t admitted_ GUARDED_BY(mu_) = 0;  // TakeAdmittedBytes
+  // Per slot, for W-TinyLFU and S3-FIFO: its Queue, the reads since it was
+  // admitted or last passed over (S3-FIFO, at most 3), and when it entered
+  // its queue (admissions so far: FIFO order).
+  std::vector<uint8_t> queue_ GUARDED_BY(mu_);
+  std::vector<uint8_t> reuse_ GUARDED_BY(mu_);
+  std::vector<uint64_t> stamp_ GUARDED_BY(mu_);
+  uint64_t clock_ GUARDED_BY(mu_) = 0;
   // W-TinyLFU: the losers of this miss's duels (slots), and a flag per slot.
-  std::vector<uint64_t> doomed_;    // guarded by mu_
-  std::vector<uint8_t> doomed_flag_;  // guarded by mu_
-  Queue evict_from_ = kProbation;  // guarded by mu_: S3-FIFO's queue this miss drops from
+  std::vector<uint64_t> doomed_ GUARDED_BY(mu_);
+  std::vector<uint8_t> doomed_flag_ GUARDED_BY(mu_);
+  Queue evict_from_ GUARDED_BY(mu_) = kProbation;  // S3-FIFO's queue this miss drops from
   // S3-FIFO's ghosts: keys dropped from probation unread, as many as slots,
-  // oldest forgotten first. Guarded by mu_.
-  std::unordered_map<uint64_t, uint64_t> ghosts_;  // key -> its place in ghost_ring_
-  std::vector<uint64_t> ghost_ring_;
-  uint64_t ghost_next_ = 0;
+  // oldest forgotten first.
+  std::unordered_map<uint64_t, uint64_t> ghosts_ GUARDED_BY(mu_);  // key -> its place in ghost_ring_
+  std::vector<uint64_t> ghost_ring_ GUARDED_BY(mu_);
+  uint64_t ghost_next_ GUARDED_BY(mu_) = 0;
 };
 
 }  // namespace tierfs

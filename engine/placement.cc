@@ -110,7 +110,7 @@ int PlacementEngine::Choose(const PlacementRequest& request, bool bulk, uint64_t
     if (want == 0) fast_level_bytes_[level].fetch_add(holds, std::memory_order_relaxed);
   }
   if (!policy_->EvictsOnPlacement() || view.Free(want) >= bytes) return want;
-  std::lock_guard<std::mutex> lock(decide_mu_);
+  MutexLock lock(&decide_mu_);
   // Another writer may have made the room while this one waited.
   if (view.Free(want) >= bytes) return want;
   victims_.clear();
@@ -126,7 +126,7 @@ int PlacementEngine::Choose(const PlacementRequest& request, bool bulk, uint64_t
 
 bool PlacementEngine::Plan(const StorageView& view, size_t max, std::vector<Move>* moves,
                            bool policy_due) {
-  std::lock_guard<std::mutex> lock(decide_mu_);
+  MutexLock lock(&decide_mu_);
   const size_t before = moves->size();
   if (policy_due && policy_->PlanIntervalRequests() > 0) policy_->Plan(view, max, moves);
   size_t made = moves->size() - before;
@@ -184,6 +184,7 @@ bool PlacementEngine::MakeRoomForCopies(const StorageView& view, size_t max,
   const uint64_t now = view.Now();
   const int upper = LevelsCounted(view) ? upper_levels_.load(std::memory_order_relaxed) : -1;
   view.ForEachSegment([&](const SegmentInfo& s) {
+    decide_mu_.AssertHeld();  // called back here, under it
     if (s.tier != 0 || s.busy || s.hints.pinned_tier >= 0 || s.bytes == 0) return;
     // The upper levels' homes stay: their room comes first (Choose).
     if (s.kind == FileKind::kSst && s.hints.level >= 0 && s.hints.level <= upper) return;
@@ -350,6 +351,7 @@ bool PlacementEngine::Fill(const StorageView& view, size_t max, std::vector<Move
   candidates_.clear();
   const uint64_t now = view.Now();
   view.ForEachSegmentThat(levels != nullptr, /*read_below_fast=*/true, [&](const SegmentInfo& s) {
+    decide_mu_.AssertHeld();  // called back here, under it
     if (levels) levels->Add(s);
     if (s.tier == 0 || s.copy_tier == 0 || s.busy || s.hints.pinned_tier >= 0 ||
         s.stats.user_reads == 0 || s.bytes == 0) {

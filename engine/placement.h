@@ -20,13 +20,13 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
-#include <mutex>
 #include <vector>
 
 #include "agents/policy.h"
 #include "engine/capacity.h"
 #include "engine/page_copies.h"
 #include "tierfs/migration.h"
+#include "util/mutex.h"
 
 namespace tierfs {
 
@@ -88,7 +88,7 @@ class PlacementEngine {
   // `execute` carries out one eviction move; it runs under the engine's lock
   // (lock order: the engine's lock, then whatever execute takes).
   int Choose(const PlacementRequest& request, bool bulk, uint64_t bytes, const StorageView& view,
-             const std::function<void(const Move&)>& execute);
+             const std::function<void(const Move&)>& execute) EXCLUDES(decide_mu_);
 
   // Asks the policy for at most `max` moves (serialized with eviction; only
   // if `policy_due`: a plan for the fill alone leaves the policy's cadence
@@ -96,7 +96,7 @@ class PlacementEngine {
   // the fill had more to promote, or the copies more homes to demote, than
   // `max` allowed: plan again as soon as there is room.
   bool Plan(const StorageView& view, size_t max, std::vector<Move>* moves,
-            bool policy_due = true);
+            bool policy_due = true) EXCLUDES(decide_mu_);
 
   // How often to plan: the policy's interval, or, for a policy that never
   // plans itself, kFillIntervalRequests (the fill still runs).
@@ -133,25 +133,26 @@ class PlacementEngine {
   // No idle fast capacity: appends up to `max` promotions to tier 0 of the
   // segments on slower tiers that were read, best ranked first
   // (Policy::FillRank), while they fit in tier 0's free space above the
-  // headroom, counting the promotions already in *moves. REQUIRES: decide_mu_.
+  // headroom, counting the promotions already in *moves.
   // True if candidates that fit were left for want of `max`.
   // With `levels`, it also counts every segment into it and sets *counted
   // if it scanned them (it does not when tier 0 has no room): one scan a
   // plan for both.
   bool Fill(const StorageView& view, size_t max, std::vector<Move>* moves,
-            LevelBytes* levels = nullptr, bool* counted = nullptr);
+            LevelBytes* levels = nullptr, bool* counted = nullptr) REQUIRES(decide_mu_);
 
   // Homes and copies share tier 0 (engine/page_copies.h): new writes take
   // free space first, and the copies get theirs back in the background.
   // Appends demotions to tier 1 of the coldest homes of tier 0 (lowest
   // Policy::FillRank first; never the upper levels', upper_levels_) for the
   // bytes the copies are owed (copy_owed_), beyond tier 0's free space above
-  // the headroom. REQUIRES: decide_mu_.
+  // the headroom.
   // True if demotions were left for want of `max`: as the fill's, the next
   // plan then comes as soon as the queue has room, not a plan interval later
   // (a queue of 10 64 KiB segments a second let copies displace 0.6 MiB/s of
   // homes: 135 MiB of homes written at load took minutes to give way).
-  bool MakeRoomForCopies(const StorageView& view, size_t max, std::vector<Move>* moves);
+  bool MakeRoomForCopies(const StorageView& view, size_t max, std::vector<Move>* moves)
+      REQUIRES(decide_mu_);
   // Room for the upper levels (MigrationOptions::level_room): whether a
   // segment of `bytes` of a table file of level `level` fits in tier 0
   // beside the levels above it (their bytes on every tier) and the tier-0
@@ -165,13 +166,13 @@ class PlacementEngine {
   // it opened places as the policy says. Lock-free.
   bool LevelsCounted(const StorageView& view) const;
   // Recounts level_bytes_ and fast_level_bytes_ from a scan of every
-  // segment. REQUIRES: decide_mu_.
-  void CountLevels(const StorageView& view);
-  // Sets them (and the upper levels) to `counted`. REQUIRES: decide_mu_.
-  void StoreLevels(const StorageView& view, const LevelBytes& counted);
+  // segment.
+  void CountLevels(const StorageView& view) REQUIRES(decide_mu_);
+  // Sets them (and the upper levels) to `counted`.
+  void StoreLevels(const StorageView& view, const LevelBytes& counted) REQUIRES(decide_mu_);
   // Halves write_room_ and wal_reached_ for every kWriteRoomHalfLife
-  // requests since the last call. REQUIRES: decide_mu_.
-  void DecayWriteRoom(uint64_t now);
+  // requests since the last call.
+  void DecayWriteRoom(uint64_t now) REQUIRES(decide_mu_);
   // Raises *v to `bytes` if below. Lock-free.
   static void RaiseTo(std::atomic<uint64_t>* v, uint64_t bytes);
   // Raises wal_reached_ to where a WAL's new segment reaches. Lock-free.
@@ -182,38 +183,40 @@ class PlacementEngine {
     uint64_t bytes;
     SegmentRef ref;
   };
-  // Sorts candidates_ by rank, best or worst first. REQUIRES: decide_mu_.
-  void SortCandidates(bool best_first);
+  // Sorts candidates_ by rank, best or worst first.
+  void SortCandidates(bool best_first) REQUIRES(decide_mu_);
   // Orders candidates_ best first up to at least `want` (all of them if
   // fewer), given the first *ordered are the best in order already: the
   // same order SortCandidates gives, at the cost of a selection when only
-  // the first few are looked at. REQUIRES: decide_mu_.
-  void OrderBestUpTo(size_t want, size_t* ordered);
+  // the first few are looked at.
+  void OrderBestUpTo(size_t want, size_t* ordered) REQUIRES(decide_mu_);
   // Whether `moves` already moves `ref`; a MIGRATE of `ref` to `to`.
   static bool Planned(const std::vector<Move>& moves, const SegmentRef& ref);
   static Move Migration(const SegmentRef& ref, int to);
 
   Policy* const policy_;
   const MigrationOptions options_;
-  std::vector<Candidate> candidates_;  // guarded by decide_mu_
-  std::mutex decide_mu_;  // held across Evict() (and its moves) and Plan()
-  std::vector<Move> victims_;  // guarded by decide_mu_
+  // Held across Evict() (and its moves) and Plan(): the order in env/store.h.
+  Mutex decide_mu_;
+  std::vector<Candidate> candidates_ GUARDED_BY(decide_mu_);
+  std::vector<Move> victims_ GUARDED_BY(decide_mu_);
   PageCopies* copies_ = nullptr;
   // What the copies took or asked for lately, in bytes, halved every
-  // kCopyDemandHalfLife requests (guarded by decide_mu_): the fill leaves
-  // that much of their reserve free, and nothing while they are idle (a
-  // tier 0 kept empty for copies no one reads is idle capacity).
-  uint64_t copy_demand_ = 0;
-  uint64_t copy_seq_ = 0;  // the request count copy_demand_ and copy_owed_ were decayed to
+  // kCopyDemandHalfLife requests: the fill leaves that much of their
+  // reserve free, and nothing while they are idle (a tier 0 kept empty for
+  // copies no one reads is idle capacity).
+  uint64_t copy_demand_ GUARDED_BY(decide_mu_) = 0;
+  // The request count copy_demand_ and copy_owed_ were decayed to.
+  uint64_t copy_seq_ GUARDED_BY(decide_mu_) = 0;
   static constexpr uint64_t kCopyDemandHalfLife = kFillIntervalRequests;
   // The part of tier 0 the copies claim now: their demand, within the
   // reserve they do not hold yet (written at each plan, read by Choose).
   std::atomic<uint64_t> copy_claim_{0};
-  // The room the copies asked for that no demotion has been planned for yet
-  // (guarded by decide_mu_): a plan whose queue had room for fewer
-  // demotions leaves the rest to the next plans instead of forgetting it.
-  // Within their reserve; decays as copy_demand_ while they ask nothing.
-  uint64_t copy_owed_ = 0;
+  // The room the copies asked for that no demotion has been planned for yet:
+  // a plan whose queue had room for fewer demotions leaves the rest to the
+  // next plans instead of forgetting it. Within their reserve; decays as
+  // copy_demand_ while they ask nothing.
+  uint64_t copy_owed_ GUARDED_BY(decide_mu_) = 0;
   // The bytes the largest WAL reached lately: a memtable's worth, what the
   // next flush writes while the next WAL grows (raised as WAL segments are
   // placed, in Choose).
@@ -224,7 +227,7 @@ class PlacementEngine {
   // Both are halved every kWriteRoomHalfLife requests (at plans), so a phase
   // without writes gives the room back to the fill and the copies.
   std::atomic<uint64_t> write_room_{0};
-  uint64_t write_room_seq_ = 0;  // guarded by decide_mu_: the last decay's request
+  uint64_t write_room_seq_ GUARDED_BY(decide_mu_) = 0;  // the last decay's request
   static constexpr uint64_t kWriteRoomHalfLife = 1 << 16;
   // The bytes of table files per LSM level (levels deeper than kLevels - 1
   // count as the last) on every tier, and on tier 0: recounted at each plan
@@ -246,8 +249,8 @@ class PlacementEngine {
   // inputs and its output are counted together, and the levels it rewrites
   // look twice their size until it ends.
   std::atomic<int> upper_levels_{-1};
-  int upper_peak_ = -1;         // REQUIRES: decide_mu_
-  uint64_t upper_peak_at_ = 0;  // REQUIRES: decide_mu_; the request count it was counted at
+  int upper_peak_ GUARDED_BY(decide_mu_) = -1;
+  uint64_t upper_peak_at_ GUARDED_BY(decide_mu_) = 0;  // the request count it was counted at
   // A shrink of the copies for an upper level's segment drops at least this
   // share of tier 0 (1 / kShrinkBatches), so the next segments find room
   // without ranking every copy again.

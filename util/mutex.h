@@ -29,6 +29,8 @@ class CAPABILITY("mutex") Mutex {
 
   void Lock() ACQUIRE() { mu_.lock(); }
   void Unlock() RELEASE() { mu_.unlock(); }
+  // True, with the mutex held, if it was free.
+  bool TryLock() TRY_ACQUIRE(true) { return mu_.try_lock(); }
   // Tells the analysis the caller holds this mutex (a callback run under it).
   void AssertHeld() ASSERT_CAPABILITY(this) {}
 

@@ -10,7 +10,8 @@
 // REQUIRES(mu)          a function called with mu held (REQUIRES_SHARED: at
 //                       least shared); EXCLUDES(mu): called without, as it
 //                       takes mu itself;
-// ACQUIRE / RELEASE     what a lock type's own functions do;
+// ACQUIRE / RELEASE     what a lock type's own functions do (TRY_ACQUIRE(true,
+//                       mu): mu held if the function returns true);
 // NO_THREAD_SAFETY_ANALYSIS  the analysis cannot follow this function: each
 //                       use says why in a comment beside it.
 // The annotated lock types are in util/mutex.h; tests/run.sh's `threads`
@@ -34,6 +35,7 @@
 #define ACQUIRE(...) TIERFS_THREAD_ANNOTATION(acquire_capability(__VA_ARGS__))
 #define ACQUIRE_SHARED(...) TIERFS_THREAD_ANNOTATION(acquire_shared_capability(__VA_ARGS__))
 #define RELEASE(...) TIERFS_THREAD_ANNOTATION(release_capability(__VA_ARGS__))
+#define TRY_ACQUIRE(...) TIERFS_THREAD_ANNOTATION(try_acquire_capability(__VA_ARGS__))
 #define RELEASE_SHARED(...) TIERFS_THREAD_ANNOTATION(release_shared_capability(__VA_ARGS__))
 #define EXCLUDES(...) TIERFS_THREAD_ANNOTATION(locks_excluded(__VA_ARGS__))
 #define ASSERT_CAPABILITY(x) TIERFS_THREAD_ANNOTATION(assert_capability(x))
