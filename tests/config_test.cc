@@ -7,8 +7,11 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -16,6 +19,8 @@
 
 #include <cstring>
 
+#include "agents/policy.h"
+#include "engine/page_copies.h"
 #include "tests/test_util.h"
 
 namespace tierfs {
@@ -559,6 +564,74 @@ TEST(FormatSizeTest, PicksTheLargestUnitBelowTheValue) {
   EXPECT_EQ(FormatSize(kGiB), "1.0 GiB");
   EXPECT_EQ(FormatSize(2 * kTiB), "2.0 TiB");
   EXPECT_EQ(FormatSize(1024 * kTiB), "1024.0 TiB");
+}
+
+// The public header's URI grammar and Options::policy list what the parser
+// and the policy registry accept, no more and no less: a key or policy added
+// to one and not the other fails here.
+std::string ReadSource(const std::string& path) {
+  std::ifstream in(std::string(TIERFS_SOURCE_DIR) + "/" + path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The words of `text` made of [a-z0-9_.+-], in order.
+std::vector<std::string> Words(const std::string& text) {
+  std::vector<std::string> out;
+  std::string w;
+  for (char c : text + " ") {
+    if (isalnum(static_cast<unsigned char>(c)) || strchr("_.+-", c)) {
+      w += c;
+    } else if (!w.empty()) {
+      out.push_back(w);
+      w.clear();
+    }
+  }
+  return out;
+}
+
+bool Has(const std::vector<std::string>& words, const std::string& w) {
+  return std::find(words.begin(), words.end(), w) != words.end();
+}
+
+TEST_F(ConfigTest, PublicHeaderListsEveryKeyAndPolicy) {
+  const std::string header = ReadSource("include/tierfs/file_system.h");
+  ASSERT_FALSE(header.empty());
+  const size_t from = header.find("KEY   :=");
+  const size_t to = header.find("or    tierfs://config:");
+  ASSERT_NE(std::string::npos, from);
+  ASSERT_NE(std::string::npos, to);
+  const std::vector<std::string> grammar = Words(header.substr(from, to - from));
+  // The keys: the parser names every one it knows when it meets one it does not.
+  rocksdb::Status s = Parse("tierfs://" + Tier("t0") + ":1G;no_such_key:1");
+  ASSERT_TRUE(s.IsInvalidArgument());
+  const std::string message = s.ToString();
+  const size_t known = message.find("(known: ");
+  ASSERT_NE(std::string::npos, known) << message;
+  const std::vector<std::string> keys = Words(message.substr(known + 8));
+  ASSERT_GT(keys.size(), 20u) << message;
+  for (const std::string& key : keys) EXPECT_TRUE(Has(grammar, key)) << key;
+  // The policies: the registry's, and the follower of RocksDB's tiering.
+  std::vector<std::string> policies = PolicyNames();
+  policies.push_back("rocksdb-temperature");
+  const size_t option = header.find("// Policy name:");
+  ASSERT_NE(std::string::npos, option);
+  const std::vector<std::string> documented =
+      Words(header.substr(option, header.find("std::string policy", option) - option));
+  for (const std::string& p : policies) {
+    EXPECT_TRUE(Has(grammar, p)) << p << " missing from the URI grammar";
+    EXPECT_TRUE(Has(documented, p)) << p << " missing from Options::policy";
+  }
+  // And none the registry does not have: the grammar's policy list.
+  const size_t list = header.find("policy (");
+  ASSERT_NE(std::string::npos, list);
+  for (const std::string& p : Words(header.substr(list + 8, header.find(')', list) - list - 8))) {
+    EXPECT_TRUE(std::find(policies.begin(), policies.end(), p) != policies.end()) << p;
+  }
+  for (CopyPolicy p : {CopyPolicy::kTinyLfu, CopyPolicy::kWTinyLfu, CopyPolicy::kS3Fifo}) {
+    EXPECT_TRUE(Has(grammar, CopyPolicyName(p))) << CopyPolicyName(p);
+  }
 }
 
 TEST(FormatSizeTest, RoundTripsThroughParseSizeForWholeUnits) {

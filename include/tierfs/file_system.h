@@ -18,7 +18,8 @@
 //   DEVICE := none | optane | nvme | sata-ssd | hdd
 //           | custom-READUS-WRITEUS-MBPS   (e.g. custom-100-50-500)
 //   KEY   := segment_size (size, or "whole") | policy (fast-first, fast-only,
-//            slow-only, lru, cde, hintstor, mutant, rocksdb-levels)
+//            slow-only, lru, cde, hintstor, mutant, rocksdb-levels, harmonia,
+//            harmonia-nocoord, sibyl, sapm, cde+rl-migr, rocksdb-temperature)
 //            | placement (tierfs, rocksdb: see Options::placement)
 //            | POLICY.PARAM (a policy's tunable) | migration (on, off)
 //            | migration_queue (moves) | migration_rate (bytes/s, e.g. 64M)
@@ -27,7 +28,8 @@
 //            | migration_plan_ms (ms) | fast_headroom (auto, 5%, 64M)
 //            | level_room (on, off) | wal_room (on, off)
 //            | copies (on, off) | copy_page (4K to 64K) | copy_share (50%)
-//            | copy_inherit (on, off)
+//            | copy_unit (block, page) | copy_inherit (on, off)
+//            | copy_policy (tinylfu, w-tinylfu, s3-fifo)
 //            | trace (file recording every I/O)
 //            | stats_log (file of statistics over time) | stats_log_ms (ms)
 //            | metrics_file (Prometheus text, rewritten) | metrics_ms (ms)
@@ -73,7 +75,9 @@ struct Options {
   // Whatever the segment size, a file holds at most 1 TiB: writes past it fail.
   uint64_t segment_size = 1 << 20;
   // Policy name: fast-first, fast-only, slow-only, lru, cde, hintstor,
-  // mutant, rocksdb-levels. Default: "fast-first".
+  // mutant, rocksdb-levels, harmonia, harmonia-nocoord, sibyl, sapm,
+  // cde+rl-migr (the learning ones need libtierfs_learner), or
+  // rocksdb-temperature (placement:rocksdb). Default: "fast-first".
   std::string policy = "fast-first";
   // Who decides where a file lives. "tierfs": the policy. "rocksdb": the
   // emulation-only mode, in which TierFS follows RocksDB's own tiering so
