@@ -225,6 +225,8 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(Case{"fast-first", "", false}, Case{"lru", "", false},
                       Case{"cde", "", false}, Case{"lru", ";copy_unit:page", false},
                       Case{"lru", ";copies:off", false},
+                      Case{"lru", ";copy_policy:s3-fifo", false},
+                      Case{"cde", ";copy_policy:w-tinylfu", false},
                       Case{"cde", ";copies:off", false},
                       Case{"hintstor", ";hintstor.interval:1000000000", true},
                       Case{"mutant", ";mutant.interval:1000000000;mutant.min_age:0", true},
@@ -233,6 +235,8 @@ INSTANTIATE_TEST_SUITE_P(
       std::string name = info.param.policy;
       if (info.param.params.find("copies:off") != std::string::npos) name += "_without_page_copies";
       if (info.param.params.find("copy_unit:page") != std::string::npos) name += "_page_copies";
+      const size_t copy_policy = info.param.params.find("copy_policy:");
+      if (copy_policy != std::string::npos) name += "_" + info.param.params.substr(copy_policy + 12);
       if (info.param.levels) name += "_with_levels";
       for (char& ch : name) {
         if (!isalnum(static_cast<unsigned char>(ch))) ch = '_';
