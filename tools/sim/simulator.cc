@@ -5,7 +5,6 @@
 #include <deque>
 #include <queue>
 #include <unordered_map>
-#include <unordered_set>
 
 #include "engine/migration.h"
 #include "engine/observe.h"
@@ -28,12 +27,13 @@ struct Segment {
   uint32_t writes_seen = 0;  // bumped by every write: a move copying across one aborts
   uint64_t charged = 0;      // bytes charged for the home, and for the copy
   uint64_t copy_charged = 0;
+  mutable bool pooled = false;  // in Simulation::read_below_fast_
   SegmentHeat heat;
 
   Segment() = default;
   Segment(Segment&& o) noexcept
       : home(o.home), copy(o.copy), writes_seen(o.writes_seen), charged(o.charged),
-        copy_charged(o.copy_charged) {
+        copy_charged(o.copy_charged), pooled(o.pooled) {
     heat.CopyFrom(o.heat);
   }
 };
@@ -49,6 +49,7 @@ struct File {
   bool writing = false;
   uint32_t copies = 0;  // segments with an extra copy
   uint64_t born = UINT64_MAX;  // the I/O record of its first write
+  uint32_t generation = 0;     // deletions so far (Simulation::read_below_fast_)
   std::vector<Segment> segments;
 };
 
@@ -170,8 +171,20 @@ class Simulation : public StorageView {
   std::unordered_map<uint64_t, size_t> file_index_;
   // Segments read by users while homed below tier 0, or moved there after
   // such reads (and some no longer so, dropped as ForEachSegmentThat meets
-  // them): the fill's candidates, without a scan of every segment.
-  mutable std::unordered_set<SegmentRef, SegmentRefHash> read_below_fast_;
+  // them): the fill's candidates, without a scan of every segment. By index
+  // in files_ and the file's generation (an entry of a deleted file's
+  // segment is stale); Segment::pooled keeps one entry a segment.
+  struct Pooled {
+    uint32_t file, generation;
+    uint64_t segment;
+  };
+  mutable std::vector<Pooled> read_below_fast_;
+  void Pool(File& file, uint64_t segment) {
+    Segment& s = file.segments[segment];
+    if (s.pooled) return;
+    s.pooled = true;
+    read_below_fast_.push_back({uint32_t(&file - files_.data()), file.generation, segment});
+  }
   // The request clock (one tick per piece of I/O), a block per stream as
   // the store keeps one per thread.
   RequestClock clock_;
@@ -277,6 +290,7 @@ void Simulation::Delete(File& f) {
     ReleaseFileBlock(tiers_[size_t(t)]->account, t, &f.blocks, /*still_there=*/false);
   }
   f.segments.clear();
+  f.generation++;  // its entries in read_below_fast_ are stale
   f.size = 0;
   f.copies = 0;
 }
@@ -385,20 +399,23 @@ void Simulation::ForEachSegmentThat(bool tables, bool read_below_fast,
   }
   if (!read_below_fast) return;
   // The pool holds every segment read below tier 0 since it got there, and
-  // some no longer so: those are dropped here.
-  for (auto it = read_below_fast_.begin(); it != read_below_fast_.end();) {
-    auto f = file_index_.find(it->file_id);
-    const File* file = f == file_index_.end() ? nullptr : &files_[f->second];
-    if (!file || !IsBulkKind(file->kind) || it->segment >= file->segments.size() ||
-        file->segments[it->segment].home <= 0) {
-      it = read_below_fast_.erase(it);
+  // some no longer so: those are dropped here (the last entry takes their
+  // place: the order is no one's concern, ties are broken by name).
+  for (size_t i = 0; i < read_below_fast_.size();) {
+    const Pooled p = read_below_fast_[i];
+    const File& file = files_[p.file];
+    const bool stale = file.generation != p.generation || p.segment >= file.segments.size();
+    if (stale || file.segments[p.segment].home <= 0 || !IsBulkKind(file.kind)) {
+      if (!stale) file.segments[p.segment].pooled = false;
+      read_below_fast_[i] = read_below_fast_.back();
+      read_below_fast_.pop_back();
       continue;
     }
-    if (!(tables && file->kind == FileKind::kSst)) {  // else given above
-      Describe(*file, it->segment, &info);
+    if (!(tables && file.kind == FileKind::kSst)) {  // else given above
+      Describe(file, p.segment, &info);
       fn(info);
     }
-    ++it;
+    ++i;
   }
 }
 
@@ -489,7 +506,7 @@ bool Simulation::ServePiece(const TraceRecord& r, File& file, uint64_t seg, uint
 
   ObserveRequest(*policy_, &s.heat, clock_.Next(&blocks_[r.stream]), r.type, file.id, file.kind,
                  seg, offset, size, tier, uint64_t(done - t));
-  if (r.type == IoType::kUserRead && s.home > 0) read_below_fast_.insert({file.id, seg});
+  if (r.type == IoType::kUserRead && s.home > 0) Pool(file, seg);
   stats_.pieces++;
   return true;
 }
@@ -628,7 +645,7 @@ void Simulation::CountCopyHit(const TraceRecord& r, File& file, int64_t t, int64
     fast.result.read_bytes += piece_end - off;
     ObserveRequest(*policy_, &file.segments[seg].heat, clock_.Next(&blocks_[r.stream]), r.type,
                    file.id, file.kind, seg, off, piece_end - off, 0, uint64_t(done - t));
-    if (file.segments[seg].home > 0) read_below_fast_.insert({file.id, seg});
+    if (file.segments[seg].home > 0) Pool(file, seg);
     stats_.pieces++;
     off = piece_end;
   }
@@ -713,7 +730,7 @@ bool Simulation::Commit(const Active& a) {
     const int from = s->home;
     s->home = int8_t(a.move.to);
     if (a.move.to > 0 && s->heat.user_reads.load(std::memory_order_relaxed) > 0) {
-      read_below_fast_.insert(a.move.ref);
+      Pool(*f, a.move.ref.segment);
     }
     Release(*f, from, s->charged);
     s->charged = a.charge;
