@@ -57,16 +57,20 @@ class CAPABILITY("shared_mutex") SharedMutex {
   std::shared_mutex mu_;
 };
 
-// Holds `mu` to the end of the scope; Unlock and Lock let it go and take it
-// again within the scope (the destructor unlocks only if held).
-class SCOPED_CAPABILITY MutexLock {
+// Holds `mu` (a Mutex, or a SharedMutex exclusively) to the end of the
+// scope, or from Lock if constructed with std::defer_lock; Unlock and Lock
+// let it go and take it again within the scope (the destructor unlocks only
+// if held).
+template <class M>
+class SCOPED_CAPABILITY ExclusiveLock {
  public:
-  explicit MutexLock(Mutex* mu) ACQUIRE(mu) : mu_(mu) { mu_->Lock(); }
-  ~MutexLock() RELEASE() {
+  explicit ExclusiveLock(M* mu) ACQUIRE(mu) : mu_(mu) { mu_->Lock(); }
+  ExclusiveLock(M* mu, std::defer_lock_t) EXCLUDES(mu) : mu_(mu), held_(false) {}
+  ~ExclusiveLock() RELEASE() {
     if (held_) mu_->Unlock();
   }
-  MutexLock(const MutexLock&) = delete;
-  MutexLock& operator=(const MutexLock&) = delete;
+  ExclusiveLock(const ExclusiveLock&) = delete;
+  ExclusiveLock& operator=(const ExclusiveLock&) = delete;
 
   void Unlock() RELEASE() {
     mu_->Unlock();
@@ -78,35 +82,11 @@ class SCOPED_CAPABILITY MutexLock {
   }
 
  private:
-  Mutex* const mu_;
+  M* const mu_;
   bool held_ = true;
 };
-
-// Holds `mu` exclusively to the end of the scope, or from Lock (deferred:
-// constructed with std::defer_lock); Unlock and Lock as MutexLock's.
-class SCOPED_CAPABILITY WriterLock {
- public:
-  explicit WriterLock(SharedMutex* mu) ACQUIRE(mu) : mu_(mu) { mu_->Lock(); }
-  WriterLock(SharedMutex* mu, std::defer_lock_t) EXCLUDES(mu) : mu_(mu), held_(false) {}
-  ~WriterLock() RELEASE() {
-    if (held_) mu_->Unlock();
-  }
-  WriterLock(const WriterLock&) = delete;
-  WriterLock& operator=(const WriterLock&) = delete;
-
-  void Unlock() RELEASE() {
-    mu_->Unlock();
-    held_ = false;
-  }
-  void Lock() ACQUIRE() {
-    mu_->Lock();
-    held_ = true;
-  }
-
- private:
-  SharedMutex* const mu_;
-  bool held_ = true;
-};
+using MutexLock = ExclusiveLock<Mutex>;
+using WriterLock = ExclusiveLock<SharedMutex>;
 
 // Holds `mu` shared to the end of the scope.
 class SCOPED_CAPABILITY ReaderLock {
