@@ -103,6 +103,28 @@ TEST(TuneSpace, NeighboursChangeOneActiveParameterAndStayFeasible) {
   }
 }
 
+TEST(TuneSpace, TheCopiesPolicyAndUnitAreTunableFromTierFsDefaults) {
+  Space space;
+  std::string error;
+  ASSERT_TRUE(Space::Parse(std::string(kTiers) +
+                               "copy_policy categorical s3-fifo tinylfu w-tinylfu\n"
+                               "copy_unit categorical page block\n",
+                           "t", &space, &error))
+      << error;
+  // Without default=, TierFS's own: tinylfu, block.
+  EXPECT_EQ(space.Render(space.Default()),
+            "tierfs:///fast:128M:optane,/slow:8G:sata-ssd;copy_policy:tinylfu;copy_unit:block");
+  Rng rng(3);
+  for (int i = 0; i < 20; ++i) {
+    sim::SimConfig config;
+    const std::string uri = space.Render(space.Random(&rng));
+    EXPECT_TRUE(sim::ParseSimConfig(uri, &config, &error)) << uri << ": " << error;
+  }
+  EXPECT_FALSE(Space::Parse(std::string(kTiers) + "copy_policy categorical lfu\n", "t", &space,
+                            &error));
+  EXPECT_NE(std::string::npos, error.find("copy_policy")) << error;
+}
+
 TEST(TuneSpace, SizesAndPercentagesRenderAsTheGrammarSpellsThem) {
   Space space;
   std::string error;

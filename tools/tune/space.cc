@@ -23,7 +23,7 @@ const std::vector<std::string>& TunableKeys() {
   static const std::vector<std::string> keys = {
       "segment_size", "policy", "migration", "migration_queue", "migration_rate",
       "migration_busy_share", "migration_plan_ms", "fast_headroom", "level_room", "wal_room", "copies",
-      "copy_page", "copy_share", "copy_inherit"};
+      "copy_page", "copy_unit", "copy_share", "copy_inherit", "copy_policy"};
   return keys;
 }
 
@@ -50,6 +50,7 @@ std::string TierFsDefault(const std::string& key, const sim::SimConfig& d) {
   if (key == "wal_room") return m.wal_room ? "on" : "off";
   if (key == "copies") return d.copies.enabled ? "on" : "off";
   if (key == "copy_page") return FormatSizeExact(d.copies.page);
+  if (key == "copy_unit") return d.copies.blocks ? "block" : "page";
   if (key == "copy_share") return std::to_string(d.copies.share_pct);
   if (key == "copy_inherit") return d.copies.inherit ? "on" : "off";
   if (key == "copy_policy") return CopyPolicyName(d.copies.policy);
