@@ -135,9 +135,9 @@ class PlacementEngine {
   // (Policy::FillRank), while they fit in tier 0's free space above the
   // headroom, counting the promotions already in *moves.
   // True if candidates that fit were left for want of `max`.
-  // With `levels`, it also counts every segment into it and sets *counted
-  // if it scanned them (it does not when tier 0 has no room): one scan a
-  // plan for both.
+  // With `levels`, it also counts the table segments into it and sets
+  // *counted if it walked them (it does not when tier 0 has no room): one
+  // walk a plan for both (StorageView::ForEachSegmentThat).
   bool Fill(const StorageView& view, size_t max, std::vector<Move>* moves,
             LevelBytes* levels = nullptr, bool* counted = nullptr) REQUIRES(decide_mu_);
 
