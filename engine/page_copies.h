@@ -365,8 +365,9 @@ class PageCopies {
   uint64_t wanted_ GUARDED_BY(mu_) = 0;  // TakeWantedBytes
   uint64_t admitted_ GUARDED_BY(mu_) = 0;  // TakeAdmittedBytes
   // Per slot, for W-TinyLFU and S3-FIFO: its Queue, the reads since it was
-  // admitted or last passed over (S3-FIFO, at most 3), and when it entered
-  // its queue (admissions so far: FIFO order).
+  // admitted or last passed over (S3-FIFO, at most 3; counted as hits are
+  // drained, so a live store whose lock was busy misses some, as the sketch
+  // does), and when it entered its queue (admissions so far: FIFO order).
   std::vector<uint8_t> queue_ GUARDED_BY(mu_);
   std::vector<uint8_t> reuse_ GUARDED_BY(mu_);
   std::vector<uint64_t> stamp_ GUARDED_BY(mu_);
