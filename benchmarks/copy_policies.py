@@ -12,8 +12,8 @@ runs-*.txt whose W.trace and W.trace.json, the report's summary, are kept),
 `tierfs-sim run` replays the trace up to the end of its measured window, the
 part before it as warm-up, as fast_tier_report.py's fidelity replay does, once
 per copy policy. Reported: the simulated mean user read, tier 0's share of
-the bytes of user reads, the share of user reads hot-page copies served, and
-the pages (blocks) copied.
+the bytes of user reads, the share of user reads hot-page copies served, the
+pages (blocks) copied, and tier 0's mean use.
 
 The ceilings, of the measured window (`tierfs-sim ceiling`, tier 0's size):
   best-static:4K  the best set of 4 KiB pages held all window, chosen knowing
@@ -88,7 +88,8 @@ def replay_workload(tools, system, slow, run_dir, capacity, workload, copy_polic
         t0 = r["tiers"][0]
         reads = sum(t["user_reads"] for t in r["tiers"])
         rows.append((cp, r["user_read_latency_us"], t0["user_read_byte_share"],
-                     t0["page_hits"] / reads if reads else 0, t0["pages_copied"]))
+                     t0["page_hits"] / reads if reads else 0, t0["pages_copied"],
+                     t0["mean_used"] / t0["capacity"]))
     ceilings = run_json([sim_tool, "ceiling", "--config=" + base, "--workload=" + win, "--json",
                          "--ceilings=best-static:4K:%d,belady-warm:8K:%d" % (capacity, capacity)])
     return rows, [c["byte_share"] for c in ceilings]
@@ -106,7 +107,7 @@ def main(argv=None):
              os.path.join(args.build, "tools/sim/tierfs-sim"))
     copy_policies = args.copy_policies.split(",")
     lines = ["| workload | system | copy policy | read us | tier 0 byte share | "
-             "served by copies | copied |", "|:---|:---|:---|---:|---:|---:|---:|"]
+             "served by copies | copied | tier 0 used |", "|:---|:---|:---|---:|---:|---:|---:|---:|"]
     ceilings = {}
     found = 0
     with tempfile.TemporaryDirectory() as tmp:
@@ -122,9 +123,9 @@ def main(argv=None):
                 rows, ceiling = replay_workload(tools, system, slow, run_dir, capacity, workload,
                                                 copy_policies, tmp)
                 ceilings.setdefault(workload, ceiling)
-                for cp, us, share, copies, copied in rows:
-                    lines.append("| %s | %s | %s | %.1f | %.3f | %.3f | %d |" % (
-                        workload, system, cp, us, share, copies, copied))
+                for cp, us, share, copies, copied, used in rows:
+                    lines.append("| %s | %s | %s | %.1f | %.3f | %.3f | %d | %.2f |" % (
+                        workload, system, cp, us, share, copies, copied, used))
     if not found:
         print("copy_policies.py: no kept trace with its summary under %s (run fast_tier.sh "
               "with KEEP_WORK=1 KEEP_TRACES=1)" % args.work, file=sys.stderr)
