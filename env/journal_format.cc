@@ -4,6 +4,8 @@
 
 #include <cstring>
 
+#include "util/coding.h"
+
 namespace tierfs {
 
 using rocksdb::Status;
@@ -79,64 +81,8 @@ uint32_t Crc(const char* data, size_t n) {
   return uint32_t(crc32(0L, reinterpret_cast<const Bytef*>(data), uInt(n)));
 }
 
-void PutFixed32(std::string* dst, uint32_t v) {
-  char buf[4];
-  for (int i = 0; i < 4; ++i) buf[i] = char(v >> (8 * i));
-  dst->append(buf, 4);
-}
-void PutFixed64(std::string* dst, uint64_t v) {
-  char buf[8];
-  for (int i = 0; i < 8; ++i) buf[i] = char(v >> (8 * i));
-  dst->append(buf, 8);
-}
-void PutString(std::string* dst, const std::string& s) {
-  PutFixed32(dst, uint32_t(s.size()));
-  dst->append(s);
-}
-uint32_t GetFixed32(const char* p) {
-  uint32_t v = 0;
-  for (int i = 0; i < 4; ++i) v |= uint32_t(uint8_t(p[i])) << (8 * i);
-  return v;
-}
-uint64_t GetFixed64(const char* p) {
-  uint64_t v = 0;
-  for (int i = 0; i < 8; ++i) v |= uint64_t(uint8_t(p[i])) << (8 * i);
-  return v;
-}
-
-// Reads the payload of one record; false if it is malformed.
-class PayloadReader {
- public:
-  PayloadReader(const char* p, size_t n) : p_(p), end_(p + n) {}
-  bool U8(uint8_t* v) {
-    if (end_ - p_ < 1) return false;
-    *v = uint8_t(*p_++);
-    return true;
-  }
-  bool U64(uint64_t* v) {
-    if (end_ - p_ < 8) return false;
-    *v = GetFixed64(p_);
-    p_ += 8;
-    return true;
-  }
-  bool Str(std::string* s) {
-    if (end_ - p_ < 4) return false;
-    uint32_t n = GetFixed32(p_);
-    p_ += 4;
-    if (uint64_t(end_ - p_) < n) return false;
-    s->assign(p_, n);
-    p_ += n;
-    return true;
-  }
-  bool Done() const { return p_ == end_; }
-
- private:
-  const char* p_;
-  const char* end_;
-};
-
 bool DecodePayload(RecordType type, const char* p, size_t n, JournalRecord* r) {
-  PayloadReader in(p, n);
+  ByteReader in(p, n);
   r->type = type;
   uint8_t kind = 0;
   bool ok = false;
