@@ -579,7 +579,13 @@ void PageCopies::Abandon(const Fill& fill) {
   FreeSlot(s);
 }
 
-void PageCopies::Unpublish(uint64_t s) { keys_[s].store(0, std::memory_order_release); }
+void PageCopies::Unpublish(uint64_t s) {
+  if (saved_) {  // the saved state goes before the slot can be reused
+    saved_ = false;
+    if (unsaved_) unsaved_();
+  }
+  keys_[s].store(0, std::memory_order_release);
+}
 
 void PageCopies::Forget(uint64_t s) {
   const uint64_t file = FileOf(owner_[s]);

@@ -23,8 +23,14 @@
 //     the rule settle the set (Prepare); then the lowest Keep() goes.
 //   - Eviction is dropping: a copy is never written back.
 //   - Invalidation: the copies of a file go when it is deleted or opened for
-//     writing. Copies are volatile: the owner forgets them at restart, so
-//     none can outlive a crash unchecked.
+//     writing.
+//   - Across a restart (SaveState, RestoreState): the owner keeps the copies'
+//     state beside the copy file at each save point and takes it back at the
+//     next open, so a restart does not cool tier 0. The saved state stands
+//     only while no saved copy has changed: the first copy unpublished after
+//     a save calls the owner's unsaved hook, which removes the saved state
+//     durably before that slot's bytes can be reused. A crash therefore finds
+//     either a state that matches the copy file byte for byte, or none.
 //   - Capacity: copies are charged to tier 0's account within their reserve
 //     (engine/capacity.h), one page per slot in use (blocks: the bytes the
 //     slot holds).
@@ -62,6 +68,8 @@ namespace tierfs {
 // ones. Every 10 additions per expected key the counters halve and the doorkeeper
 // clears, so old popularity fades. A key seen once estimates 1, unless the
 // doorkeeper errs (about 0.5%). Not thread-safe.
+class ByteReader;
+
 class FrequencySketch {
  public:
   // `expected`: about how many distinct keys matter (the cache's slots).
@@ -71,6 +79,10 @@ class FrequencySketch {
   // Raises the key's count to at least `count` (saturating), as if it had
   // been seen that often: a compaction output page inheriting its input's.
   void Raise(uint64_t key, uint32_t count);
+  // The sketch as bytes, and back: ReadFrom takes only a sketch of the same
+  // dimensions (the same `expected`), else returns false and changes nothing.
+  void AppendTo(std::string* out) const;
+  bool ReadFrom(ByteReader* in);
 
  private:
   static constexpr int kRows = 4;
@@ -251,6 +263,34 @@ class PageCopies {
   // Forgets every copy (before the store's close; nothing is written).
   void Clear() EXCLUDES(mu_);
 
+  // ---- across a restart (engine/page_copies_saved.cc) ----
+  // The sizes of the files whose copies may be saved, by file id: a copy is
+  // saved only if its file is listed, and restored only if its file is still
+  // there, sealed, with the same size (the owner's `file_ok`).
+  using FileSizes = std::unordered_map<uint64_t, uint64_t>;
+  // Encodes the live copies (each one's key, bytes in the copy file, level,
+  // kind and place in the copy policy), their files' sizes and the admission
+  // sketch, and hands the bytes to `write`, under the lock: no copy can be
+  // unpublished between the encoding and the write. If `write` returns true
+  // the copies are saved (saved()) until the first copy is unpublished,
+  // which first calls the unsaved hook. Returns what `write` returned.
+  bool SaveState(const FileSizes& files, const std::function<bool(const std::string&)>& write)
+      EXCLUDES(mu_);
+  // At open, before any reader: takes back the copies SaveState encoded in
+  // `bytes` whose file is in `files` with the size it had at the save, and
+  // whose bytes tier 0's account can charge; *restored counts them. False
+  // (nothing restored, *why says what) if the bytes are malformed or were
+  // saved under another configuration (page, slots, unit, copy policy). The
+  // bytes of the copy file that no restored copy holds go to `free_bytes`,
+  // so the owner must have removed the saved state first. The copies are
+  // not saved() after it: the owner saves them again.
+  bool RestoreState(const std::string& bytes, const FileSizes& files, uint64_t* restored,
+                    std::string* why) EXCLUDES(mu_);
+  // `hook` runs, under the copies' lock, when a copy is unpublished while the
+  // copies are saved: the owner removes the saved state, durably, there.
+  void SetUnsavedHook(std::function<void()> hook) EXCLUDES(mu_);
+  bool saved() const EXCLUDES(mu_);
+
   // Bytes of pages the policy would have copied but tier 0 had no room for
   // (homes filled it) since the last call: what the copies ask the
   // placement engine to free (PlacementEngine::Plan demotes cold homes).
@@ -381,6 +421,10 @@ class PageCopies {
   std::unordered_map<uint64_t, uint64_t> ghosts_ GUARDED_BY(mu_);  // key -> its place in ghost_ring_
   std::vector<uint64_t> ghost_ring_ GUARDED_BY(mu_);
   uint64_t ghost_next_ GUARDED_BY(mu_) = 0;
+  // SaveState's state stands for the copies (no copy unpublished since), and
+  // what runs when that ends.
+  bool saved_ GUARDED_BY(mu_) = false;
+  std::function<void()> unsaved_ GUARDED_BY(mu_);
 };
 
 }  // namespace tierfs
