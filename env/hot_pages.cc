@@ -1,6 +1,7 @@
 #include "env/hot_pages.h"
 
 #include <fcntl.h>
+#include <zlib.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -8,41 +9,143 @@
 
 #include "env/posix_util.h"
 #include "env/read_gate.h"
+#include "util/coding.h"
 
 namespace tierfs {
 
 using rocksdb::IOStatus;
 
+namespace {
+
+constexpr char kStateMagic[8] = {'T', 'F', 'S', 'P', 'A', 'G', 'E', 'S'};
+
+// The saved state's file: the magic, the CRC-32 of the state, the state.
+std::string StateFile(const std::string& state) {
+  std::string out(kStateMagic, sizeof(kStateMagic));
+  PutFixed32(&out, uint32_t(crc32(0L, reinterpret_cast<const Bytef*>(state.data()),
+                                  uInt(state.size()))));
+  out += state;
+  return out;
+}
+
+}  // namespace
+
+bool HotPages::ReadSavedState(const std::string& path, std::string* state, std::string* why) {
+  why->clear();
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno != ENOENT) *why = "cannot open it: " + PosixError(path, errno).ToString();
+    return false;
+  }
+  std::string bytes;
+  char buf[1 << 16];
+  ssize_t n;
+  while ((n = read(fd, buf, sizeof(buf))) != 0) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      *why = "cannot read it: " + PosixError(path, errno).ToString();
+      close(fd);
+      return false;
+    }
+    bytes.append(buf, size_t(n));
+  }
+  close(fd);
+  if (bytes.size() < sizeof(kStateMagic) + 4 ||
+      bytes.compare(0, sizeof(kStateMagic), kStateMagic, sizeof(kStateMagic)) != 0) {
+    *why = "not a saved copy state";
+    return false;
+  }
+  state->assign(bytes, sizeof(kStateMagic) + 4, std::string::npos);
+  const uint32_t crc = uint32_t(
+      crc32(0L, reinterpret_cast<const Bytef*>(state->data()), uInt(state->size())));
+  if (crc != GetFixed32(bytes.data() + sizeof(kStateMagic))) {
+    *why = "its checksum does not match";
+    return false;
+  }
+  return true;
+}
+
 HotPages::HotPages(Tier* tier0, std::string path, int fd)
-    : tier0_(tier0), path_(std::move(path)), fd_(fd), instance_([] {
+    : tier0_(tier0), path_(std::move(path)), state_path_(path_ + ".state"), fd_(fd),
+      instance_([] {
         static std::atomic<uint64_t> next{1};
         return next.fetch_add(1);
       }()) {}
 
 HotPages::~HotPages() {
   // The charges go with the store; only the descriptor is ours. No reader is
-  // left (the store is being destroyed), and the copies die with it: give
-  // their blocks back now, so that a store at rest holds no page the account
-  // does not charge (`tierfs check` reports a PAGES file that still holds
-  // some: its process ended without destroying the store). Best effort: the
-  // next open empties it anyway.
-  const int emptied = ftruncate(fd_, 0);
-  (void)emptied;
+  // left (the store is being destroyed). Saved copies stay for the next
+  // open. Unsaved ones die with the store: their blocks go back now, so that
+  // a store at rest holds no page that no state names (`tierfs check`
+  // reports a PAGES file that holds some: its process ended without saving).
+  // Best effort: the next open empties it anyway.
+  if (!copies_->saved()) {
+    RemoveFileDurably(state_path_).PermitUncheckedError();  // none, unless a save failed
+    const int emptied = ftruncate(fd_, 0);
+    (void)emptied;
+  }
   close(fd_);
+}
+
+void HotPages::ForgetSaved() {
+  IOStatus s = RemoveFileDurably(state_path_);
+  if (!s.ok() && TruncatePath(state_path_, 0).ok() && SyncPath(state_path_).ok()) {
+    return;  // an empty state is no state
+  }
+  if (!s.ok() && report_) {
+    report_(IOStatus::IOError("removing the saved copies' state " + state_path_ +
+                              " before a copy changed (a crash now could restore it)",
+                              s.ToString()));
+  }
+}
+
+IOStatus HotPages::Save(const PageCopies::FileSizes& files) {
+  // No copy, nothing to keep: no state (and the destructor empties the file).
+  if (copies_->counters().used_slots == 0) return RemoveFileDurably(state_path_);
+  IOStatus s;
+  copies_->SaveState(files, [&](const std::string& state) {
+    // The copies' bytes are durable before the state that names them.
+    if (fdatasync(fd_) != 0) {
+      s = PosixError("TierFS: syncing the page copy file " + path_, errno);
+    } else {
+      s = WriteFileDurably(state_path_, StateFile(state));
+    }
+    if (!s.ok()) RemoveFileDurably(state_path_).PermitUncheckedError();
+    return s.ok();
+  });
+  return s;
 }
 
 IOStatus HotPages::Open(const PageCopyOptions& options, int share_pct, Policy* policy,
                         Tier* tier0, uint64_t headroom, const std::string& path,
-                        std::unique_ptr<HotPages>* out) {
+                        const PageCopies::FileSizes& files,
+                        std::function<void(const IOStatus&)> report,
+                        std::unique_ptr<HotPages>* out, std::string* note) {
   out->reset();
+  note->clear();
+  // A saved state is read, then removed before anything changes the copy
+  // file: from here to the next save, a crash finds none.
+  const std::string state_path = path + ".state";
+  std::string state, why;
+  const bool have = ReadSavedState(state_path, &state, &why);
+  if (!have && !why.empty()) *note = "forgot the saved copies (" + state_path + ": " + why + ")";
+  IOStatus s = RemoveFileDurably(state_path);
+  if (!s.ok()) return s;
   const uint64_t page = options.page;
   const uint64_t reserve = tier0->capacity() / 100 * uint64_t(share_pct) / page * page;
-  if (!options.enabled || share_pct <= 0 || reserve == 0) return IOStatus::OK();
-  // O_TRUNC: copies are volatile, whatever a crash left is forgotten.
-  const int fd = open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (!options.enabled || share_pct <= 0 || reserve == 0) {
+    if (have) {
+      *note = "forgot the saved copies: copies are off";
+      TruncatePath(path, 0).PermitUncheckedError();  // best effort: no state names its bytes
+    }
+    return IOStatus::OK();
+  }
+  // Without a state, whatever the file holds is forgotten.
+  const int fd = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | (have ? 0 : O_TRUNC), 0644);
   if (fd < 0) return PosixError("TierFS: creating the page copy file " + path, errno);
   std::unique_ptr<HotPages> hot(new HotPages(tier0, path, fd));
   hot->inherit_ = options.inherit;
+  hot->report_ = std::move(report);
   tier0->SetCopyReserve(reserve);
   PageCopies::Config config;
   config.page = page;
@@ -58,6 +161,23 @@ IOStatus HotPages::Open(const PageCopyOptions& options, int share_pct, Policy* p
         fallocate(raw->fd_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, off_t(offset),
                   off_t(length));
       });
+  hot->copies_->SetUnsavedHook([raw] { raw->ForgetSaved(); });
+  if (have) {
+    uint64_t restored = 0;
+    if (!hot->copies_->RestoreState(state, files, &restored, &why)) {
+      *note = "forgot the saved copies (" + state_path + ": " + why + ")";
+    } else {
+      *note = "took back " + std::to_string(restored) + " saved copies (" +
+              std::to_string(tier0->copy_used()) + " bytes)";
+    }
+    // Saved again at once: a crash before the next save point keeps them.
+    if (restored > 0) {
+      s = hot->Save(files);
+      if (!s.ok()) *note += "; saving them again failed: " + s.ToString();
+    } else if (ftruncate(fd, 0) != 0) {
+      return PosixError("TierFS: emptying the page copy file " + path, errno);
+    }
+  }
   *out = std::move(hot);
   return IOStatus::OK();
 }

@@ -2,10 +2,20 @@
 // the file on tier 0 that holds the copies (a page per slot, or blocks), and the reads
 // and writes of it. The engine's decisions are the simulator's too.
 //
-// The copy file is <tier 0>/meta/PAGES, created empty at every open and
-// emptied when the store is destroyed: copies are volatile, so after a crash
-// or a restart none can be stale (none is left). A freed slot is punched, so
-// the device gets its space back.
+// The copy file is <tier 0>/meta/PAGES. A freed slot is punched, so the
+// device gets its space back.
+//
+// Copies survive a restart. At each save point the store calls Save: the
+// copy file is synced, then the copies' state (PageCopies::SaveState: which
+// page of which file each slot holds) is written durably beside it, as
+// <tier 0>/meta/PAGES.state (magic, a CRC-32, the state). The next open
+// reads it, removes it durably, takes back the copies whose file is still
+// there with the size it had (RestoreState), and saves them again. The
+// state stands only while it is true: the first copy unpublished after a
+// save removes it, durably, before that slot's bytes can change (the copies'
+// unsaved hook). So a crash leaves either a state that matches the copy
+// file, or none, and then the open empties the copy file: a copy is never
+// stale. A store destroyed with its copies unsaved empties the copy file.
 //
 // Threads: ReadSlot runs on every read a copy serves, without locks; the
 // caller holds a ReadGuard across Find() and ReadSlot(). WriteSlot runs on a
@@ -13,6 +23,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -32,9 +43,15 @@ class HotPages {
   // Whether compaction output inherits its input's heat (copy_inherit).
   bool inherit() const { return inherit_; }
 
+  // `files`: the sealed files and their sizes, whose saved copies may come
+  // back. `report` is told of each failure to save or remove the state
+  // while the store runs (the unsaved hook has no caller to tell). *note
+  // says what became of a saved state ("" if there was none).
   static rocksdb::IOStatus Open(const PageCopyOptions& options, int share_pct, Policy* policy,
                                 Tier* tier0, uint64_t headroom, const std::string& path,
-                                std::unique_ptr<HotPages>* out);
+                                const PageCopies::FileSizes& files,
+                                std::function<void(const rocksdb::IOStatus&)> report,
+                                std::unique_ptr<HotPages>* out, std::string* note);
   ~HotPages();
 
   PageCopies& copies() { return *copies_; }
@@ -56,12 +73,26 @@ class HotPages {
   PageCopies::Reader* ThisThread();
   static constexpr uint32_t kHitBatch = 32;
 
+  // The saved state in `path` (PAGES.state), its magic and checksum checked:
+  // true with *state set, or false with *why set ("" if there is no file).
+  static bool ReadSavedState(const std::string& path, std::string* state, std::string* why);
+
+  // Keeps the copies of `files` (sealed, with their sizes) across a restart:
+  // syncs the copy file, then writes the state durably (POSIX calls alone:
+  // safe at process exit). On failure the state is removed.
+  rocksdb::IOStatus Save(const PageCopies::FileSizes& files);
+  const std::string& state_path() const { return state_path_; }
+
 
  private:
   HotPages(Tier* tier0, std::string path, int fd);
+  // The unsaved hook: removes the saved state, durably.
+  void ForgetSaved();
 
   Tier* const tier0_;
   const std::string path_;
+  const std::string state_path_;  // path_ + ".state"
+  std::function<void(const rocksdb::IOStatus&)> report_;
   const int fd_;  // closed by the destructor: readers hold the store alive
   const uint64_t instance_;  // unique per HotPages in the process: keys thread buffers
   bool inherit_ = true;

@@ -178,6 +178,16 @@ std::vector<std::pair<std::string, std::shared_ptr<FileEntry>>> Namespace::Files
   return out;
 }
 
+std::unordered_map<uint64_t, uint64_t> Namespace::SealedFileSizes() const {
+  std::unordered_map<uint64_t, uint64_t> sizes;
+  for (const auto& [id, entry] : by_id_) {
+    if (entry->sealed.load(std::memory_order_acquire)) {
+      sizes[id] = entry->size.load(std::memory_order_acquire);
+    }
+  }
+  return sizes;
+}
+
 std::vector<JournalRecord> Namespace::SnapshotRecords() const {
   std::vector<JournalRecord> out;
   for (const std::string& d : dirs_) {

@@ -118,6 +118,9 @@ class Namespace {
 
   const std::unordered_map<uint64_t, std::shared_ptr<FileEntry>>& files() const { return by_id_; }
   uint64_t NewId() { return next_id_++; }
+  // The sealed files (hot-page copies may be made of them) and their sizes,
+  // by id: the files whose saved copies may come back (env/hot_pages.h).
+  std::unordered_map<uint64_t, uint64_t> SealedFileSizes() const;
 
   // The records that rebuild this state (for a snapshot). REQUIRES: no
   // concurrent change to any entry's placement.

@@ -89,6 +89,14 @@ IOStatus FsyncAndClose(int fd, const std::string& what) {
   return r == 0 ? IOStatus::OK() : PosixError("fsync " + what, err);
 }
 
+// Makes the entries of `path`'s directory durable.
+IOStatus SyncParent(const std::string& path) {
+  const std::string dir = Namespace::Parent(path);
+  const int fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return PosixError("open directory " + dir, errno);
+  return FsyncAndClose(fd, "directory " + dir);
+}
+
 }  // namespace
 
 bool WriteAll(int fd, const std::string& bytes) {
@@ -115,10 +123,15 @@ IOStatus WriteFileDurably(const std::string& path, const std::string& bytes) {
   if (rename(tmp.c_str(), path.c_str()) != 0) {
     return PosixError("rename " + tmp + " to " + path, errno);
   }
-  const std::string dir = Namespace::Parent(path);
-  fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return PosixError("open directory " + dir, errno);
-  return FsyncAndClose(fd, "directory " + dir);
+  return SyncParent(path);
+}
+
+IOStatus RemoveFileDurably(const std::string& path) {
+  if (unlink(path.c_str()) != 0) {
+    if (errno == ENOENT) return IOStatus::OK();
+    return PosixError("unlink " + path, errno);
+  }
+  return SyncParent(path);
 }
 
 IOStatus SyncPath(const std::string& path) {

@@ -48,6 +48,10 @@ bool WriteAll(int fd, const std::string& bytes);
 // call into statics already destroyed. The error names the step and file.
 rocksdb::IOStatus WriteFileDurably(const std::string& path, const std::string& bytes);
 
+// Removes `path` durably with POSIX calls alone: unlink, then fsync of its
+// directory. A missing file is not an error.
+rocksdb::IOStatus RemoveFileDurably(const std::string& path);
+
 // fdatasync(2) of `path` through a descriptor of its own (Linux syncs the
 // file's pages whichever descriptor wrote them).
 rocksdb::IOStatus SyncPath(const std::string& path);

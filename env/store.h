@@ -47,7 +47,8 @@
 //   9. HintTable::mu_ (env/hint_table.h), only inside the table's own calls;
 //  10. FileEntry::mu: the placement and lifetime of one file;
 //  11. PageCopies::mu_ (engine/page_copies.h): the hot-page copies, under
-//      state_mu_ and a file's mu;
+//      state_mu_ and a file's mu; the saved state's write and removal
+//      (env/hot_pages.h) run under it, with POSIX calls and no lock;
 //  12. the journal's Journal::sync_mu_, then Journal::append_mu_ (Log: under
 //      state_mu_, with ns_mu_ or a file's mu);
 //  13. trace_mu_ (starts and stops a capture), then TraceCapture::mu_.

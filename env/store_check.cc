@@ -17,6 +17,7 @@
 #include "env/config.h"
 #include "env/info_log.h"
 #include "env/journal.h"
+#include "env/hot_pages.h"
 #include "env/posix_util.h"
 #include "env/store.h"
 #include "tierfs/hints.h"
@@ -491,14 +492,19 @@ void Examiner::ExamineMarkersAndPages() {
     f.tier = t;
     f.path = marker;
   }
+  // Copies at rest are kept only with their saved state (env/hot_pages.h),
+  // which the next open validates and takes back.
   const std::string pages = store_->meta_dir() + "/PAGES";
   const uint64_t bytes = AllocatedBytes(pages);
-  if (bytes > 0) {
+  std::string state, why;
+  if (bytes > 0 && !HotPages::ReadSavedState(pages + ".state", &state, &why)) {
     CheckFinding& f = Add(CheckKind::kStalePageCopies, CheckAction::kRepair,
                           "the hot-page copy file holds " + Num(bytes) +
-                              " bytes of copies, which nothing refers to at rest (copies are "
-                              "volatile) and no account charges: its last process ended "
-                              "without destroying the store (killed, or kept to the end)");
+                              " bytes of copies, which no saved state names (" +
+                              (why.empty() ? "there is none: its last process ended without "
+                                             "saving them, killed after a copy changed"
+                                           : pages + ".state: " + why) +
+                              ")");
     f.tier = 0;
     f.path = pages;
     f.bytes = bytes;
@@ -580,7 +586,8 @@ void RepairDirectly(CheckFinding* f, InfoLog* log) {
       f->note = "freed the blocks past the end of " + f->path;
       break;
     case CheckKind::kStalePageCopies:
-      s = TruncatePath(f->path, 0);
+      s = RemoveFileDurably(f->path + ".state");  // unreadable, or none
+      if (s.ok()) s = TruncatePath(f->path, 0);
       f->note = "emptied " + f->path + " (the store's next open empties it too)";
       break;
     default:

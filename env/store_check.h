@@ -14,8 +14,9 @@
 //     holds (kAccountDrift: preallocated blocks past a file's end; a tier
 //     whose map outgrows its capacity; an account recovery got wrong);
 //   - every durable copy (REPLICATE) holds data and the same bytes as its
-//     home (kStaleCopy); the hot-page copy file <tier0>/meta/PAGES, which
-//     nothing refers to at rest, holds no blocks (kStalePageCopies);
+//     home (kStaleCopy); the hot-page copy file <tier0>/meta/PAGES holds no
+//     blocks at rest unless its saved state (PAGES.state) names them
+//     (kStalePageCopies);
 //   - every tier has its TIERFS-TIER marker (kMarker).
 // A store the open refuses (unreadable journal or snapshot, inconsistent
 // markers) is one finding, kJournal or kMarker, and nothing more is examined.
@@ -54,7 +55,7 @@ enum class CheckKind {
   kMissingSegment,    // a placed segment whose home holds none (or part) of its bytes
   kAccountDrift,      // blocks on a device the map does not charge, or a map over capacity
   kStaleCopy,         // a durable copy holding no data, or bytes other than its home's
-  kStalePageCopies,   // meta/PAGES holds hot-page copies at rest
+  kStalePageCopies,   // meta/PAGES holds hot-page copies at rest, and no state names them
 };
 // "journal", "marker", "orphan_file", ...: as the report and JSON say it.
 const char* CheckKindName(CheckKind kind);

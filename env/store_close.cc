@@ -128,6 +128,16 @@ void Store::SaveAt(SavePoint point, bool posix, IOStatus* first) {
   NoteFinalSave(point, "saving " + meta_dir_ + "/AGENTS", SavePolicyState(posix), first);
   NoteFinalSave(point, "syncing the journal",
                 posix ? journal_->SyncAllForExit() : journal_->SyncAll(), first);
+  // The hot-page copies (POSIX calls alone), after the journal that names
+  // their files.
+  if (hot_pages_) {
+    std::unordered_map<uint64_t, uint64_t> sealed;
+    {
+      MutexLock lock(&ns_mu_);
+      sealed = ns_.SealedFileSizes();
+    }
+    NoteFinalSave(point, "saving " + hot_pages_->state_path(), hot_pages_->Save(sealed), first);
+  }
   // STATS last, so that it counts the failures above.
   NoteFinalSave(point, "saving " + meta_dir_ + "/STATS", StatsFile::Save(*this, point, posix),
                 first);

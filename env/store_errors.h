@@ -37,6 +37,7 @@ enum class StoreError : uint32_t {
   kSpaceNotFreed,
   kCleanup,
   kDroppedFileClose,
+  kCopyState,
   kNumErrors  // not an error: the count of them
 };
 constexpr size_t kNumStoreErrors = size_t(StoreError::kNumErrors);
@@ -75,6 +76,9 @@ inline constexpr StoreErrorInfo kStoreErrors[kNumStoreErrors] = {
     {StoreError::kDroppedFileClose, "dropped_file_close",
      "files dropped without Close whose backing files failed to close: "
      "writes never synced may be lost"},
+    {StoreError::kCopyState, "copy_state",
+     "hot-page copies' saved state not written, or not removed before a copy changed: "
+     "the copies are forgotten at the next open (or, after a crash, may be taken back)"},
 };
 static_assert(detail::RowsInEnumOrder(kStoreErrors),
               "kStoreErrors needs one row per StoreError, in enum order");

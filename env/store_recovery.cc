@@ -98,11 +98,18 @@ IOStatus Store::Open(const Options& options, std::shared_ptr<Store>* result) {
   }
   if (!options.read_only && store->NumTiers() > 1) {
     const int own = store->policy_->CopySharePct();
+    Store* raw = store.get();
+    std::string note;
     s = HotPages::Open(options.copies, own >= 0 ? own : int(options.copies.share_pct),
                        store->policy_.get(), &store->tier(0),
                        store->placement_->Headroom(store->tier(0).capacity()),
-                       store->meta_dir_ + "/PAGES", &store->hot_pages_);
+                       store->meta_dir_ + "/PAGES", store->NamespaceAtOpen().SealedFileSizes(),
+                       [raw](const IOStatus& e) {
+                         raw->ReportError(StoreError::kCopyState, "hot-page copies' state", e);
+                       },
+                       &store->hot_pages_, &note);
     if (!s.ok()) return s;
+    if (!note.empty()) store->LogInfo("open: " + note);
     if (store->hot_pages_) store->placement_->AttachCopies(&store->hot_pages_->copies());
   }
   if (!options.trace.empty() && !options.read_only) {

@@ -1,8 +1,10 @@
 // Hot-page copies in the live store (env/hot_pages.h, engine/page_copies.h):
 // reads served from tier 0 return the file's bytes, copies are made only on
-// reuse, go with their file, never outlive a restart or a rewrite, and stay
-// within tier 0's capacity.
+// reuse, go with their file and a rewrite, survive a clean restart but never
+// serve a stale byte after a kill, and stay within tier 0's capacity.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <functional>
@@ -24,6 +26,8 @@ using rocksdb::IOOptions;
 using rocksdb::Slice;
 
 constexpr uint64_t kPage = 16 << 10;
+
+bool FileExists(const std::string& path) { return access(path.c_str(), F_OK) == 0; }
 
 class HotPagesTest : public ::testing::Test {
  protected:
@@ -266,22 +270,133 @@ TEST_F(HotPagesTest, CopiesGoWithTheirFileAndWithARewrite) {
   EXPECT_EQ("", test::AuditStore(fs_.get(), "/db").problems);
 }
 
-TEST_F(HotPagesTest, ARestartForgetsEveryCopy) {
+TEST_F(HotPagesTest, ACleanRestartKeepsItsCopies) {
   Open();
   ASSERT_TRUE(fs_->CreateDir("/db", IOOptions(), nullptr).ok());
   const std::string data = test::RandomBytes(256 << 10, 4);
   WriteSlow("/db/000011.sst", data);
-  for (int i = 0; i < 2; ++i) Read("/db/000011.sst", 0, 4096);
-  ASSERT_EQ(kPage, store().tier(0).copy_used());
-  const std::string pages = hot().path();
-  EXPECT_GE(AllocatedBytes(pages), kPage);
+  const uint64_t id = store().Find("/db/000011.sst")->id;
+  for (uint64_t p = 0; p < 8; ++p) {
+    for (int i = 0; i < 2; ++i) Read("/db/000011.sst", p * kPage + 100, 4096);
+  }
+  ASSERT_EQ(8u, CopiesOf(id, 16));
+  const std::string state = hot().state_path();
+  EXPECT_FALSE(FileExists(state));  // saved at a save point only
   Reopen();
-  // The copy file starts empty, the account holds no copy, reads are right.
-  EXPECT_EQ(0u, AllocatedBytes(pages));
-  EXPECT_EQ(0u, store().tier(0).copy_used());
-  EXPECT_EQ(0u, CopiesOf(store().Find("/db/000011.sst")->id, 16));
-  EXPECT_EQ(data.substr(0, 4096), Read("/db/000011.sst", 0, 4096));
+  // Saved at close, taken back at open and saved again: the copies, their
+  // charge and their bytes, served by tier 0.
+  EXPECT_TRUE(FileExists(state));
+  EXPECT_TRUE(hot().copies().saved());
+  EXPECT_EQ(8u, CopiesOf(id, 16));
+  EXPECT_EQ(8 * kPage, store().tier(0).copy_used());
+  const uint64_t served = Ticker(TierTicker::kUserReads);
+  for (uint64_t p = 0; p < 8; ++p) {
+    ASSERT_EQ(data.substr(p * kPage + 50, 3000), Read("/db/000011.sst", p * kPage + 50, 3000));
+  }
+  EXPECT_EQ(served + 8, Ticker(TierTicker::kUserReads));
   EXPECT_EQ("", test::AuditStore(fs_.get(), "/db").problems);
+  // A copy going ends the saved state first; the rest stay.
+  std::unique_ptr<rocksdb::FSRandomRWFile> rw;
+  ASSERT_TRUE(fs_->NewRandomRWFile("/db/000011.sst", FileOptions(), &rw, nullptr).ok());
+  EXPECT_FALSE(FileExists(state));
+  EXPECT_EQ(0u, CopiesOf(id, 16));
+  ASSERT_TRUE(rw->Close(IOOptions(), nullptr).ok());
+}
+
+TEST_F(HotPagesTest, CopiesSavedUnderAnotherConfigurationOrDamagedAreForgotten) {
+  Open();
+  ASSERT_TRUE(fs_->CreateDir("/db", IOOptions(), nullptr).ok());
+  const std::string data = test::RandomBytes(256 << 10, 14);
+  WriteSlow("/db/000012.sst", data);
+  const uint64_t id = store().Find("/db/000012.sst")->id;
+  for (int i = 0; i < 2; ++i) Read("/db/000012.sst", 0, 4096);
+  ASSERT_EQ(1u, CopiesOf(id, 16));
+  const std::string pages = hot().path(), state = hot().state_path();
+  fs_.reset();
+  ASSERT_TRUE(FileExists(state));
+  // Another copy share: other slots. Forgotten, the copy file emptied.
+  uri_ += ";copy_share:25%";
+  Reopen();
+  EXPECT_EQ(0u, CopiesOf(id, 16));
+  EXPECT_EQ(0u, store().tier(0).copy_used());
+  EXPECT_EQ(0u, AllocatedBytes(pages));
+  EXPECT_EQ(data.substr(0, 4096), Read("/db/000012.sst", 0, 4096));
+  for (int i = 0; i < 2; ++i) Read("/db/000012.sst", 0, 4096);
+  ASSERT_EQ(1u, CopiesOf(id, 16));
+  fs_.reset();
+  // A flipped byte in the state: forgotten, never served.
+  std::string bytes;
+  ASSERT_TRUE(rocksdb::ReadFileToString(rocksdb::Env::Default(), state, &bytes).ok());
+  bytes[bytes.size() / 2] = char(bytes[bytes.size() / 2] ^ 1);
+  ASSERT_TRUE(rocksdb::WriteStringToFile(rocksdb::Env::Default(), bytes, state).ok());
+  Reopen();
+  EXPECT_EQ(0u, CopiesOf(id, 16));
+  EXPECT_EQ(0u, AllocatedBytes(pages));
+  EXPECT_FALSE(FileExists(state));
+  EXPECT_EQ(data.substr(0, 4096), Read("/db/000012.sst", 0, 4096));
+  EXPECT_EQ("", test::AuditStore(fs_.get(), "/db").problems);
+}
+
+// A process that ends without a save (killed) after a copy changed: the
+// next open finds no state and serves no old byte. Without a change, it
+// finds the state its open saved and takes the copies back.
+TEST_F(HotPagesTest, AfterAKillNoCopyIsStale) {
+  Open();
+  ASSERT_TRUE(fs_->CreateDir("/db", IOOptions(), nullptr).ok());
+  const std::string data = test::RandomBytes(256 << 10, 15);
+  WriteSlow("/db/000013.sst", data);
+  const uint64_t id = store().Find("/db/000013.sst")->id;
+  for (uint64_t p = 0; p < 8; ++p) {
+    for (int i = 0; i < 2; ++i) Read("/db/000013.sst", p * kPage, 4096);
+  }
+  ASSERT_EQ(8u, CopiesOf(id, 16));
+  fs_.reset();  // saved
+  std::string changed = data;
+  for (size_t i = 0; i < 8 * kPage; ++i) changed[i] = char(changed[i] ^ 0x3c);
+  for (bool change : {false, true}) {
+    SCOPED_TRACE(change ? "a copy changed before the kill" : "nothing changed");
+    const pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {  // the child: open, read (and change), die without a save
+      int code = 0;
+      std::shared_ptr<rocksdb::FileSystem> fs;
+      if (!NewTierFileSystem(uri_, &fs).ok()) _exit(10);
+      fs_ = fs;
+      if (CopiesOf(id, 16) != 8) code = 11;
+      if (Read("/db/000013.sst", 0, 4096) != data.substr(0, 4096)) code = 12;
+      if (change) {
+        std::unique_ptr<rocksdb::FSRandomRWFile> rw;
+        if (!fs->NewRandomRWFile("/db/000013.sst", FileOptions(), &rw, nullptr).ok() ||
+            !rw->Write(0, Slice(changed.data(), 8 * kPage), IOOptions(), nullptr).ok() ||
+            !rw->Sync(IOOptions(), nullptr).ok() || !rw->Close(IOOptions(), nullptr).ok()) {
+          code = 13;
+        }
+        // Copies of half the new bytes, made after the state was removed;
+        // the other half's slots were punched. A state taken back now
+        // would serve zeros there.
+        for (uint64_t p = 0; p < 4; ++p) {
+          for (int i = 0; i < 2; ++i) Read("/db/000013.sst", p * kPage, 4096);
+        }
+        if (CopiesOf(id, 16) != 4) code = 14;
+      }
+      _exit(code);  // no destructor, no exit handler: as a kill
+    }
+    int status = 0;
+    ASSERT_EQ(pid, waitpid(pid, &status, 0));
+    ASSERT_TRUE(WIFEXITED(status));
+    ASSERT_EQ(0, WEXITSTATUS(status));
+    Reopen();
+    const std::string& now = change ? changed : data;
+    EXPECT_EQ(change ? 0u : 8u, CopiesOf(id, 16));
+    for (uint64_t p = 0; p < 8; ++p) {
+      for (int i = 0; i < 3; ++i) {
+        ASSERT_TRUE(now.substr(p * kPage, 4096) == Read("/db/000013.sst", p * kPage, 4096))
+            << "page " << p << " is not the file's";
+      }
+    }
+    EXPECT_EQ("", test::AuditStore(fs_.get(), "/db").problems);
+    fs_.reset();
+  }
 }
 
 TEST_F(HotPagesTest, TheShareAndTheHeadroomHold) {
@@ -399,16 +514,17 @@ TEST_F(HotPagesTest, BlockCopiesGoWithTheirFileARewriteAndARestart) {
     }
     EXPECT_TRUE(BlockCopied(id, b * 5000, 4600)) << b;  // copied again, from the new bytes
   }
-  // A restart forgets them, and their space.
-  const std::string pages = hot().path();
-  EXPECT_GE(AllocatedBytes(pages), 8u * 4096);
+  // A clean restart keeps them, with their bytes.
+  const uint64_t used = store().tier(0).copy_used();
   Reopen();
-  EXPECT_EQ(0u, AllocatedBytes(pages));
-  EXPECT_EQ(0u, store().tier(0).copy_used());
-  EXPECT_FALSE(BlockCopied(id, 0, 4600));
-  EXPECT_EQ(changed.substr(0, 4600), Read("/db/000032.sst", 0, 4600));
+  EXPECT_EQ(used, store().tier(0).copy_used());
+  for (uint64_t b = 0; b < 8; ++b) EXPECT_TRUE(BlockCopied(id, b * 5000, 4600)) << b;
+  const uint64_t served = Ticker(TierTicker::kUserReads);
+  for (uint64_t b = 0; b < 8; ++b) {
+    ASSERT_EQ(changed.substr(b * 5000, 4600), Read("/db/000032.sst", b * 5000, 4600));
+  }
+  EXPECT_EQ(served + 8, Ticker(TierTicker::kUserReads));
   // Deleted: its copies go, and their space.
-  for (int i = 0; i < 2; ++i) Read("/db/000032.sst", 0, 4600);
   ASSERT_TRUE(BlockCopied(id, 0, 4600));
   ASSERT_TRUE(fs_->DeleteFile("/db/000032.sst", IOOptions(), nullptr).ok());
   EXPECT_FALSE(BlockCopied(id, 0, 4600));

@@ -371,6 +371,24 @@ TEST_F(StoreCheckTest, StalePageCopiesAreFoundAndEmptied) {
   EXPECT_EQ(0u, AllocatedBytes(pages));
   ExpectClean();
   ExpectAllKeys();
+
+  // Beside a state that is not one (damaged): stale too, and both go.
+  const int again = open(pages.c_str(), O_WRONLY, 0644);
+  ASSERT_GE(again, 0);
+  ASSERT_EQ(ssize_t(bytes.size()), write(again, bytes.data(), bytes.size()));
+  close(again);
+  const int state = open((pages + ".state").c_str(), O_CREAT | O_WRONLY, 0644);
+  ASSERT_GE(state, 0);
+  ASSERT_EQ(5, write(state, "TFSPA", 5));
+  close(state);
+  r = Check(false);
+  ASSERT_EQ(1u, r.findings.size()) << Describe(r.findings);
+  EXPECT_NE(std::string::npos, r.findings[0].detail.find("not a saved copy state"))
+      << r.findings[0].detail;
+  r = Check(true);
+  EXPECT_EQ(RepairOutcome::kFixed, r.findings[0].outcome) << Describe(r.findings);
+  EXPECT_NE(0, access((pages + ".state").c_str(), F_OK));
+  ExpectClean();
 }
 
 TEST_F(StoreCheckTest, AMissingSegmentIsRefusedAndNothingChanges) {
