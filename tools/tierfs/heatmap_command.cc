@@ -208,7 +208,7 @@ class HeatmapCommand : public InspectCommand {
                FormatSize(t.Get(TierTicker::kPageCopyBytes)).c_str(),
                (unsigned long long)t.Get(TierTicker::kPageHits));
       }
-      printf(" (copies are volatile: a store read at rest holds none)\n");
+      printf(" (a store read at rest shows none: saved copies come back at its next open)\n");
       printf("(statistics as of the store's last clean close; `tierfs watch` shows a running "
              "one)\n");
     }
