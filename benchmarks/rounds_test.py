@@ -172,15 +172,37 @@ class ReportTest(unittest.TestCase):
             code = rounds.main(["reproduce", *args, "--again", again])
         self.assertEqual(code, 0, out.getvalue())
         self.assertIn("| readrandom | fast-first | ops | 1.200 [1.150-1.300] | 1.210 [1.190-1.240] "
-                      "| yes |", out.getvalue())
+                      "| yes | yes |", out.getvalue())
         self.assertIn("1 of 1 ratios reproduced", out.getvalue())
+        self.assertIn("1 of 1 with the difference's interval holding 0", out.getvalue())
         # Against a run at 1.3-1.4 the medians fall outside each other's intervals.
         again = self.write_again([1.31, 1.35, 1.4, 1.33, 1.36])
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
             code = rounds.main(["reproduce", *args, "--again", again])
         self.assertEqual(code, 1)
-        self.assertIn("| **no** |", out.getvalue())
+        self.assertIn("| **no** | **no** |", out.getvalue())
+
+    def test_difference_interval(self):
+        # The same values: the difference is 0 exactly. Shifted by 0.2 with a
+        # spread of 0.02: the interval is near 0.2 and excludes 0.
+        a = [1.0, 1.01, 0.99, 1.02, 0.98]
+        self.assertEqual((0.0, 0.0), rounds.difference_interval([1.0] * 5, [1.0] * 5))
+        low, high = rounds.difference_interval([x + 0.2 for x in a], a)
+        self.assertGreater(low, 0.15)
+        self.assertLess(high, 0.25)
+        low, high = rounds.difference_interval(a, list(reversed(a)))
+        self.assertLessEqual(low, 0)
+        self.assertGreaterEqual(high, 0)
+
+    def test_no_drift_rates(self):
+        # Five rounds: a median falls in another run's interval, and that run's
+        # in its, well under 95% of the time; the difference test is near 95%
+        # or above.
+        inside, same = rounds.no_drift_rates(5, trials=200)
+        self.assertGreater(inside, 0.55)
+        self.assertLess(inside, 0.85)
+        self.assertGreater(same, 0.9)
 
     def test_bad_input_is_named(self):
         with open(self.csv, "a") as f:
