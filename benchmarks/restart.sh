@@ -9,21 +9,21 @@
 # Each run, on a fresh store (tfs_store in lib.sh), tier 0 an emulated
 # FAST_DEVICE holding FAST_PCT % of the data, tier 1 sata-ssd:
 #   load RECORDS records (tierfs-ycsb, workloada's layout), wait for compactions
-#   WORKLOAD for OPS operations: one process, closed cleanly at its end after
-#   a flush (and the compactions it starts: rocksdb.wait_for_compaction), so
-#   the reopen replays no WAL: its reads would count as the application's and
-#   come from tier 0 (forgotten: meta/PAGES.state removed then)
+#   WORKLOAD for OPS operations: one process, closed cleanly at its end
+#   (forgotten: meta/PAGES.state removed then)
 #   WORKLOAD for OPS_AFTER operations in a new process
-# Both processes keep the store's statistics log (every STATS_MS ms, and at
-# close). Its counters are cumulative over the store's life, so the window
-# before is from the last line with at most (reads at close - WINDOW) user
-# reads to the close; the window after, from the open to the first line with
-# at least WINDOW more (each a few hundred reads wider than WINDOW at most).
+# Both processes are traced. The windows are user reads of table files (the
+# reopen's WAL replay and MANIFEST reads count as the application's, and come
+# from tier 0: a share over all reads rose at every restart, copies or not):
+# the last WINDOW of them before the restart and the first WINDOW after it,
+# each read's bytes counted on the tier that served it. The statistics log
+# gives the copies' bytes at the reopen.
 #
 # Rounds: ROUNDS (default 3), each with SYSTEMS x {kept, forgotten} in its own
-# rotation (tfs_round_order). benchmarks/rounds.py reports the share after
-# over the share before (1 = the restart cost nothing), per system and mode,
-# with its 95% interval.
+# rotation (tfs_round_order). benchmarks/rounds.py reports, per system and
+# mode, both shares and the share after over the share before (1: the restart
+# cost nothing; medians and spreads), and kept over forgotten, paired by
+# round, with its 95% interval.
 #
 # Usage: benchmarks/restart.sh [--quick]; knobs in the environment (--help).
 # Writes benchmarks/results/restart.md and .csv (restart-quick.* with --quick).
@@ -62,8 +62,8 @@ fi
 COMMAND="$0 $*"
 
 tfs_setup restart
-tfs_build tierfs_ycsb_tool
-YCSB="$BUILD/tools/ycsb/tierfs-ycsb"
+tfs_build tierfs_ycsb_tool tierfs_trace_tool
+YCSB="$BUILD/tools/ycsb/tierfs-ycsb" TRACE_TOOL="$BUILD/tools/sim/tierfs-trace"
 NAME=restart
 if ((QUICK)); then NAME+="-quick"; fi
 OUT_MD="$RESULTS/$NAME.md" OUT_CSV="$RESULTS/$NAME.csv"
@@ -77,33 +77,34 @@ IFS=, read -r -a POLICIES <<<"$SYSTEMS"
 for p in "${POLICIES[@]}"; do CASES+="${CASES:+,}$p/kept,$p/forgotten"; done
 
 RUNS="$WORK/runs.csv"
-echo "round,position,bench,system,share_before,share_after,after_over_before,copies_before_mib,copies_after_mib" >"$RUNS"
+echo "round,position,bench,system,share_before,share_after,after_over_before,copies_at_first_open_mib,copies_at_reopen_mib" >"$RUNS"
 
-# window LOG FROM: tier 0's share of the bytes of WINDOW user reads of the
-# statistics log LOG, from its last line ("end") or its first ("start"), and
-# tier 0's copies then (MiB).
+# window TRACE SIDE: tier 0's share of the bytes of WINDOW user reads of
+# table files in TRACE, its last ones (SIDE "end") or its first ("start").
 window() {
-  "$PY" - "$1" "$2" "$WINDOW" <<'EOF'
-import json, sys
-lines = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
-side, window = sys.argv[2], int(sys.argv[3])
-reads = lambda l: sum(t["user_reads"] for t in l["tiers"])
-share = lambda a, b: ((b["tiers"][0]["user_read_bytes"] - a["tiers"][0]["user_read_bytes"]) /
-                      (sum(t["user_read_bytes"] for t in b["tiers"]) -
-                       sum(t["user_read_bytes"] for t in a["tiers"])))
-if side == "end":
-    end = lines[-1]
-    start = [l for l in lines if reads(l) <= reads(end) - window][-1]
-    at = end
-else:
-    start = lines[0]
-    later = [l for l in lines if reads(l) >= reads(start) + window]
-    if not later:
-        sys.exit("restart.sh: the run after the restart made fewer than %d user reads" % window)
-    end = later[0]
-    at = start
-print("%.4f %.1f" % (share(start, end), at["tiers"][0]["page_copy_bytes"] / 2**20))
-EOF
+  "$TRACE_TOOL" to-csv "$1" --full 2>/dev/null | "$PY" -c '
+import collections, sys
+side, window = sys.argv[1], int(sys.argv[2])
+reads = collections.deque(maxlen=window)
+head = sys.stdin.readline().strip().split(",")
+kind, kind_type, size, tier = (head.index(c) for c in ("kind", "type", "size", "tier"))
+for line in sys.stdin:
+    f = line.split(",")
+    if f[kind_type] != "R" or f[kind] not in ("sst", "blob"):
+        continue
+    reads.append((int(f[size]), f[tier] == "0"))
+    if side == "start" and len(reads) == window:
+        break
+if len(reads) < window:
+    sys.exit("restart.sh: fewer than %d user reads of table files in the trace" % window)
+total = sum(n for n, _ in reads)
+print("%.4f" % (sum(n for n, fast in reads if fast) / total))' "$2" "$WINDOW"
+}
+
+# copies_at_open LOG: the copies' bytes (MiB) in the statistics log's first line.
+copies_at_open() {
+  "$PY" -c 'import json, sys
+print("%.1f" % (json.loads(open(sys.argv[1]).readline())["tiers"][0]["page_copy_bytes"] / 2**20))' "$1"
 }
 
 run() {
@@ -119,16 +120,17 @@ run() {
   tfs_progress "round $round/$ROUNDS: $case: $WORKLOAD, $OPS operations, then a clean close"
   # shellcheck disable=SC2046
   tfs_ycsb "$dir" before -run $(tfs_ycsb_workload "$WORKLOAD") "${props[@]}" \
-    -p "rocksdb.fs_uri=$STORE_URI;stats_log:$dir/before.jsonl;stats_log_ms:$STATS_MS" \
-    -p operationcount="$OPS" -p rocksdb.wait_for_compaction=true
+    -p "rocksdb.fs_uri=$STORE_URI;trace:$dir/before.trace;stats_log:$dir/before.jsonl;stats_log_ms:$STATS_MS" \
+    -p operationcount="$OPS"
   if [ "$mode" = forgotten ]; then rm -f "$dir/tier0/meta/PAGES.state"; fi
   tfs_progress "round $round/$ROUNDS: $case: reopened, $OPS_AFTER operations"
   # shellcheck disable=SC2046
   tfs_ycsb "$dir" after -run $(tfs_ycsb_workload "$WORKLOAD") "${props[@]}" \
-    -p "rocksdb.fs_uri=$STORE_URI;stats_log:$dir/after.jsonl;stats_log_ms:$STATS_MS" \
+    -p "rocksdb.fs_uri=$STORE_URI;trace:$dir/after.trace;stats_log:$dir/after.jsonl;stats_log_ms:$STATS_MS" \
     -p operationcount="$OPS_AFTER"
-  read -r before b_copies < <(window "$dir/before.jsonl" end)
-  read -r after a_copies < <(window "$dir/after.jsonl" start)
+  before="$(window "$dir/before.trace" end)"
+  after="$(window "$dir/after.trace" start)"
+  b_copies="$(copies_at_open "$dir/before.jsonl")" a_copies="$(copies_at_open "$dir/after.jsonl")"
   echo "$round,$position,$WORKLOAD,$case,$before,$after,$("$PY" -c "print('%.4f' % ($after / $before))"),$b_copies,$a_copies" >>"$RUNS"
   rm -rf "${dir:?}"
 }
@@ -148,7 +150,7 @@ cp "$RUNS" "$OUT_CSV"
   echo "$(date -u '+%Y-%m-%d %H:%M UTC'), revision $(tfs_revision), $(nproc) cores, wall time" \
        "$(((SECONDS - TFS_START) / 60)) min. Command: \`$COMMAND\` ($ROUNDS rounds, RECORDS=$RECORDS" \
        "OPS=$OPS OPS_AFTER=$OPS_AFTER WINDOW=$WINDOW). Share: tier 0's share of the bytes of the" \
-       "last $WINDOW user reads before the restart, and of the first $WINDOW after it. kept: the" \
+       "last $WINDOW user reads of table files before the restart, and of the first $WINDOW after it. kept: the" \
        "copies saved at close and taken back; forgotten: their state removed before the reopen." \
        "Per run: benchmarks/results/$NAME.csv."
   echo
@@ -156,7 +158,7 @@ cp "$RUNS" "$OUT_CSV"
     --baseline "${POLICIES[0]}/forgotten" --systems "$CASES" \
     --metric share_before:higher:"share before" --metric share_after:higher:"share after" \
     --metric after_over_before:higher:"after / before (1: the restart cost nothing)" \
-    --metric copies_after_mib:higher:"copies at the reopen (MiB)"
+    --metric copies_at_reopen_mib:higher:"copies at the reopen (MiB)"
   echo "Kept over forgotten, paired by round:"
   echo
   for p in "${POLICIES[@]}"; do
