@@ -88,13 +88,12 @@ side, window = sys.argv[1], int(sys.argv[2])
 reads = collections.deque(maxlen=window)
 head = sys.stdin.readline().strip().split(",")
 kind, kind_type, size, tier = (head.index(c) for c in ("kind", "type", "size", "tier"))
-for line in sys.stdin:
+for line in sys.stdin:  # all of it: a reader that stops early fails the pipe
     f = line.split(",")
     if f[kind_type] != "R" or f[kind] not in ("sst", "blob"):
         continue
-    reads.append((int(f[size]), f[tier] == "0"))
-    if side == "start" and len(reads) == window:
-        break
+    if side == "end" or len(reads) < window:
+        reads.append((int(f[size]), f[tier] == "0"))
 if len(reads) < window:
     sys.exit("restart.sh: fewer than %d user reads of table files in the trace" % window)
 total = sum(n for n, _ in reads)
