@@ -126,11 +126,15 @@ void Store::NoteFinalSave(SavePoint point, const std::string& what, const IOStat
 
 void Store::SaveAt(SavePoint point, bool posix, IOStatus* first) {
   NoteFinalSave(point, "saving " + meta_dir_ + "/AGENTS", SavePolicyState(posix), first);
-  NoteFinalSave(point, "syncing the journal",
-                posix ? journal_->SyncAllForExit() : journal_->SyncAll(), first);
+  const IOStatus journal = posix ? journal_->SyncAllForExit() : journal_->SyncAll();
+  NoteFinalSave(point, "syncing the journal", journal, first);
   // The hot-page copies (POSIX calls alone), after the journal that names
-  // their files.
-  if (hot_pages_) {
+  // their files, and only if it is durable: a state must not name a file
+  // that a crash may take back.
+  if (hot_pages_ && !journal.ok()) {
+    NoteFinalSave(point, "removing " + hot_pages_->state_path() + " (the journal is not durable)",
+                  RemoveFileDurably(hot_pages_->state_path()), first);
+  } else if (hot_pages_) {
     std::unordered_map<uint64_t, uint64_t> sealed;
     {
       MutexLock lock(&ns_mu_);
