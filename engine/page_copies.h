@@ -274,8 +274,10 @@ class PageCopies {
   // unpublished between the encoding and the write. If `write` returns true
   // the copies are saved (saved()) until the first copy is unpublished,
   // which first calls the unsaved hook. Returns what `write` returned.
-  bool SaveState(const FileSizes& files, const std::function<bool(const std::string&)>& write)
-      EXCLUDES(mu_);
+  // `tag(slot)`, if given, is the owner's word for each copy (the live
+  // store's: its bytes' checksum and length), kept with it.
+  bool SaveState(const FileSizes& files, const std::function<bool(const std::string&)>& write,
+                 const std::function<uint64_t(uint64_t slot)>& tag = nullptr) EXCLUDES(mu_);
   // At open, before any reader: takes back the copies SaveState encoded in
   // `bytes` whose file is in `files` with the size it had at the save, and
   // whose bytes tier 0's account can charge; *restored counts them. False
@@ -283,9 +285,15 @@ class PageCopies {
   // saved under another configuration (page, slots, unit, copy policy). The
   // bytes of the copy file that no restored copy holds go to `free_bytes`,
   // so the owner must have removed the saved state first. The copies are
-  // not saved() after it: the owner saves them again.
+  // not saved() after it: the owner saves them again. `accept(slot, where,
+  // tag)`, if given, must also take each copy (the live store reads its
+  // bytes and checks them against the tag).
   bool RestoreState(const std::string& bytes, const FileSizes& files, uint64_t* restored,
-                    std::string* why) EXCLUDES(mu_);
+                    std::string* why,
+                    const std::function<bool(uint64_t slot, uint64_t where, uint64_t tag)>&
+                        accept = nullptr) EXCLUDES(mu_);
+  // Every slot index is below this.
+  uint64_t slot_limit() const { return sets_ * ways_; }
   // `hook` runs, under the copies' lock, when a copy is unpublished while the
   // copies are saved: the owner removes the saved state, durably, there.
   void SetUnsavedHook(std::function<void()> hook) EXCLUDES(mu_);

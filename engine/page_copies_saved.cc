@@ -8,8 +8,8 @@
 //   fixed64 clock (the copy policy's admission count)
 //   fixed64 files, then per file:  fixed64 id, size
 //   fixed64 copies, then per copy: fixed64 slot, key, where, extent, charge,
-//                                  stamp; fixed32 level + 1; u8 kind, queue,
-//                                  reuse
+//                                  stamp, the owner's tag; fixed32 level + 1;
+//                                  u8 kind, queue, reuse
 //   the sketch: fixed64 additions, width, door words; the counters (bytes);
 //                                  the door (fixed64 words)
 //
@@ -54,7 +54,8 @@ bool FrequencySketch::ReadFrom(ByteReader* in) {
 }
 
 bool PageCopies::SaveState(const FileSizes& files,
-                           const std::function<bool(const std::string&)>& write) {
+                           const std::function<bool(const std::string&)>& write,
+                           const std::function<uint64_t(uint64_t)>& tag) {
   MutexLock lock(&mu_);
   std::string out;
   PutFixed64(&out, kStateVersion);
@@ -85,6 +86,7 @@ bool PageCopies::SaveState(const FileSizes& files,
     PutFixed64(&out, extent_[s].load(std::memory_order_relaxed));
     PutFixed64(&out, charge_[s]);
     PutFixed64(&out, stamp_[s]);
+    PutFixed64(&out, tag ? tag(s) : 0);
     PutFixed32(&out, uint32_t(level_[s] + 1));
     out.push_back(char(kind_[s]));
     out.push_back(char(queue_[s]));
@@ -96,7 +98,8 @@ bool PageCopies::SaveState(const FileSizes& files,
 }
 
 bool PageCopies::RestoreState(const std::string& bytes, const FileSizes& now, uint64_t* restored,
-                              std::string* why) {
+                              std::string* why,
+                              const std::function<bool(uint64_t, uint64_t, uint64_t)>& accept) {
   MutexLock lock(&mu_);
   *restored = 0;
   ByteReader in(bytes.data(), bytes.size());
@@ -126,11 +129,11 @@ bool PageCopies::RestoreState(const std::string& bytes, const FileSizes& now, ui
     files[id] = size;
   }
   struct Saved {
-    uint64_t slot, key, where, extent, charge, stamp;
+    uint64_t slot, key, where, extent, charge, stamp, tag;
     uint32_t level;
     uint8_t kind, queue, reuse;
   };
-  constexpr uint64_t kEntryBytes = 6 * 8 + 4 + 3;
+  constexpr uint64_t kEntryBytes = 7 * 8 + 4 + 3;
   if (!in.U64(&n_copies) || n_copies > in.left() / kEntryBytes) return bad("truncated copy list");
   std::vector<Saved> saved(n_copies);
   for (Saved& e : saved) {
@@ -140,6 +143,7 @@ bool PageCopies::RestoreState(const std::string& bytes, const FileSizes& now, ui
     in.U64(&e.extent);
     in.U64(&e.charge);
     in.U64(&e.stamp);
+    in.U64(&e.tag);
     in.U32(&e.level);
     in.U8(&e.kind);
     in.U8(&e.queue);
@@ -182,7 +186,7 @@ bool PageCopies::RestoreState(const std::string& bytes, const FileSizes& now, ui
                                         : PageOf(e.key) * config_.page + 1;
     auto it = now.find(file);
     if (end > size || it == now.end() || it->second != size ||
-        !account_->TryChargeCopy(e.charge, 0)) {
+        (accept && !accept(e.slot, e.where, e.tag)) || !account_->TryChargeCopy(e.charge, 0)) {
       continue;
     }
     const uint64_t s = e.slot;

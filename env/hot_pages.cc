@@ -103,6 +103,7 @@ IOStatus HotPages::Save(const PageCopies::FileSizes& files) {
   // No copy, nothing to keep: no state (and the destructor empties the file).
   if (copies_->counters().used_slots == 0) return RemoveFileDurably(state_path_);
   IOStatus s;
+  const auto tag = [this](uint64_t slot) { return tags_[slot].load(std::memory_order_relaxed); };
   copies_->SaveState(files, [&](const std::string& state) {
     // The copies' bytes are durable before the state that names them.
     if (fdatasync(fd_) != 0) {
@@ -112,8 +113,20 @@ IOStatus HotPages::Save(const PageCopies::FileSizes& files) {
     }
     if (!s.ok()) RemoveFileDurably(state_path_).PermitUncheckedError();
     return s.ok();
-  });
+  }, tag);
   return s;
+}
+
+bool HotPages::Holds(uint64_t slot, uint64_t where, uint64_t tag) {
+  const uint64_t n = tag & 0xffffffffull;
+  if (n == 0 || n > PageCopies::kMaxBlock) return false;
+  std::string bytes(n, '\0');
+  if (!ReadSlotAt(where, n, bytes.data()).ok()) return false;
+  const uint32_t crc =
+      uint32_t(crc32(0L, reinterpret_cast<const Bytef*>(bytes.data()), uInt(bytes.size())));
+  if (crc != uint32_t(tag >> 32)) return false;
+  tags_[slot].store(tag, std::memory_order_relaxed);
+  return true;
 }
 
 IOStatus HotPages::Open(const PageCopyOptions& options, int share_pct, Policy* policy,
@@ -162,9 +175,16 @@ IOStatus HotPages::Open(const PageCopyOptions& options, int share_pct, Policy* p
                   off_t(length));
       });
   hot->copies_->SetUnsavedHook([raw] { raw->ForgetSaved(); });
+  hot->tags_.reset(new std::atomic<uint64_t>[hot->copies_->slot_limit()]);
+  for (uint64_t i = 0; i < hot->copies_->slot_limit(); ++i) {
+    hot->tags_[i].store(0, std::memory_order_relaxed);
+  }
   if (have) {
     uint64_t restored = 0;
-    if (!hot->copies_->RestoreState(state, files, &restored, &why)) {
+    const auto holds = [raw](uint64_t slot, uint64_t where, uint64_t tag) {
+      return raw->Holds(slot, where, tag);
+    };
+    if (!hot->copies_->RestoreState(state, files, &restored, &why, holds)) {
       *note = "forgot the saved copies (" + state_path + ": " + why + ")";
     } else {
       *note = "took back " + std::to_string(restored) + " saved copies (" +
@@ -183,7 +203,11 @@ IOStatus HotPages::Open(const PageCopyOptions& options, int share_pct, Policy* p
 }
 
 IOStatus HotPages::ReadSlot(int64_t slot, uint64_t offset, size_t n, char* scratch) const {
-  const off_t at = off_t(copies_->Where(slot) + offset);
+  return ReadSlotAt(copies_->Where(slot) + offset, n, scratch);
+}
+
+IOStatus HotPages::ReadSlotAt(uint64_t where, size_t n, char* scratch) const {
+  const off_t at = off_t(where);
   size_t done = 0;
   while (done < n) {
     const ssize_t r = pread(fd_, scratch + done, n - done, at + off_t(done));
@@ -205,6 +229,9 @@ IOStatus HotPages::WriteSlot(const PageCopies::Fill& fill, const char* data, siz
     if (w < 0) return PosixError("TierFS: writing page copy file " + path_, errno);
     done += size_t(w);
   }
+  tags_[uint64_t(fill.slot)].store(
+      uint64_t(crc32(0L, reinterpret_cast<const Bytef*>(data), uInt(n))) << 32 | n,
+      std::memory_order_relaxed);
   uint64_t micros;
   tier0_->ModelWrite(PageCopies::kStream, uint64_t(at), n, start, /*direct=*/false, &micros);
   tier0_->Add(TierTicker::kPagesCopied);

@@ -10,7 +10,8 @@
 // page of which file each slot holds) is written durably beside it, as
 // <tier 0>/meta/PAGES.state (magic, a CRC-32, the state). The next open
 // reads it, removes it durably, takes back the copies whose file is still
-// there with the size it had (RestoreState), and saves them again. The
+// there with the size it had and whose bytes in the copy file still have the
+// checksum they were written with (RestoreState), and saves them again. The
 // state stands only while it is true: the first copy unpublished after a
 // save removes it, durably, before that slot's bytes can change (the copies'
 // unsaved hook). So a crash leaves either a state that matches the copy
@@ -23,6 +24,7 @@
 #pragma once
 
 #include <cstdint>
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <string>
@@ -88,6 +90,10 @@ class HotPages {
   HotPages(Tier* tier0, std::string path, int fd);
   // The unsaved hook: removes the saved state, durably.
   void ForgetSaved();
+  // RestoreState's check of a saved copy: its `tag`'s bytes at `where` of the
+  // copy file have the tag's checksum (then slot `slot` keeps the tag).
+  bool Holds(uint64_t slot, uint64_t where, uint64_t tag);
+  rocksdb::IOStatus ReadSlotAt(uint64_t where, size_t n, char* scratch) const;
 
   Tier* const tier0_;
   const std::string path_;
@@ -95,6 +101,11 @@ class HotPages {
   std::function<void(const rocksdb::IOStatus&)> report_;
   const int fd_;  // closed by the destructor: readers hold the store alive
   const uint64_t instance_;  // unique per HotPages in the process: keys thread buffers
+  // Per slot, what WriteSlot wrote there: CRC-32 << 32 | bytes. Saved with
+  // the copies and checked against the copy file's bytes when they come
+  // back, so a copy file that lost them (a crash took its entry, or its
+  // blocks) restores nothing stale. Written by the slot's one filler.
+  std::unique_ptr<std::atomic<uint64_t>[]> tags_;
   bool inherit_ = true;
   std::unique_ptr<PageCopies> copies_;
 };

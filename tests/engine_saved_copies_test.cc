@@ -187,6 +187,42 @@ TEST_P(SavedCopiesTest, OnlyFilesStillAsTheyWereComeBack) {
   EXPECT_EQ(after.copies->ChargedBytes(), after.account->copy_used());
 }
 
+TEST_P(SavedCopiesTest, TheOwnersTagsGoWithTheCopiesAndItMayRefuseOne) {
+  Copies before(GetParam());
+  CopySome(&before);
+  const auto slots = before.Slots(3, 64);
+  std::string state;
+  ASSERT_TRUE(before.copies->SaveState(
+      kFiles,
+      [&](const std::string& s) {
+        state = s;
+        return true;
+      },
+      [](uint64_t slot) { return slot * 7 + 1; }));
+  // The owner checks each copy by its tag, and refuses one: it does not come
+  // back, and its bytes are freed.
+  const int64_t refused = slots.begin()->second;
+  Copies after(GetParam());
+  uint64_t restored = 0, checked = 0;
+  std::string why;
+  ASSERT_TRUE(after.copies->RestoreState(
+      state, kFiles, &restored, &why,
+      [&](uint64_t slot, uint64_t where, uint64_t tag) {
+        EXPECT_EQ(slot * 7 + 1, tag);
+        EXPECT_EQ(before.copies->Where(int64_t(slot)), where);
+        checked++;
+        return int64_t(slot) != refused;
+      }))
+      << why;
+  EXPECT_EQ(slots.size(), checked);
+  EXPECT_EQ(slots.size() - 1, restored);
+  EXPECT_EQ(-1, after.Find(slots.begin()->first.first, slots.begin()->first.second));
+  const uint64_t w = before.copies->Where(refused);
+  bool freed = false;
+  for (const auto& [offset, length] : after.freed) freed |= offset <= w && w < offset + length;
+  EXPECT_TRUE(freed) << "the refused copy's bytes were not handed back";
+}
+
 TEST_P(SavedCopiesTest, AnotherConfigurationOrDamageIsRefusedWhole) {
   Copies before(GetParam());
   CopySome(&before);

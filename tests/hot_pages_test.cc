@@ -324,6 +324,20 @@ TEST_F(HotPagesTest, CopiesSavedUnderAnotherConfigurationOrDamagedAreForgotten) 
   for (int i = 0; i < 2; ++i) Read("/db/000012.sst", 0, 4096);
   ASSERT_EQ(1u, CopiesOf(id, 16));
   fs_.reset();
+  // The copy file lost (a crash took its entry, or its blocks), the state
+  // kept: the copies' bytes do not match their checksums, none comes back.
+  Reopen();
+  ASSERT_EQ(1u, CopiesOf(id, 16));
+  fs_.reset();
+  ASSERT_TRUE(FileExists(state));
+  ASSERT_EQ(0, truncate(pages.c_str(), 0));
+  Reopen();
+  EXPECT_EQ(0u, CopiesOf(id, 16));
+  EXPECT_EQ(0u, store().tier(0).copy_used());
+  EXPECT_EQ(data.substr(0, 4096), Read("/db/000012.sst", 0, 4096));
+  for (int i = 0; i < 2; ++i) Read("/db/000012.sst", 0, 4096);
+  ASSERT_EQ(1u, CopiesOf(id, 16));
+  fs_.reset();
   // A flipped byte in the state: forgotten, never served.
   std::string bytes;
   ASSERT_TRUE(rocksdb::ReadFileToString(rocksdb::Env::Default(), state, &bytes).ok());
