@@ -58,6 +58,17 @@ std::set<std::string> ListNames(const std::string& dir) {
   return names;
 }
 
+// The entries of `dir` the wrapper keeps an account of: all but the files
+// TierFS writes and removes with POSIX calls alone, fsyncing their directory
+// itself (the hot-page copies' saved state, env/hot_pages.h). The wrapper sees
+// none of their calls, so they reach the device when made (power_fs.h).
+std::set<std::string> TrackedNames(const std::string& dir) {
+  std::set<std::string> names = ListNames(dir);
+  names.erase("PAGES.state");
+  names.erase("PAGES.state.tmp");
+  return names;
+}
+
 bool IsDir(const std::string& path) {
   struct stat st;
   return lstat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
@@ -360,7 +371,7 @@ std::string PowerFS::DirOf(const std::string& path) const {
 }
 
 void PowerFS::ListTree(const std::string& dir) {
-  std::set<std::string> names = ListNames(dir);
+  std::set<std::string> names = TrackedNames(dir);
   if (dir == root_) names.erase(kStashName);
   for (const std::string& n : names) {
     if (IsDir(dir + "/" + n)) ListTree(dir + "/" + n);
@@ -427,7 +438,7 @@ IOStatus PowerFS::SyncDirectory(const std::string& dir, rocksdb::FSDirectory* ta
     // Under ns_mu_: no entry of the directory changes between the listing and
     // the sync that makes it durable.
     std::lock_guard<std::mutex> lock(ns_mu_);
-    std::set<std::string> names = ListNames(dir);
+    std::set<std::string> names = TrackedNames(dir);
     if (dir == root_) names.erase(kStashName);
     IOStatus s = dir_options ? target->FsyncWithDirOptions(o, d, *dir_options) : target->Fsync(o, d);
     if (!s.ok()) return s;
@@ -678,7 +689,7 @@ IOStatus PowerFS::DropUnsynced(DropReport* report) {
       auto it = durable_.find(dir);
       const std::set<std::string> none;
       const std::set<std::string>& durable = it == durable_.end() ? none : it->second;
-      std::set<std::string> names = ListNames(dir);
+      std::set<std::string> names = TrackedNames(dir);
       if (dir == root_) names.erase(kStashName);
       for (const std::string& n : names) {
         const std::string path = dir + "/" + n;

@@ -24,7 +24,8 @@
 //
 // What the wrapper cannot see: TierFS's POSIX calls (env/posix_util.h) —
 // creating empty backing files, punching holes, truncating by path, the page
-// copy file and the info log, the exit-time saves. Their effects are taken as
+// copy file and its saved state (whose entries it keeps no account of), the
+// info log, the exit-time saves. Their effects are taken as
 // having reached the device when made (a legal outcome: the kernel may write
 // back at any time), and an entry they create counts as durable only once its
 // directory is fsynced through the wrapper, which TierFS does for backing
