@@ -61,6 +61,11 @@ struct Request {
   uint64_t size = 0;
   IoType type = IoType::kUserRead;
   int tier = 0;  // the tier that served it
+  // A read served by a copy of the segment's data (a hot-page copy on tier 0,
+  // engine/page_copies.h, or its extra copy, Move::kReplicate), not by the
+  // segment's home: what it took says nothing of where the segment was
+  // placed. Set by the live store and the simulator alike.
+  bool copy = false;
 };
 
 // A request that needs a tier for a segment not yet placed.
@@ -182,6 +187,20 @@ class Policy {
   virtual void OnRequest(const Request& request, uint64_t latency_ns) {
     (void)request;
     (void)latency_ns;
+  }
+
+  // The engine is done with a Place() call: Place() answered `chosen`, and
+  // the segment's home is `placed`, after the engine's rules (the room for
+  // the WAL, the upper levels and the copies: engine/placement.h) and the
+  // spill to a tier with room. Called once per Place() call, on the
+  // same thread, after any Evict() it caused; thread-safe and cheap as
+  // Place(). `placed` is where the caller's charge goes, as the view shows
+  // the tiers' room when the call is made. A learning policy records it as
+  // the action taken. Default: nothing.
+  virtual void OnPlaced(const PlacementRequest& request, int chosen, int placed) {
+    (void)request;
+    (void)chosen;
+    (void)placed;
   }
 
   // True if OnRequest uses latency_ns: the store then times every request.

@@ -10,10 +10,11 @@
 
 namespace tierfs {
 
-// `heat` may be null (a segment with no statistics slot yet).
+// `heat` may be null (a segment with no statistics slot yet). `copy`: a read
+// served by a copy, not the segment's home (Request::copy).
 inline void ObserveRequest(Policy& policy, SegmentHeat* heat, uint64_t seq, IoType type,
                            uint64_t file_id, FileKind kind, uint64_t segment, uint64_t offset,
-                           uint64_t size, int tier, uint64_t latency_ns) {
+                           uint64_t size, int tier, uint64_t latency_ns, bool copy = false) {
   if (heat) heat->Touch(seq, type);
   Request req;
   req.seq = seq;
@@ -24,6 +25,7 @@ inline void ObserveRequest(Policy& policy, SegmentHeat* heat, uint64_t seq, IoTy
   req.offset = offset;
   req.size = size;
   req.tier = tier;
+  req.copy = copy;
   policy.OnRequest(req, latency_ns);
 }
 

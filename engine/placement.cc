@@ -46,6 +46,19 @@ int PlacementEngine::Choose(const PlacementRequest& request, bool bulk, uint64_t
     return request.hints.pinned_tier;  // REDIRECT
   }
   if (!bulk) return 0;
+  int chosen = -1;
+  const int want = Overrule(request, bytes, view, execute, &chosen);
+  // Where the caller's charge goes (SpillOrder, as Store::ChargeSomeTier and
+  // the simulator charge): the tier the policy learns it took.
+  const int placed = SpillOrder(want, tiers, -1, [&](int t) { return view.Free(t) >= bytes; });
+  policy_->OnPlaced(request, chosen, placed >= 0 ? placed : want);
+  return want;
+}
+
+int PlacementEngine::Overrule(const PlacementRequest& request, uint64_t bytes,
+                              const StorageView& view,
+                              const std::function<void(const Move&)>& execute, int* chosen) {
+  const int tiers = view.NumTiers();
   if (request.kind == FileKind::kWal) NoteWal(request, view);
   // Room for the upper levels (MigrationOptions::level_room): table files
   // are rewritten soonest, and read soonest after a write, the higher their
@@ -64,9 +77,9 @@ int PlacementEngine::Choose(const PlacementRequest& request, bool bulk, uint64_t
   // rewritten too soon to be copied (DESIGN.md, "Room for the upper levels").
   const bool upper = fits && level <= upper_levels_.load(std::memory_order_relaxed);
   const uint64_t copy_bytes = upper && copies_ != nullptr ? copies_->used_bytes() : 0;
-  int want = copy_bytes > 0 ? policy_->Place(request, WithoutCopies(view, copy_bytes))
-                            : policy_->Place(request, view);
-  if (want < 0 || want >= tiers) want = 0;
+  *chosen = copy_bytes > 0 ? policy_->Place(request, WithoutCopies(view, copy_bytes))
+                           : policy_->Place(request, view);
+  int want = *chosen >= 0 && *chosen < tiers ? *chosen : 0;
   // Room for the WAL (MigrationOptions::wal_room): a table segment leaves a
   // memtable's worth of tier 0 free (at most half of it, as the headroom),
   // or goes to tier 1. Its writes are the background's; the WAL's are the

@@ -14,7 +14,13 @@
 //   3. if the policy evicts and that tier lacks room, its victims are moved
 //      now, on the critical path, until there is room;
 //   4. the tier is charged; if it has no room the segment spills: the next
-//      slower tier with room, then faster ones (SpillOrder).
+//      slower tier with room, then faster ones (SpillOrder);
+//   5. the policy is told the tier its Place() answer became
+//      (Policy::OnPlaced): the caller charges right after Choose returns,
+//      so the engine tells the tier that charge will take as the view shows
+//      the room now. It can differ only when another writer takes the room
+//      in between, when the file's block is already on the tier (Choose is
+//      given it in `bytes`) or when a full store drops copies for the data.
 #pragma once
 
 #include <atomic>
@@ -83,8 +89,9 @@ class PlacementEngine {
 
   Policy& policy() { return *policy_; }
 
-  // The preferred tier of a new segment (steps 1-3 above). `bulk`: the file
-  // is an SST, WAL or blob file; `bytes` what the segment will be charged.
+  // The preferred tier of a new segment (steps 1-3 above), after which the
+  // policy hears where the segment goes (step 5). `bulk`: the file is an
+  // SST, WAL or blob file; `bytes` what the segment will be charged.
   // `execute` carries out one eviction move; it runs under the engine's lock
   // (lock order: the engine's lock, then whatever execute takes).
   int Choose(const PlacementRequest& request, bool bulk, uint64_t bytes, const StorageView& view,
@@ -123,6 +130,12 @@ class PlacementEngine {
   void AttachCopies(PageCopies* copies) { copies_ = copies; }
 
  private:
+  // Steps 2-3 of Choose for a bulk file's segment: the policy's tier, in
+  // *chosen as Place() gave it, and the tier wanted after the engine's rules.
+  int Overrule(const PlacementRequest& request, uint64_t bytes, const StorageView& view,
+               const std::function<void(const Move&)>& execute, int* chosen)
+      EXCLUDES(decide_mu_);
+
   // The bytes of SST segments per level, all and on tier 0.
   static constexpr int kLevels = 8;  // levels deeper than kLevels - 1 count as the last
   struct LevelBytes {

@@ -168,16 +168,18 @@ class Store : public StorageView {
     if (__builtin_expect(b.instance != instance_, 0)) b = ThreadBlock{instance_, {}};
     return clock_.Next(&b.block);
   }
-  // A completed I/O on segment `seg` of `entry`, served by tier `t`: counts
-  // it in the segment's statistics and tells the policy.
+  // A completed I/O on segment `seg` of `entry`, served by tier `t` (`copy`:
+  // by a copy, not the segment's home: Request::copy): counts it in the
+  // segment's statistics and tells the policy.
   void Observe(const FileEntry& entry, uint64_t seg, uint64_t offset, uint64_t size, IoType type,
-               int t, uint64_t latency_ns, TracePriority priority = TracePriority::kUnknown) {
+               int t, uint64_t latency_ns, TracePriority priority = TracePriority::kUnknown,
+               bool copy = false) {
     if (TraceCapture* trace = trace_.load(std::memory_order_acquire)) {
       trace->Record(entry.id, entry.kind, entry.level.load(std::memory_order_relaxed), offset,
                     size, type, priority, t, latency_ns);
     }
     ObserveRequest(*policy_, entry.segments.heat(seg), NextSeq(), type, entry.id, entry.kind, seg,
-                   offset, size, t, latency_ns);
+                   offset, size, t, latency_ns, copy);
   }
 
   // True if every read and write must be timed (Tier::StartIo): the policy

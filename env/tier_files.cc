@@ -90,7 +90,8 @@ IOStatus SegmentReader::ReadPiece(uint64_t offset, size_t n, uint64_t file_size,
   Store& st = *store_;
   int64_t done = st.tier(t).AccountRead(entry_->id, offset, got.size(), start, user);
   st.Observe(*entry_, seg, offset, got.size(), user ? IoType::kUserRead : IoType::kBackgroundRead,
-             t, uint64_t(done - start), TracePriority(options.rate_limiter_priority));
+             t, uint64_t(done - start), TracePriority(options.rate_limiter_priority),
+             /*copy=*/t != entry_->segments.tier(seg));  // the segment's extra copy served it
   return IOStatus::OK();
 }
 
@@ -254,7 +255,8 @@ void SegmentReader::ObserveCopyHit(uint64_t offset, uint64_t end, const IOOption
     const uint64_t seg = store_->SegmentOf(off);
     const uint64_t piece_end = std::min(end, store_->SegmentLimit(seg));
     store_->Observe(*entry_, seg, off, piece_end - off, IoType::kUserRead, 0,
-                    uint64_t(done - start), TracePriority(options.rate_limiter_priority));
+                    uint64_t(done - start), TracePriority(options.rate_limiter_priority),
+                    /*copy=*/true);
     off = piece_end;
   }
 }

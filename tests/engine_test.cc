@@ -161,6 +161,56 @@ TEST(EngineTest, EvictionStopsOnceThereIsRoom) {
   }));
 }
 
+// Always places on tier `want`; records what the engine says it got.
+class PlacementRecorder : public Policy {
+ public:
+  explicit PlacementRecorder(int want) : want_(want) {}
+  const char* Name() const override { return "recorder"; }
+  int Place(const PlacementRequest&, const StorageView&) override { return want_; }
+  void OnPlaced(const PlacementRequest& request, int chosen, int placed) override {
+    calls.push_back({request.segment, chosen, placed});
+  }
+  struct Call {
+    uint64_t segment;
+    int chosen, placed;
+  };
+  std::vector<Call> calls;
+
+ private:
+  const int want_;
+};
+
+TEST(EngineTest, ThePolicyHearsTheTierItsSegmentGot) {
+  CapacityAccount fast(2 * 4096), slow(1 << 30);
+  View view({&fast, &slow});
+  PlacementRecorder policy(0);
+  PlacementEngine engine(&policy, MigrationOptions());
+  auto place = [&](uint64_t segment) {
+    PlacementRequest r;
+    r.segment = segment;
+    const int want = engine.Choose(r, /*bulk=*/true, 4096, view, [](const Move&) {});
+    // As the caller does: charge the wanted tier, else spill.
+    const int t = SpillOrder(want, 2, -1, [&](int i) { return (i ? slow : fast).TryCharge(4096); });
+    ASSERT_EQ(segment, policy.calls.size()) << "told once per placement";
+    EXPECT_EQ(t, policy.calls.back().placed) << "segment " << segment;
+  };
+  place(1);
+  place(2);
+  place(3);  // tier 0 is full: it spills to tier 1
+  ASSERT_EQ(3u, policy.calls.size());
+  EXPECT_EQ(0, policy.calls[1].chosen);
+  EXPECT_EQ(0, policy.calls[1].placed);
+  EXPECT_EQ(3u, policy.calls[2].segment);
+  EXPECT_EQ(0, policy.calls[2].chosen);
+  EXPECT_EQ(1, policy.calls[2].placed);
+  // Neither a pin nor metadata asks the policy, nor tells it.
+  PlacementRequest pinned;
+  pinned.hints.pinned_tier = 1;
+  engine.Choose(pinned, true, 4096, view, [](const Move&) {});
+  engine.Choose(PlacementRequest(), /*bulk=*/false, 4096, view, [](const Move&) {});
+  EXPECT_EQ(3u, policy.calls.size());
+}
+
 // Segments of one file with set homes and read counts, on a view with fixed
 // use per tier.
 class SegmentsView : public View {

@@ -505,7 +505,7 @@ bool Simulation::ServePiece(const TraceRecord& r, File& file, uint64_t seg, uint
   if (write) stats_.user_write_bytes += size;
 
   ObserveRequest(*policy_, &s.heat, clock_.Next(&blocks_[r.stream]), r.type, file.id, file.kind,
-                 seg, offset, size, tier, uint64_t(done - t));
+                 seg, offset, size, tier, uint64_t(done - t), /*copy=*/tier != s.home);
   if (r.type == IoType::kUserRead && s.home > 0) Pool(file, seg);
   stats_.pieces++;
   return true;
@@ -644,7 +644,8 @@ void Simulation::CountCopyHit(const TraceRecord& r, File& file, int64_t t, int64
     fast.result.page_hits++;
     fast.result.read_bytes += piece_end - off;
     ObserveRequest(*policy_, &file.segments[seg].heat, clock_.Next(&blocks_[r.stream]), r.type,
-                   file.id, file.kind, seg, off, piece_end - off, 0, uint64_t(done - t));
+                   file.id, file.kind, seg, off, piece_end - off, 0, uint64_t(done - t),
+                   /*copy=*/true);
     if (file.segments[seg].home > 0) Pool(file, seg);
     stats_.pieces++;
     off = piece_end;
