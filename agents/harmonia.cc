@@ -27,17 +27,24 @@
 //   reward_wait (4096)  the reward measures the n requests after the
 //       window's moves are made (OnMoveDone), not after they are queued;
 //   placement_reads (4; sapm 0)  a placement is rewarded by the latency of
-//       its segment's first 4 user reads against the mean read, waited for
-//       at most placement_read_wait (16384) requests, not by the buffered
-//       write that placed it (Equation 2, which 0 keeps). SAPM keeps
-//       Equation 2: its one agent's migration rewards sit around 1, these
-//       around 0.
+//       its segment's first 4 user reads its home served against the mean
+//       read, waited for at most placement_read_wait (16384) requests, not
+//       by the buffered write that placed it (Equation 2, which 0 keeps);
+//       a segment not read from its home in that time, by its writes'
+//       latency against the mean write. SAPM keeps Equation 2: its one
+//       agent's migration rewards sit around 1, these around 0;
+//   the placement agent learns the tier the engine placed the segment on
+//       (Policy::OnPlaced: a spill, the room kept for the WAL and the upper
+//       levels), not the one it chose;
+//   migration_warmup (1024), migration_warmup_moves (1)  until the
+//       migration agent has learned from 1024 transitions a plan makes at
+//       most one move: a cold network's moves are noise.
 // Parameters: see agents/rl/agent_params.h (placement_*, migration_*),
 // reward_moves, reward_requests, latency_unit_us (placement, 10),
 // placement_reads, placement_read_wait,
 // migration_latency_unit_us, penalty, min_age, candidates (64), cold_share
 // (0.5), plan_interval (1024), placement_optimism, migration_optimism (0),
-// stay_baseline, reward_wait.
+// stay_baseline, reward_wait, migration_warmup, migration_warmup_moves.
 #include <algorithm>
 #include <memory>
 #include <mutex>
@@ -116,6 +123,9 @@ class Harmonia : public Policy {
     reward_.min_age = uint64_t(std::max(0.0, params.Number("min_age", double(reward_.min_age))));
     reward_.candidates = size_t(std::max(1.0, params.Number("candidates", double(reward_.candidates))));
     reward_.cold_share = std::clamp(params.Number("cold_share", reward_.cold_share), 0.0, 1.0);
+    reward_.warmup = uint64_t(std::max(0.0, params.Number("migration_warmup", double(reward_.warmup))));
+    reward_.warmup_moves = size_t(
+        std::max(0.0, params.Number("migration_warmup_moves", double(reward_.warmup_moves))));
   }
 
   const char* Name() const override { return name_; }
@@ -124,6 +134,12 @@ class Harmonia : public Policy {
     Init(view.NumTiers());
     if (cde_) return cde_->Place(request, view);
     return placement_->Place(request, view);
+  }
+
+  // The placement agent learns the tier the segment got, not the one it chose.
+  void OnPlaced(const PlacementRequest& request, int chosen, int placed) override {
+    if (cde_) cde_->OnPlaced(request, chosen, placed);
+    if (ready_.load(std::memory_order_acquire) && placement_) placement_->OnPlaced(request, placed);
   }
 
   void OnRequest(const Request& request, uint64_t latency_ns) override {

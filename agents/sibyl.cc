@@ -58,6 +58,13 @@ class Sibyl : public Policy {
     return tier;
   }
 
+  // The agent learns the tier the segment got (a victim that could not move
+  // leaves the tier full, and the segment spills).
+  void OnPlaced(const PlacementRequest& request, int chosen, int placed) override {
+    (void)chosen;
+    if (ready_.load(std::memory_order_acquire)) placement_->OnPlaced(request, placed);
+  }
+
   void OnRequest(const Request& request, uint64_t latency_ns) override {
     if (ready_.load(std::memory_order_acquire)) placement_->OnRequest(request, latency_ns);
   }

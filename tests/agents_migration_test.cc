@@ -75,6 +75,7 @@ MigrationAgentOptions Options() {
   o.reward_requests = 50;
   o.latency_unit_us = 0;
   o.stay_baseline = true;
+  o.warmup = 0;  // the tests below judge plans of a trained agent
   return o;
 }
 
@@ -172,6 +173,47 @@ TEST(MigrationAgentTest, MovesTheQueueNeverMadeAreWaitedForOnlyUpToRewardWait) {
   for (int i = 0; i < 100 + 50; ++i) migration.OnRequest(UserRead(), 20000);
   migration.Plan(view, 10, &moves);
   EXPECT_GT(agent->learner().GetStats().transitions, 0u);
+}
+
+// Until the agent has learned from `warmup` transitions, a plan makes at
+// most `warmup_moves` of the moves it wants; what it did not make it learns
+// as decisions to stay.
+TEST(MigrationAgentTest, AColdAgentMovesWithinItsWarmupBudget) {
+  for (size_t budget : {0, 1}) {
+    SCOPED_TRACE(budget);
+    auto agent = AlwaysWants(1);
+    MigrationAgentOptions o = Options();
+    o.candidates = 4;  // a window: four plans' decisions (16) when nothing moves
+    o.cold_share = 1;  // all four by their intervals: every segment is on tier 0
+    o.reward_moves = 100;
+    o.warmup = 16;
+    o.warmup_moves = budget;
+    MigrationAgent migration(agent.get(), 2, o);
+    View view;
+    view.fast_segments = 10;
+    for (uint64_t id = 1; id <= 8; ++id) view.Add(id, 0, 1, 1000 * id);
+    std::vector<Move> moves;
+    for (int plan = 0; plan < 4; ++plan) {
+      moves.clear();
+      migration.Plan(view, 10, &moves);
+      EXPECT_EQ(budget, moves.size()) << "plan " << plan;
+      for (const Move& m : moves) migration.OnMoveDone(m, true);
+    }
+    for (int i = 0; i < 50; ++i) migration.OnRequest(UserRead(), 20000);
+    moves.clear();
+    migration.Plan(view, 10, &moves);  // hands the window's 16 transitions to the learner
+    ASSERT_EQ(16u, agent->learner().GetStats().transitions);
+    Transition t;
+    size_t stays = 0;
+    for (size_t slot = 0; slot < 16; ++slot) {
+      ASSERT_TRUE(agent->learner().Stored(slot, &t));
+      stays += t.action == 0;
+    }
+    EXPECT_EQ(16 - 4 * budget, stays) << "moves not made are learned as stays";
+    moves.clear();
+    migration.Plan(view, 10, &moves);
+    EXPECT_EQ(4u, moves.size()) << "warmed up: every candidate it wants down";
+  }
 }
 
 TEST(OptimisticStartTest, EveryActionExpectsAHighReturnUntilTrained) {

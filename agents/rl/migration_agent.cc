@@ -22,9 +22,11 @@ void MigrationAgent::Plan(const StorageView& view, size_t max, std::vector<Move>
   candidates_.clear();
   hot_.clear();
   std::vector<SegmentRef> queued;  // planned earlier, not made yet: not judged again
+  size_t budget = max;             // moves this plan may make (the warm-up's bound)
   {
     MutexLock lock(&mu_);
     queued = in_flight_;
+    if (learned_ < options_.warmup) budget = std::min(max, options_.warmup_moves);
   }
   view.ForEachSegment([&](const SegmentInfo& s) {
     if (s.busy || s.hints.pinned_tier >= 0) return;
@@ -87,6 +89,10 @@ void MigrationAgent::Plan(const StorageView& view, size_t max, std::vector<Move>
     Judge(s, now, &o, &d);
     d.action = std::min(agent_->Act(d.state.data()), tiers - 1);
     if (d.action == s.tier) continue;
+    if (demotions.size() + promotions.size() >= budget) {
+      d.action = s.tier;  // warming up: no more moves this plan
+      continue;
+    }
     const int to = d.action;
     if (to > s.tier) {
       if (room[size_t(to)] < int64_t(seg)) {
@@ -110,7 +116,7 @@ void MigrationAgent::Plan(const StorageView& view, size_t max, std::vector<Move>
           victim = j;
         }
       }
-      if (victim == n || demotions.size() + promotions.size() + 2 > max) {
+      if (victim == n || demotions.size() + promotions.size() + 2 > budget) {
         d.action = s.tier;
         continue;
       }
@@ -145,6 +151,7 @@ void MigrationAgent::Plan(const StorageView& view, size_t max, std::vector<Move>
       t.next = decisions.front().state;
       agent_->Learn(std::move(t));
     }
+    learned_ += rewarded_.size();
     rewarded_.clear();
   }
   for (Decision& d : decisions) {

@@ -14,6 +14,13 @@
 // `latency_unit_us`) minus a penalty inversely proportional to the moved
 // segments' mean access and migration intervals (against ping-pong).
 //
+// Warm-up: until the agent has learned from `warmup` transitions of its own,
+// a plan makes at most `warmup_moves` of the moves it wants (the first, in
+// candidate order: demotions of the coldest, then promotions of the
+// hottest); the rest are recorded as decisions to stay, which is what was
+// done. A cold network's choices are noise, and with no bound a cold agent
+// made most of its moves before it had learned anything.
+//
 // Uncoordinated (Harmonia's ablation, harmonia-nocoord): the reward counts
 // only the moves' own cost — minus the share of decisions that moved, minus
 // the same penalty — blind to what the moves do to the requests that follow.
@@ -46,6 +53,15 @@ struct MigrationAgentOptions {
   // the requests cost without the window's moves), and only the moves earn
   // the measured reward, so a move is preferred only where it beats that.
   bool stay_baseline = false;
+  // Transitions learned before the plans' moves are unbounded: 1024, about
+  // one replay buffer (Table 3's 1000), some 20 plans of 64 candidates with
+  // the waits for rewards (20K requests at plan_interval 1024). 0: no
+  // warm-up.
+  uint64_t warmup = 1024;
+  // Moves a plan may make meanwhile: 1, so that moves are still tried and
+  // their rewards learned (with 0 the agent would learn only what staying
+  // is worth, and its first moves after the warm-up would be as blind).
+  size_t warmup_moves = 1;
 };
 
 class MigrationAgent {
@@ -92,6 +108,7 @@ class MigrationAgent {
   uint64_t measured_ GUARDED_BY(mu_) = 0;         // requests measured so far
   double latency_sum_ns_ GUARDED_BY(mu_) = 0;
   std::vector<Transition> rewarded_ GUARDED_BY(mu_);  // rewarded, waiting for the next state
+  uint64_t learned_ GUARDED_BY(mu_) = 0;              // transitions handed to the learner
 };
 
 }  // namespace rl

@@ -64,12 +64,19 @@ float PlacementAgent::Reward(uint64_t latency_ns, size_t evictions) const {
 }
 
 float PlacementAgent::ReadsReward(const Decision& d) const {
-  const double mean = mean_read_.Get();
-  if (d.reads == 0 || mean <= 0) return 0.f;
   // Linear in the latency, as the migration agent's adaptive reward (a mean
   // of ratios of noisy latencies is biased upwards), and centred on 0 so
-  // that the returns (gamma 0.9) stay inside the support [-10, 10].
-  return float(std::clamp(1.0 - d.read_ns / double(d.reads) / mean, -1.0, 1.0));
+  // that the returns (gamma 0.9) stay inside the support [-10, 10]. Reads
+  // first; a segment its home served none of is judged by its writes.
+  const auto relative = [](double sum_ns, uint32_t n, double mean) {
+    return float(std::clamp(1.0 - sum_ns / double(n) / mean, -1.0, 1.0));
+  };
+  const double mean_read = mean_read_.Get(), mean_write = mean_write_.Get();
+  if (d.reads > 0 && mean_read > 0) return relative(d.read_ns, d.reads, mean_read);
+  if (d.reads == 0 && d.writes > 0 && mean_write > 0) {
+    return relative(d.write_ns, d.writes, mean_write);
+  }
+  return 0.f;
 }
 
 void PlacementAgent::Rewarded(Decision* d, float reward) {
@@ -174,13 +181,30 @@ int PlacementAgent::Place(const PlacementRequest& request, const StorageView& vi
   return tier;
 }
 
-void PlacementAgent::OnRead(const Request& request, uint64_t latency_ns) {
-  if (request.type == IoType::kUserRead) mean_read_.Add(request.seq, latency_ns);
+void PlacementAgent::OnPlaced(const PlacementRequest& request, int placed) {
+  if (placed < 0 || placed >= agent_->shape().actions) return;
+  MutexLock lock(&mu_);
+  auto it = pending_.find(SegmentRef{request.file_id, request.segment});
+  // A segment placed again before its first decision was rewarded: that
+  // decision is not this one.
+  if (it == pending_.end() || it->second.placed != request.seq) return;
+  it->second.action = placed;
+}
+
+void PlacementAgent::Collect(const Request& request, uint64_t latency_ns) {
+  const bool home_read = request.type == IoType::kUserRead && !request.copy;
+  const bool write = request.type == IoType::kWrite;
+  if (home_read) mean_read_.Add(request.seq, latency_ns);
+  if (write) mean_write_.Add(request.seq, latency_ns);
   if (pending_count_.load(std::memory_order_relaxed) == 0) return;
   const SegmentRef ref{request.file_id, request.segment};
-  const bool mine = request.type == IoType::kUserRead &&
+  // Writes of a pending segment (a WAL's are many) are sampled, one in
+  // SampledMean::kSampling by the request clock, so that they do not take the
+  // lock on every append: their mean is what the write reward needs.
+  const bool sampled_write = write && request.seq % SampledMean::kSampling == 0;
+  const bool mine = (home_read || sampled_write) &&
                     filter_[Slot(ref)].load(std::memory_order_relaxed) != 0;
-  // Reads of other segments pass without the lock but for one in
+  // Requests of other segments pass without the lock but for one in
   // SampledMean::kSampling, which expires the placements whose reads did
   // not come.
   if (!mine && request.seq % SampledMean::kSampling != 0) return;
@@ -190,6 +214,15 @@ void PlacementAgent::OnRead(const Request& request, uint64_t latency_ns) {
   auto it = pending_.find(ref);
   if (it == pending_.end()) return;
   Decision& d = it->second;
+  if (write) {
+    if (!sampled_write) return;
+    d.writes++;
+    d.write_ns += double(latency_ns);
+    return;
+  }
+  // A read served by another tier than the one it was placed on (a copy, or
+  // a home moved since) says nothing of the placement.
+  if (request.tier != d.action) return;
   d.reads++;
   d.read_ns += double(latency_ns);
   if (d.reads < uint32_t(options_.reward_reads)) return;
@@ -200,7 +233,7 @@ void PlacementAgent::OnRead(const Request& request, uint64_t latency_ns) {
 void PlacementAgent::OnRequest(const Request& request, uint64_t latency_ns) {
   agent_->Tick(request.seq);
   if (filter_) {
-    OnRead(request, latency_ns);
+    Collect(request, latency_ns);
     return;
   }
   if (pending_count_.load(std::memory_order_relaxed) == 0) return;

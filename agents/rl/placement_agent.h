@@ -15,6 +15,13 @@
 // that moment; the request's type and size and the tiers' free space carry
 // the decision. Transitions chain placement decisions: the state after
 // placement t is the state of placement t + 1.
+//
+// What is learned is what was done: the engine may place a segment
+// elsewhere than the agent chose (a full tier spills; the room kept for the
+// WAL, the upper levels and the copies), and tells where (OnPlaced); the
+// transition's action is that tier, so the agent never learns the reward of
+// a tier it did not get. A decision the engine never reports keeps the
+// agent's own choice.
 #pragma once
 
 #include <atomic>
@@ -36,11 +43,25 @@ struct PlacementAgentOptions {
   double latency_unit_us = 10;  // Harmonia's reward unit
   // Harmonia: 0 rewards a placement by the latency of the request that
   // placed it (Equation 2). n > 0 waits for the segment's first n user reads
-  // (at most `reward_wait` requests) and rewards 1 - L / M, clamped to
-  // [-1, 1], with L their mean latency and M the running mean latency of
-  // user reads: above 0 where the placement made its reads faster than the
-  // store's, 0 for a segment not read. A table file's segment is placed by a
+  // served by its home (at most `reward_wait` requests) and rewards
+  // 1 - L / M, clamped to [-1, 1], with L their mean latency and M the
+  // running mean latency of user reads: above 0 where the placement made its
+  // reads faster than the store's. A table file's segment is placed by a
   // buffered write whose latency says little of the tier; its reads do.
+  //   Only reads its home served count, from the tier it was placed on: a
+  //   read served by a copy (Request::copy, or a tier other than the
+  //   placement's: a hot-page copy on tier 0, or a home moved since) says
+  //   nothing of the placement, and neither rewards nor punishes it.
+  //   A segment with no such read within reward_wait (a write-only phase: a
+  //   fill, or data read only through copies) is rewarded by its writes
+  //   instead: Equation 2's latency, of all the writes it got while it
+  //   waited, in the read reward's form, 1 - W / Mw clamped to [-1, 1], with
+  //   W their mean latency and Mw the running mean latency of writes. So
+  //   both rewards are 0 for a placement as fast as the store's mean, and
+  //   comparable: a placement whose writes waited twice the mean earns what
+  //   one whose reads did. (Equation 2's own unit / W, in [0, 1], would pay
+  //   every unread segment more than an average read, and a mean of ratios
+  //   is biased upwards.) Only a segment with neither earns 0.
   int reward_reads = 0;
   uint64_t reward_wait = 16384;
   int n_step = 1;               // Sibyl: 2
@@ -56,6 +77,10 @@ class PlacementAgent {
   static int Inputs(PlacementAgentOptions::Kind kind, int tiers);
 
   int Place(const PlacementRequest& request, const StorageView& view) EXCLUDES(mu_);
+  // The engine placed the segment of `request` (Place's request) on tier
+  // `placed` (Policy::OnPlaced): its decision's action becomes that tier.
+  // Thread-safe.
+  void OnPlaced(const PlacementRequest& request, int placed) EXCLUDES(mu_);
   // Every completed request: the reward of a pending placement, and a tick
   // of the agent's clock.
   void OnRequest(const Request& request, uint64_t latency_ns) EXCLUDES(mu_);
@@ -73,20 +98,27 @@ class PlacementAgent {
     int action = 0;
     size_t evictions = 0;
     uint64_t placed = 0;  // the placement's seq
-    uint32_t reads = 0;   // reward_reads: the user reads seen, and their latency
+    uint32_t reads = 0;   // reward_reads: the user reads its home served, and their latency
     double read_ns = 0;
+    uint32_t writes = 0;  // reward_reads: the writes seen, and their latency
+    double write_ns = 0;
   };
   void Encode(const PlacementRequest& request, const StorageView& view, float* out) const;
   float Reward(uint64_t latency_ns, size_t evictions) const;
+  // reward_reads: the reward of a decision by its home's reads, else by its
+  // writes (PlacementAgentOptions::reward_reads).
   float ReadsReward(const Decision& d) const;
   // The decision learns `reward`; its next state is the next decision's.
   void Rewarded(Decision* d, float reward) REQUIRES(mu_);
   void Emit(Transition t) REQUIRES(mu_);  // n-step accumulation, then Learn
   void Forget(SegmentRef ref) REQUIRES(mu_);  // drops a pending decision
   // reward_reads: rewards the placements older than reward_wait requests (or
-  // the oldest beyond kMaxPending) with the reads they have.
+  // the oldest beyond kMaxPending) with the reads they have, else their
+  // writes.
   void Expire(uint64_t now) REQUIRES(mu_);
-  void OnRead(const Request& request, uint64_t latency_ns) EXCLUDES(mu_);
+  // reward_reads: a request's part in the rewards: the running means, and
+  // the reads and writes of a pending segment.
+  void Collect(const Request& request, uint64_t latency_ns) EXCLUDES(mu_);
 
   static constexpr size_t kMaxPending = 4096;
   // reward_reads: a count per slot of the pending segments that hash to it,
@@ -105,7 +137,8 @@ class PlacementAgent {
   // reward_reads: pending, by placement seq.
   std::deque<std::pair<uint64_t, SegmentRef>> order_ GUARDED_BY(mu_);
   std::unique_ptr<std::atomic<uint16_t>[]> filter_;    // reward_reads: kFilterSlots counts
-  SampledMean mean_read_;  // reward_reads: of user reads
+  SampledMean mean_read_;   // reward_reads: of user reads
+  SampledMean mean_write_;  // reward_reads: of writes
   bool have_last_ GUARDED_BY(mu_) = false;  // a rewarded decision waiting for the next state
   Transition last_ GUARDED_BY(mu_);
   std::vector<Transition> steps_ GUARDED_BY(mu_);  // one-step transitions not yet n steps old
