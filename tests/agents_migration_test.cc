@@ -12,6 +12,7 @@
 #include "agents/rl/features.h"
 #include "agents/rl/migration_agent.h"
 #include "agents/rl/network.h"
+#include "tests/always_wants.h"
 
 namespace tierfs {
 namespace rl {
@@ -53,21 +54,6 @@ class View : public StorageView {
   uint64_t fast_segments = 2;
   std::vector<SegmentInfo> segments;
 };
-
-// An agent that always wants tier `tier`: that action's top atom and every
-// other action's bottom atom get a logit far above the network's own.
-std::unique_ptr<Agent> AlwaysWants(int tier) {
-  AgentOptions o;
-  o.learner.shape.inputs = ObservationEncoder(2).size();
-  o.learner.shape.actions = 2;
-  o.learner.mode = LearnerOptions::Mode::kInline;
-  o.epsilon = o.epsilon_start = 0;
-  Weights w = Weights::Random(o.learner.shape, 7);
-  const NetworkShape& shape = o.learner.shape;
-  float* bias = w.params.data() + w.params.size() - size_t(shape.outputs());
-  for (int a = 0; a < shape.actions; ++a) bias[a * shape.atoms + (a == tier ? shape.atoms - 1 : 0)] = 40;
-  return std::make_unique<Agent>(o, &w);
-}
 
 MigrationAgentOptions Options() {
   MigrationAgentOptions o;

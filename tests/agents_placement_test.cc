@@ -13,6 +13,7 @@
 #include "agents/rl/placement_agent.h"
 #include "engine/capacity.h"
 #include "engine/placement.h"
+#include "tests/always_wants.h"
 
 namespace tierfs {
 namespace rl {
@@ -208,21 +209,6 @@ double FastShareOfAFill(int fast_tier) {
 TEST(PlacementAgentTest, AWriteOnlyPhaseTeachesTheTierFastToWrite) {
   EXPECT_GT(FastShareOfAFill(0), 0.9);
   EXPECT_GT(FastShareOfAFill(1), 0.9);
-}
-
-// An agent whose network always wants tier `tier` (that action's top atom,
-// every other action's bottom atom, far above the network's own logits).
-std::unique_ptr<Agent> AlwaysWants(int tier) {
-  AgentOptions o;
-  o.learner.shape.inputs = PlacementAgent::Inputs(PlacementAgentOptions::Kind::kHarmonia, 2);
-  o.learner.shape.actions = 2;
-  o.learner.mode = LearnerOptions::Mode::kInline;
-  o.epsilon = o.epsilon_start = 0;
-  Weights w = Weights::Random(o.learner.shape, 7);
-  const NetworkShape& shape = o.learner.shape;
-  float* bias = w.params.data() + w.params.size() - size_t(shape.outputs());
-  for (int a = 0; a < shape.actions; ++a) bias[a * shape.atoms + (a == tier ? shape.atoms - 1 : 0)] = 40;
-  return std::make_unique<Agent>(o, &w);
 }
 
 // The placement agent as a policy (as harmonia and sibyl wrap it).
