@@ -287,9 +287,22 @@ class Policy {
     uint64_t page = 0;
     uint32_t frequency = 0;
   };
-  virtual bool AdmitCopy(const CopyCandidate& page, const CopyCandidate* victim) const {
+  // Not const: a learned admission learns from the questions it is asked.
+  virtual bool AdmitCopy(const CopyCandidate& page, const CopyCandidate* victim) {
     return page.frequency >= 2 && (!victim || page.frequency > victim->frequency);
   }
+  // A policy that ranks the copies itself (a learned admission, issue 33):
+  // the copies tell it of every counted user read of a candidate page, hit or
+  // miss (NoteCopyAccess, before the miss's AdmitCopy), and choose victims
+  // by CopyValue, lowest first, instead of by the sketch's frequency. Used
+  // with the TinyLFU copy policy only (copy_policy:w-tinylfu and s3-fifo
+  // keep their own order). The copies, under their lock, make every call.
+  virtual bool RanksCopies() const { return false; }
+  // The copies hold about `objects` pages (blocks) at most; told at open.
+  virtual void SetCopyCapacity(uint64_t objects) { (void)objects; }
+  virtual void NoteCopyAccess(const CopyCandidate& page) { (void)page; }
+  // The value of keeping `page` now; any scale, higher kept.
+  virtual double CopyValue(const CopyCandidate& page) { return page.frequency; }
   // The percentage of tier 0 copies may hold (its split with homes); -1 for
   // the configured share (PageCopyOptions::share_pct). References that must
   // keep RocksDB's or a fixed placement return 0.

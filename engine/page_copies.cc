@@ -118,6 +118,7 @@ PageCopies::PageCopies(const Config& config, Policy* policy, CapacityAccount* ac
       account_(account),
       wait_readers_(std::move(wait_readers)),
       free_bytes_(std::move(free_bytes)),
+      ranks_(config.policy == CopyPolicy::kTinyLfu && policy->RanksCopies()),
       ways_(config.blocks ? kBlockWays : kWays),
       sets_((config.slots + kWays - 1) / kWays),
       set_bytes_(kWays * config.page),
@@ -126,7 +127,7 @@ PageCopies::PageCopies(const Config& config, Policy* policy, CapacityAccount* ac
       extent_(new std::atomic<uint64_t>[sets_ * ways_]),
       // Blocks: about a page's worth of keys per page of the reserve would
       // undercount them (a block is smaller than a page).
-      sketch_(config.blocks ? config.slots * config.page / (4 << 10) : config.slots),
+      sketch_(SketchKeys(config)),
       owner_(sets_ * ways_, 0),
       state_(sets_ * ways_, Slot::kFree),
       level_(sets_ * ways_, -1),
@@ -137,6 +138,7 @@ PageCopies::PageCopies(const Config& config, Policy* policy, CapacityAccount* ac
       stamp_(sets_ * ways_, 0),
       doomed_flag_(sets_ * ways_, 0) {
   if (config.policy == CopyPolicy::kS3Fifo) ghost_ring_.assign(std::max<uint64_t>(1, SlotCount()), 0);
+  if (ranks_) policy_->SetCopyCapacity(SketchKeys(config));
   for (uint64_t s = 0; s < sets_ * ways_; ++s) {
     keys_[s].store(0, std::memory_order_relaxed);
     // Pages: a slot is a page of its set's bytes; blocks: set at placement.
@@ -173,6 +175,21 @@ void PageCopies::NoteHit(Reader* reader, uint64_t key) {
 
 void PageCopies::DrainHits(Reader* reader) {
   for (uint32_t i = 0; i < reader->n; ++i) Count(reader->hits[i]);
+  if (ranks_) {
+    for (uint32_t i = 0; i < reader->n; ++i) {
+      const uint64_t key = reader->hits[i];
+      const int64_t s = Find(key);
+      Policy::CopyCandidate hit;
+      if (s >= 0) {
+        hit = CandidateOf(uint64_t(s));
+      } else {  // dropped since the hit
+        hit.file_id = FileOf(key);
+        hit.page = PageOf(key);
+        hit.frequency = sketch_.Estimate(key);
+      }
+      policy_->NoteCopyAccess(hit);
+    }
+  }
   if (config_.policy == CopyPolicy::kS3Fifo) {
     for (uint32_t i = 0; i < reader->n; ++i) {
       const int64_t s = Find(reader->hits[i]);
@@ -214,6 +231,7 @@ PageCopies::Fill PageCopies::PageMiss(const Policy::CopyCandidate& page, uint64_
   Fill fill;
   Policy::CopyCandidate candidate = page;
   candidate.frequency = sketch_.Estimate(key);
+  if (ranks_) policy_->NoteCopyAccess(candidate);
   const uint64_t first = SetOf(key) * kWays;
   // A free slot if the account has room; otherwise the set's least frequent
   // live copy (a slot left retired in this set is reused first: its page is
@@ -287,12 +305,7 @@ PageCopies::Fill PageCopies::PageMiss(const Policy::CopyCandidate& page, uint64_
         }
       }
     }
-    Policy::CopyCandidate v;
-    v.file_id = FileOf(owner_[uint64_t(victim)]);
-    v.page = PageOf(owner_[uint64_t(victim)]);
-    v.level = level_[uint64_t(victim)];
-    v.kind = FileKind(kind_[uint64_t(victim)]);
-    v.frequency = sketch_.Estimate(owner_[uint64_t(victim)]);
+    const Policy::CopyCandidate v = CandidateOf(uint64_t(victim));
     if (!Admits(candidate, &v)) {
       counters_.rejected++;
       return fill;
@@ -378,6 +391,7 @@ PageCopies::Fill PageCopies::BlockMiss(const Policy::CopyCandidate& block, uint6
   Policy::CopyCandidate candidate = block;
   candidate.page = offset / kBlockUnit;
   candidate.frequency = sketch_.Estimate(key);
+  if (ranks_) policy_->NoteCopyAccess(candidate);
   const uint64_t set = SetOf(key);
   for (uint64_t s = set * ways_; s < (set + 1) * ways_; ++s) {
     // Being copied, or copied (another block of the same unit holds the key).
@@ -516,12 +530,7 @@ bool PageCopies::PlaceBlock(uint64_t set, const Policy::CopyCandidate& candidate
   }
   if (w.victim >= 0) {
     const uint64_t vs = used[w.victim].slot;
-    Policy::CopyCandidate v;
-    v.file_id = FileOf(owner_[vs]);
-    v.page = PageOf(owner_[vs]);
-    v.level = level_[vs];
-    v.kind = FileKind(kind_[vs]);
-    v.frequency = sketch_.Estimate(owner_[vs]);
+    const Policy::CopyCandidate v = CandidateOf(vs);
     if (!Admits(candidate, &v)) {
       if (charged) account_->ReleaseCopy(charged);
       counters_.rejected++;
@@ -748,7 +757,7 @@ void PageCopies::NoteOutput(Reader* reader, uint64_t file_id, uint64_t offset, u
 // ------------------------------------------------------------ the copy policy
 
 bool PageCopies::Admits(const Policy::CopyCandidate& candidate,
-                        const Policy::CopyCandidate* victim) const {
+                        const Policy::CopyCandidate* victim) {
   return config_.policy != CopyPolicy::kTinyLfu || policy_->AdmitCopy(candidate, victim);
 }
 
@@ -854,10 +863,21 @@ void PageCopies::Prepare(uint64_t set, uint64_t bytes) {
   evict_from_ = q;
 }
 
+Policy::CopyCandidate PageCopies::CandidateOf(uint64_t s) const {
+  Policy::CopyCandidate c;
+  c.file_id = FileOf(owner_[s]);
+  c.page = PageOf(owner_[s]);
+  c.level = level_[s];
+  c.kind = FileKind(kind_[s]);
+  c.frequency = sketch_.Estimate(owner_[s]);
+  return c;
+}
+
 uint64_t PageCopies::Keep(uint64_t s) const {
   constexpr uint64_t kLater = 1ull << 61, kLast = 1ull << 62;
   switch (config_.policy) {
     case CopyPolicy::kTinyLfu:
+      if (ranks_) return uint64_t(std::clamp(policy_->CopyValue(CandidateOf(s)), 0.0, 1e12) * 1e6);
       break;
     case CopyPolicy::kWTinyLfu:
       if (doomed_flag_[s]) return 0;

@@ -361,7 +361,7 @@ class PageCopies {
   enum Queue : uint8_t { kMain = 0, kProbation = 1 };
   // The policy admits `candidate` over `victim` (nullptr: into room).
   // TinyLFU asks the policy; the others admit every miss.
-  bool Admits(const Policy::CopyCandidate& candidate, const Policy::CopyCandidate* victim) const
+  bool Admits(const Policy::CopyCandidate& candidate, const Policy::CopyCandidate* victim)
       REQUIRES(mu_);
   // A miss needs `bytes` of set `set` and the set has fewer free: the
   // rule's own steps before a victim is chosen (W-TinyLFU's duels of the
@@ -374,6 +374,14 @@ class PageCopies {
   // The order in which live copies go, lowest first (TinyLFU: the sketch's
   // frequency).
   uint64_t Keep(uint64_t s) const REQUIRES(mu_);
+  // What live slot `s` holds, as the policy is asked about it.
+  Policy::CopyCandidate CandidateOf(uint64_t s) const REQUIRES(mu_);
+  // About how many distinct keys matter: the sketch's width, the capacity a
+  // ranking policy is told. Blocks are smaller than a page: about one per
+  // 4 KiB of the reserve.
+  static uint64_t SketchKeys(const Config& config) {
+    return config.blocks ? config.slots * config.page / (4 << 10) : config.slots;
+  }
   // Live slot `s` is dropped to make room (S3-FIFO remembers a copy never
   // read on probation as a ghost).
   void Dropped(uint64_t s) REQUIRES(mu_);
@@ -386,6 +394,8 @@ class PageCopies {
   CapacityAccount* const account_;
   const std::function<void()> wait_readers_;
   const std::function<void(uint64_t, uint64_t)> free_bytes_;
+  // The policy ranks the copies (Policy::RanksCopies; TinyLFU only).
+  const bool ranks_;
   const uint64_t ways_;       // kWays or kBlockWays
   const uint64_t sets_;
   const uint64_t set_bytes_;  // a set's share of the copy file

@@ -21,11 +21,11 @@ constexpr uint64_t kSetBytes = PageCopies::kWays * kPage;
 class BlockCopiesTest : public ::testing::Test {
  protected:
   // A tier 0 of `capacity` bytes whose copy reserve is `reserve`.
-  void Make(uint64_t capacity, uint64_t reserve) {
+  void Make(uint64_t capacity, uint64_t reserve, std::unique_ptr<Policy> policy = nullptr) {
     account_ = std::make_unique<CapacityAccount>(capacity);
     account_->SetCopyReserve(reserve);
     std::string error;
-    policy_ = NewPolicy("lru", {}, &error);
+    policy_ = policy ? std::move(policy) : NewPolicy("lru", {}, &error);
     ASSERT_TRUE(policy_) << error;
     PageCopies::Config c;
     c.page = kPage;
@@ -159,6 +159,38 @@ TEST_F(BlockCopiesTest, ReplacesCopiesOnlyForAMoreFrequentBlock) {
   for (uint64_t b = 0; b < 32; ++b) gone += Find(1, b * 4096, 4096) < 0;
   EXPECT_EQ(1, gone);
   EXPECT_EQ(kSetBytes, account_->copy_used());
+  CheckInvariants();
+}
+
+// A policy that ranks the copies (Policy::RanksCopies) by the block's unit
+// in its file, and admits every block.
+class RankingPolicy : public Policy {
+ public:
+  const char* Name() const override { return "ranking"; }
+  int Place(const PlacementRequest&, const StorageView&) override { return 0; }
+  bool RanksCopies() const override { return true; }
+  void NoteCopyAccess(const CopyCandidate&) override { accesses++; }
+  double CopyValue(const CopyCandidate& page) override {
+    return page.page == lowest ? 0.1 : 0.5 + 0.001 * double(page.page);
+  }
+  bool AdmitCopy(const CopyCandidate&, const CopyCandidate*) override { return true; }
+  uint64_t lowest = ~0ull;
+  int accesses = 0;
+};
+
+TEST_F(BlockCopiesTest, APolicyThatRanksCopiesChoosesTheVictim) {
+  auto owned = std::make_unique<RankingPolicy>();
+  RankingPolicy* policy = owned.get();
+  Make(1 << 20, 16 * kPage, std::move(owned));  // one set: 32 blocks of 4 KiB
+  for (uint64_t b = 0; b < 32; ++b) ASSERT_GE(Miss(1, b * 4096, 4096).slot, 0) << b;
+  EXPECT_EQ(32, policy->accesses);
+  policy->lowest = 20 * 4096 / PageCopies::kBlockUnit;  // block 20: valued least
+  ASSERT_GE(Miss(2, 0, 4096).slot, 0);
+  EXPECT_EQ(33, policy->accesses);
+  EXPECT_LT(Find(1, 20 * 4096, 4096), 0);
+  for (uint64_t b = 0; b < 32; ++b) {
+    if (b != 20) EXPECT_GE(Find(1, b * 4096, 4096), 0) << b;
+  }
   CheckInvariants();
 }
 

@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
+#include <vector>
 
 #include "agents/policies.h"
 
@@ -16,11 +18,12 @@ constexpr uint64_t kPage = 4096;
 class PageCopiesTest : public ::testing::Test {
  protected:
   // A tier 0 of `capacity` bytes whose copy reserve is `reserve`.
-  void Make(uint64_t capacity, uint64_t reserve, uint64_t headroom = 0) {
+  void Make(uint64_t capacity, uint64_t reserve, uint64_t headroom = 0,
+            std::unique_ptr<Policy> policy = nullptr) {
     account_ = std::make_unique<CapacityAccount>(capacity);
     account_->SetCopyReserve(reserve);
     std::string error;
-    policy_ = NewPolicy("lru", {}, &error);
+    policy_ = policy ? std::move(policy) : NewPolicy("lru", {}, &error);
     ASSERT_TRUE(policy_) << error;
     PageCopies::Config c;
     c.page = kPage;
@@ -262,6 +265,77 @@ TEST_F(PageCopiesTest, CompactionOutputInheritsItsInputsHeat) {
   // The input is used up by what was written from it.
   copies_->NoteOutput(&compaction, 6, 0, 4 * kPage);
   EXPECT_EQ(4u, copies_->counters().inherited);
+}
+
+// A policy that ranks the copies (Policy::RanksCopies): values by page,
+// admits every page, and records what it is told.
+class RankingPolicy : public Policy {
+ public:
+  const char* Name() const override { return "ranking"; }
+  int Place(const PlacementRequest&, const StorageView&) override { return 0; }
+  bool RanksCopies() const override { return true; }
+  void SetCopyCapacity(uint64_t objects) override { capacity = objects; }
+  void NoteCopyAccess(const CopyCandidate& page) override {
+    accesses.push_back(page.file_id << 32 | page.page);
+  }
+  double CopyValue(const CopyCandidate& page) override {
+    auto it = value.find(page.page);
+    return it == value.end() ? 0.5 : it->second;
+  }
+  bool AdmitCopy(const CopyCandidate&, const CopyCandidate*) override { return true; }
+  uint64_t capacity = 0;
+  std::vector<uint64_t> accesses;
+  std::map<uint64_t, double> value;
+};
+
+TEST_F(PageCopiesTest, APolicyThatRanksCopiesChoosesTheVictims) {
+  auto owned = std::make_unique<RankingPolicy>();
+  RankingPolicy* policy = owned.get();
+  Make(1 << 20, 16 * kPage, 0, std::move(owned));  // one set of 16 ways
+  EXPECT_EQ(16u, policy->capacity);
+  // Pages 0..15, the most frequent the lowest valued: page 3 read 10 times.
+  for (uint64_t p = 0; p < 16; ++p) {
+    policy->value[p] = 0.5 + 0.01 * double(p);
+    ASSERT_GE(Miss(1, p), 0) << p;  // admitted at once: the policy says so
+  }
+  policy->value[3] = 0.1;
+  for (int i = 0; i < 10; ++i) copies_->OnMiss(Page(1, 3), true);
+  EXPECT_EQ(16u + 10, policy->accesses.size());  // every counted miss, before its admission
+  // Hits are told too, as they are drained.
+  PageCopies::Reader reader;
+  for (uint32_t i = 0; i < PageCopies::Reader::kSize; ++i) {
+    copies_->NoteHit(&reader, PageCopies::Key(1, i % 2 == 0 ? 4 : 5));
+  }
+  EXPECT_EQ(16u + 10 + PageCopies::Reader::kSize, policy->accesses.size());
+  EXPECT_EQ(uint64_t(1) << 32 | 5, policy->accesses.back());
+  // The next miss replaces page 3, lowest valued though most frequent
+  // (TinyLFU's order would drop page 0, read once).
+  const int64_t slot3 = Find(1, 3);
+  EXPECT_EQ(slot3, Miss(2, 0));
+  EXPECT_EQ(-1, Find(1, 3));
+  EXPECT_GE(Find(1, 0), 0);
+  // Shrink drops by value too: page 0 (0.5) before page 15 (0.65).
+  EXPECT_EQ(kPage, copies_->Shrink(kPage));
+  EXPECT_EQ(-1, Find(1, 0));
+  EXPECT_GE(Find(1, 15), 0);
+}
+
+TEST_F(PageCopiesTest, OtherCopyPoliciesKeepTheirOwnOrder) {
+  auto owned = std::make_unique<RankingPolicy>();
+  RankingPolicy* policy = owned.get();
+  account_ = std::make_unique<CapacityAccount>(1 << 20);
+  account_->SetCopyReserve(16 * kPage);
+  policy_ = std::move(owned);
+  PageCopies::Config c;
+  c.page = kPage;
+  c.slots = 16;
+  c.policy = CopyPolicy::kS3Fifo;
+  copies_ = std::make_unique<PageCopies>(c, policy_.get(), account_.get(), [] {},
+                                         [](uint64_t, uint64_t) {});
+  Miss(1, 1);
+  Miss(1, 1);
+  EXPECT_EQ(0u, policy->capacity);
+  EXPECT_TRUE(policy->accesses.empty());
 }
 
 TEST(FrequencySketchTest, CountsAndForgets) {
