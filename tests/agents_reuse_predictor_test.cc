@@ -1,0 +1,116 @@
+// The learned copy admission (agents/reuse_predictor.h): TinyLFU's rule
+// until it has labels, then the order it learned; labels from the keys'
+// next accesses; bounded memory.
+#include "agents/reuse_predictor.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "agents/policy.h"
+
+namespace tierfs {
+namespace {
+
+Policy::CopyCandidate Page(uint64_t file, uint64_t page, int level, uint32_t frequency) {
+  Policy::CopyCandidate c;
+  c.file_id = file;
+  c.kind = FileKind::kSst;
+  c.level = level;
+  c.page = page;
+  c.frequency = frequency;
+  return c;
+}
+
+// Accesses as the copies make them: a miss is noted, then asked about.
+void Access(ReusePredictor* p, const Policy::CopyCandidate& c) {
+  p->NoteAccess(c);
+  p->Value(c);
+}
+
+TEST(ReusePredictorTest, FollowsTinyLfuUntilItHasLabels) {
+  ReusePredictor::Options o;
+  o.warmup = 1000;
+  ReusePredictor p(o);
+  p.SetCapacity(100);
+  EXPECT_FALSE(p.warm());
+  const auto once = Page(1, 1, 0, 1), twice = Page(1, 2, 0, 2), thrice = Page(1, 3, 0, 3);
+  EXPECT_FALSE(p.Admit(once, nullptr));
+  EXPECT_TRUE(p.Admit(twice, nullptr));
+  EXPECT_FALSE(p.Admit(twice, &thrice));
+  EXPECT_TRUE(p.Admit(thrice, &twice));
+  EXPECT_DOUBLE_EQ(2.0 / 16, p.Value(twice));
+}
+
+// Pages of file 1 (L0) come back every 50 accesses; pages of file 2 (L3) are
+// read once each. Both at the same sketch frequency: only what it learned
+// (level, gaps, the file) tells them apart.
+TEST(ReusePredictorTest, LearnsWhichPagesComeBack) {
+  ReusePredictor::Options o;
+  o.sample = 1;
+  o.warmup = 500;
+  ReusePredictor p(o);
+  p.SetCapacity(100);  // horizon 200 accesses
+  uint64_t cold = 0;
+  for (int round = 0; round < 400; ++round) {
+    for (uint64_t k = 0; k < 10; ++k) Access(&p, Page(1, k, 0, 3));
+    for (int k = 0; k < 40; ++k) Access(&p, Page(2, cold++, 3, 3));
+  }
+  ASSERT_TRUE(p.warm());
+  const ReusePredictor::Stats s = p.stats();
+  EXPECT_GT(s.labels, 10000u);
+  // A fifth of the samples are of hot pages, each reused within the horizon.
+  EXPECT_NEAR(0.2, double(s.positives) / double(s.labels), 0.02);
+  EXPECT_LT(s.loss, 0.2);  // far below the prior's 0.5 (entropy of 0.2)
+  const auto hot = Page(1, 4, 0, 3), new_cold = Page(2, cold, 3, 3);
+  p.NoteAccess(hot);
+  p.NoteAccess(new_cold);
+  EXPECT_GT(p.Value(hot), 0.8);
+  EXPECT_LT(p.Value(new_cold), 0.2);
+  EXPECT_TRUE(p.Admit(hot, &new_cold));
+  EXPECT_FALSE(p.Admit(new_cold, &hot));
+  EXPECT_TRUE(p.Admit(hot, nullptr));
+  EXPECT_FALSE(p.Admit(new_cold, nullptr));  // under the floor
+}
+
+// A working set that drifts: each access reads one of the 20 keys from
+// `start` on, and `start` moves on by one every 10 accesses; a key behind
+// it is never read again. The copies also ask about older keys (their
+// victim scans). Once learned, a key read a moment ago is worth more than
+// one of the same frequency read long ago.
+TEST(ReusePredictorTest, LearnsRecency) {
+  ReusePredictor::Options o;
+  o.sample = 1;
+  o.warmup = 500;
+  ReusePredictor p(o);
+  p.SetCapacity(50);  // horizon 100
+  uint64_t start = 100, rng = 1;
+  auto next = [&rng] {
+    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+    return rng >> 33;
+  };
+  for (int i = 0; i < 40000; ++i) {
+    Access(&p, Page(1, start + next() % 20, 1, 2));
+    p.Value(Page(1, start - 60 + next() % 80, 1, 2));  // a victim scan
+    if (i % 10 == 9) ++start;
+  }
+  ASSERT_TRUE(p.warm());
+  Policy::CopyCandidate recent = Page(1, start + 5, 1, 2), stale = Page(1, start - 50, 1, 2);
+  p.NoteAccess(recent);
+  EXPECT_GT(p.Value(recent), p.Value(stale) + 0.3);
+}
+
+TEST(ReusePredictorTest, MemoryStaysBounded) {
+  ReusePredictor::Options o;
+  o.sample = 1;
+  ReusePredictor p(o);
+  p.SetCapacity(1000);  // horizon 2000; history 4096 entries
+  for (uint64_t i = 0; i < 200000; ++i) Access(&p, Page(i % 5000, i, 2, 1));
+  // The history (16 B a key), at most a horizon of samples, the files seen
+  // within 64 horizons.
+  EXPECT_LT(p.MemoryBytes(), uint64_t(4096 * 16 + 2001 * (16 + 4 * 20 + 32) + 5000 * 32 + 1024));
+  EXPECT_EQ(200000u, p.stats().accesses);
+}
+
+}  // namespace
+}  // namespace tierfs
