@@ -50,6 +50,7 @@
 #include <mutex>
 
 #include "agents/policies.h"
+#include "agents/reuse_predictor.h"
 #include "agents/rl/agent_params.h"
 #include "agents/rl/learner.h"
 #include "agents/rl/features.h"
@@ -126,6 +127,15 @@ class Harmonia : public Policy {
     reward_.warmup = uint64_t(std::max(0.0, params.Number("migration_warmup", double(reward_.warmup))));
     reward_.warmup_moves = size_t(
         std::max(0.0, params.Number("migration_warmup_moves", double(reward_.warmup_moves))));
+    if (params.Number("learned_copies", 1) != 0) {
+      ReusePredictor::Options o;
+      o.horizon = std::max(0.01, params.Number("copy_horizon", o.horizon));
+      o.sample = uint64_t(std::max(1.0, params.Number("copy_sample", double(o.sample))));
+      o.learning_rate = std::max(0.0, params.Number("copy_lr", o.learning_rate));
+      o.warmup = uint64_t(std::max(0.0, params.Number("copy_warmup", double(o.warmup))));
+      o.floor = std::clamp(params.Number("copy_floor", o.floor), 0.0, 1.0);
+      copies_ = std::make_unique<ReusePredictor>(o);
+    }
   }
 
   const char* Name() const override { return name_; }
@@ -219,6 +229,21 @@ class Harmonia : public Policy {
     return curves;
   }
 
+  // The hot-page copies' admission and victims (agents/reuse_predictor.h).
+  bool RanksCopies() const override { return copies_ != nullptr; }
+  void SetCopyCapacity(uint64_t objects) override {
+    if (copies_) copies_->SetCapacity(objects);
+  }
+  void NoteCopyAccess(const CopyCandidate& page) override {
+    if (copies_) copies_->NoteAccess(page);
+  }
+  double CopyValue(const CopyCandidate& page) override {
+    return copies_ ? copies_->Value(page) : Policy::CopyValue(page);
+  }
+  bool AdmitCopy(const CopyCandidate& page, const CopyCandidate* victim) override {
+    return copies_ ? copies_->Admit(page, victim) : Policy::AdmitCopy(page, victim);
+  }
+
   uint64_t PlanIntervalRequests() const override { return plan_interval_; }
   void Plan(const StorageView& view, size_t max, std::vector<Move>* moves) override {
     Init(view.NumTiers());
@@ -273,6 +298,7 @@ class Harmonia : public Policy {
   std::unique_ptr<rl::Weights> saved_placement_, saved_migration_;  // from LoadState
   std::unique_ptr<rl::PlacementAgent> placement_;
   std::unique_ptr<rl::MigrationAgent> migration_;
+  std::unique_ptr<ReusePredictor> copies_;  // learned_copies; nullptr: TinyLFU's rule
 };
 
 }  // namespace

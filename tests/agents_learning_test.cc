@@ -209,6 +209,32 @@ TEST(LearningPoliciesTest, AreRegisteredAndRejectUnknownParameters) {
   EXPECT_NE(std::string::npos, error.find("placement_gama")) << error;
 }
 
+// Harmonia ranks the hot-page copies with its learned admission unless told
+// not to (agents/reuse_predictor.h); the heuristics leave them to TinyLFU.
+TEST(LearningPoliciesTest, HarmoniaRanksTheCopiesUnlessToldNot) {
+  std::string error;
+  std::unique_ptr<Policy> learned = NewPolicy("harmonia", {{"inline", "1"}}, &error);
+  ASSERT_TRUE(learned) << error;
+  EXPECT_TRUE(learned->RanksCopies());
+  std::unique_ptr<Policy> plain =
+      NewPolicy("harmonia", {{"inline", "1"}, {"learned_copies", "0"}}, &error);
+  ASSERT_TRUE(plain) << error;
+  EXPECT_FALSE(plain->RanksCopies());
+  for (const char* name : {"lru", "fast-first", "cde", "hintstor", "mutant"}) {
+    std::unique_ptr<Policy> p = NewPolicy(name, {}, &error);
+    ASSERT_TRUE(p) << name << ": " << error;
+    EXPECT_FALSE(p->RanksCopies()) << name;
+  }
+  // Before it has labels it admits as TinyLFU does.
+  Policy::CopyCandidate once, twice;
+  once.frequency = 1;
+  twice.frequency = 2;
+  EXPECT_FALSE(learned->AdmitCopy(once, nullptr));
+  EXPECT_TRUE(learned->AdmitCopy(twice, nullptr));
+  EXPECT_FALSE(NewPolicy("harmonia", {{"copy_horizn", "2"}}, &error));
+  EXPECT_NE(std::string::npos, error.find("copy_horizn")) << error;
+}
+
 }  // namespace
 }  // namespace rl
 }  // namespace tierfs
