@@ -131,6 +131,8 @@ class Harmonia : public Policy {
       ReusePredictor::Options o;
       o.horizon = std::max(0.01, params.Number("copy_horizon", o.horizon));
       o.sample = uint64_t(std::max(1.0, params.Number("copy_sample", double(o.sample))));
+      o.samples = uint64_t(std::clamp(params.Number("copy_samples", double(o.samples)), 1.0, 1e7));
+      o.history = std::clamp(params.Number("copy_history", o.history), 0.01, 64.0);
       o.learning_rate = std::max(0.0, params.Number("copy_lr", o.learning_rate));
       o.warmup = uint64_t(std::max(0.0, params.Number("copy_warmup", double(o.warmup))));
       o.floor = std::clamp(params.Number("copy_floor", o.floor), 0.0, 1.0);

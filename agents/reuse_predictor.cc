@@ -16,16 +16,18 @@ double Log2p(double x) { return std::log2(1 + x); }
 ReusePredictor::ReusePredictor(const Options& options) : options_(options) {
   MutexLock lock(&mu_);
   history_.assign(1 << 12, History());
+  samples_.assign(std::max<uint64_t>(1, options_.samples), Sample());
 }
 
 void ReusePredictor::SetCapacity(uint64_t objects) {
   MutexLock lock(&mu_);
   const uint64_t horizon = std::max<uint64_t>(64, uint64_t(options_.horizon * double(objects)));
   uint64_t size = 1024;
-  while (size < 2 * horizon && size < (1u << 20)) size <<= 1;
+  while (double(size) < options_.history * double(horizon) && size < (1u << 22)) size <<= 1;
   if (horizon == horizon_ && size == history_.size()) return;
   horizon_ = horizon;
   history_.assign(size, History());
+  // The samples' history entries are gone: they are labelled at expiry.
 }
 
 uint64_t ReusePredictor::KeyOf(const Policy::CopyCandidate& page) {
@@ -43,28 +45,22 @@ void ReusePredictor::NoteAccess(const Policy::CopyCandidate& page) {
   const uint64_t key = KeyOf(page);
   file_born_.emplace(page.file_id, now_);
   History* h = Find(key);
-  if (h->key == key) {
+  if (h->tag == Tag(key)) {
     h->gap = uint32_t(now_) - h->last;
   } else {
-    h->key = key;
+    h->tag = Tag(key);
     h->gap = 0;
   }
-  h->last = uint32_t(now_);
-  auto it = pending_by_key_.find(key);
-  if (it != pending_by_key_.end()) {
-    // The sample's key is read again within the horizon (expired ones are
-    // gone): a positive label. Samples are in time order; its entry is
-    // marked used.
-    auto s = std::lower_bound(pending_.begin(), pending_.end(), it->second,
-                              [](const Sample& a, uint64_t t) { return a.time < t; });
-    for (; s != pending_.end() && s->time == it->second; ++s) {
-      if (s->key != key) continue;
-      Train(s->x, true);
-      s->key = 0;
-      break;
-    }
-    pending_by_key_.erase(it);
+  auto pending = pending_.find(key);
+  if (pending != pending_.end()) {
+    // Read again within the horizon (expired samples are gone): a positive
+    // label.
+    Sample& s = samples_[pending->second];
+    Train(s, true);
+    s.key = 0;
+    pending_.erase(pending);
   }
+  h->last = uint32_t(now_);
   Expire();
   // A file whose pages are no longer read is forgotten after a while (swept
   // once a horizon).
@@ -76,13 +72,15 @@ void ReusePredictor::NoteAccess(const Policy::CopyCandidate& page) {
 }
 
 void ReusePredictor::Expire() {
-  while (!pending_.empty() && pending_.front().time + horizon_ < now_) {
-    const Sample& s = pending_.front();
+  while (tail_ != head_) {
+    Sample& s = samples_[tail_ % samples_.size()];
     if (s.key != 0) {
-      Train(s.x, false);
-      pending_by_key_.erase(s.key);
+      if (s.time + horizon_ >= now_) break;
+      Train(s, false);
+      pending_.erase(s.key);
+      s.key = 0;
     }
-    pending_.pop_front();
+    ++tail_;
   }
 }
 
@@ -91,10 +89,10 @@ ReusePredictor::Features ReusePredictor::Describe(const Policy::CopyCandidate& p
   const uint64_t key = KeyOf(page);
   const double scale = Log2p(double(horizon_));
   x[0] = 1;
-  x[1] = float(Log2p(page.frequency) / 4);
+  x[1] = float(std::min(2.0, Log2p(page.frequency) / 4));
   const History* h = Find(key);
   double elapsed_norm = 2;
-  if (h->key == key) {
+  if (h->tag == Tag(key)) {
     const uint32_t elapsed = uint32_t(now_) - h->last;
     elapsed_norm = std::min(2.0, Log2p(elapsed) / scale);
     x[2] = 1;
@@ -114,9 +112,9 @@ ReusePredictor::Features ReusePredictor::Describe(const Policy::CopyCandidate& p
   x[11 + std::clamp(page.level + 1, 0, 6)] = 1;  // 11..17: unknown, L0 .. L5+
   auto born = file_born_.find(page.file_id);
   if (born != file_born_.end()) {
-    x[18] = float(std::min(3.0, Log2p(double(now_ - born->second)) / scale) / 3);
+    x[18] = float(std::min(2.0, Log2p(double(now_ - born->second)) / scale / 1.5));
   }
-  x[19] = float(Log2p(double(page.page)) / 24);
+  x[19] = float(std::min(2.0, Log2p(double(page.page)) / 24));
   return x;
 }
 
@@ -126,7 +124,9 @@ double ReusePredictor::Predict(const Features& x) const {
   return 1 / (1 + std::exp(-std::clamp(z, -30.0, 30.0)));
 }
 
-void ReusePredictor::Train(const Features& x, bool reused) {
+void ReusePredictor::Train(const Sample& sample, bool reused) {
+  Features x;
+  for (int i = 0; i < kFeatures; ++i) x[i] = float(sample.x[i]) / 127;
   const double p = Predict(x), y = reused ? 1 : 0;
   loss_sum_ -= reused ? std::log(std::max(p, 1e-9)) : std::log(std::max(1 - p, 1e-9));
   if (++loss_n_ == 1024) {
@@ -144,9 +144,16 @@ double ReusePredictor::ValueLocked(const Policy::CopyCandidate& page) {
   // Sampled from the first question on, so that the model learns while
   // TinyLFU's order decides.
   const Features x = Describe(page);
-  if (++questions_ % options_.sample == 0) {
+  if (++questions_ % options_.sample == 0 && head_ - tail_ < samples_.size()) {
     const uint64_t key = KeyOf(page);
-    if (pending_by_key_.emplace(key, now_).second) pending_.push_back({key, now_, x});
+    if (pending_.emplace(key, head_ % samples_.size()).second) {  // one sample a key at a time
+      Sample& s = samples_[head_++ % samples_.size()];
+      s.key = key;
+      s.time = now_;
+      for (int i = 0; i < kFeatures; ++i) {
+        s.x[i] = uint8_t(std::lround(std::clamp(x[i], 0.0f, 2.0f) * 127));
+      }
+    }
   }
   if (stats_.labels < options_.warmup) return std::min(1.0, page.frequency / 16.0);
   return Predict(x);
@@ -179,8 +186,11 @@ ReusePredictor::Stats ReusePredictor::stats() const {
 
 uint64_t ReusePredictor::MemoryBytes() const {
   MutexLock lock(&mu_);
-  return history_.size() * sizeof(History) + pending_.size() * sizeof(Sample) +
-         pending_by_key_.size() * 32 + file_born_.size() * 32 + sizeof(w_);
+  // An unordered_map's node: the pair, the next pointer, the cached hash; and
+  // a bucket pointer.
+  constexpr uint64_t kNode = 8 + 8 + 8 + 8 + 8;
+  return history_.size() * sizeof(History) + samples_.size() * sizeof(Sample) +
+         pending_.size() * kNode + file_born_.size() * kNode + sizeof(w_);
 }
 
 }  // namespace tierfs

@@ -12,9 +12,10 @@
 //
 // Training samples are the questions themselves: one in `sample` feature
 // vectors Value() is asked for (candidates at their miss, copies when a set
-// looks for a victim) is kept with its key and time; the key's next access
-// within the horizon labels it 1, the horizon's passing 0. So the model
-// learns on the distribution of the decisions it makes.
+// looks for a victim) is kept with its key and time, at most `samples` at
+// once and one per key; the key's next access within the horizon labels it
+// 1, the horizon's passing 0.
+// So the model learns on the distribution of the decisions it makes.
 //
 // Features of a key at time t: its recent frequency (the copies' sketch),
 // the accesses since its last one and the gap before that (a direct-mapped
@@ -27,7 +28,6 @@
 
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -42,10 +42,11 @@ class ReusePredictor {
   struct Options {
     double horizon = 2;        // x the capacity in objects
     uint64_t sample = 4;       // one question in `sample` becomes a training sample
+    uint64_t samples = 4096;   // the most samples waiting for their label
+    double history = 2;        // history entries, x the horizon (rounded up to a power of 2)
     double learning_rate = 0.05;
     uint64_t warmup = 2048;    // labels before the model's answers are used
-    double floor = 0.25;       // a miss is copied into free room if its p is at least this
-    uint64_t seed = 1;
+    double floor = 0.1;        // a miss is copied into free room if its p is at least this
   };
   static constexpr int kFeatures = 20;
   using Features = std::array<float, kFeatures>;
@@ -75,21 +76,26 @@ class ReusePredictor {
   uint64_t MemoryBytes() const EXCLUDES(mu_);
 
  private:
+  // A recent key (direct-mapped by its hash): its last access and the gap
+  // before it.
   struct History {
-    uint64_t key = 0;
-    uint32_t last = 0;  // access time of the last access
-    uint32_t gap = 0;   // accesses between the last two accesses; 0 unknown
+    uint32_t tag = 0;
+    uint32_t last = 0;
+    uint32_t gap = 0;  // 0: unknown
   };
+  // A question kept for training: its features, quantized (x * 127, every
+  // feature is in [0, 2]), until its key's next access or the horizon.
   struct Sample {
-    uint64_t key;
-    uint64_t time;
-    Features x;
+    uint64_t key = 0;  // 0: labelled, or none
+    uint64_t time = 0;
+    std::array<uint8_t, kFeatures> x{};
   };
   static uint64_t KeyOf(const Policy::CopyCandidate& page);
   History* Find(uint64_t key) REQUIRES(mu_);
+  static uint32_t Tag(uint64_t key) { return uint32_t(key >> 32) | 1; }
   Features Describe(const Policy::CopyCandidate& page) REQUIRES(mu_);
   double Predict(const Features& x) const REQUIRES(mu_);
-  void Train(const Features& x, bool reused) REQUIRES(mu_);
+  void Train(const Sample& sample, bool reused) REQUIRES(mu_);
   void Expire() REQUIRES(mu_);
   double ValueLocked(const Policy::CopyCandidate& page) REQUIRES(mu_);
 
@@ -100,8 +106,10 @@ class ReusePredictor {
   uint64_t questions_ GUARDED_BY(mu_) = 0;  // Value calls so far
   std::vector<History> history_ GUARDED_BY(mu_);
   std::unordered_map<uint64_t, uint64_t> file_born_ GUARDED_BY(mu_);  // file id -> first access
-  std::deque<Sample> pending_ GUARDED_BY(mu_);                        // oldest first
-  std::unordered_map<uint64_t, uint64_t> pending_by_key_ GUARDED_BY(mu_);  // key -> its time
+  // A ring of samples in time order: [tail_, head_) modulo its size.
+  std::vector<Sample> samples_ GUARDED_BY(mu_);
+  uint64_t head_ GUARDED_BY(mu_) = 0, tail_ GUARDED_BY(mu_) = 0;
+  std::unordered_map<uint64_t, uint64_t> pending_ GUARDED_BY(mu_);  // key -> its sample's index
   std::array<double, kFeatures> w_ GUARDED_BY(mu_){};
   Stats stats_ GUARDED_BY(mu_);
   double loss_sum_ GUARDED_BY(mu_) = 0;

@@ -56,7 +56,8 @@
 // dir_sync_mu_ (SyncDataDirs, under move_mu and state_mu_ in a relocation),
 // MetaReserve::mu_, ThreadIndex's and ReadGate's registries, InfoLog::mu_,
 // DeviceModel::mu_, the Migrator's mu_ (its governor runs under move_mu),
-// the policies' own locks (a learning agent's, then its learner's), the
+// the policies' own locks (a learning agent's, then its learner's; the
+// copies' ReusePredictor's, under PageCopies::mu_), the
 // statistics logs' and the admin server's.
 // Reads take no lock: a read looks its tier up in the SegmentTable with two
 // atomic loads inside a ReadGate epoch (env/read_gate.h), which a move waits

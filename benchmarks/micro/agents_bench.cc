@@ -16,6 +16,10 @@
 //     scratch networks); heap_KiB checks them against what malloc handed out
 //     for both agents (which adds LibTorch's bookkeeping). harmonia.txt
 //     (4.6.1) reports 206 KiB; the target is 100 KiB.
+//   - the copies' learned admission (agents/reuse_predictor.h): one access
+//     noted, and one question (Value: features, the dot product, a sample
+//     kept one time in four), its bytes at a capacity of 6,000 blocks
+//     (a 26 MiB reserve of 4 KiB blocks).
 // Inputs cycle through 256 different observations, so no run repeats one
 // input back to back. The *Chained variants feed each decision into the next
 // input: latency rather than throughput.
@@ -34,6 +38,7 @@
 #include "agents/rl/learner.h"
 #include "agents/rl/features.h"
 #include "agents/rl/network.h"
+#include "agents/reuse_predictor.h"
 
 namespace tierfs {
 namespace rl {
@@ -269,6 +274,68 @@ void BM_Memory(benchmark::State& state) {
   const std::unique_ptr<Agent> sibyl = BuiltAgent(Sibyl(), 128, 0.99f * 0.99f);
   state.counters["sibyl_KiB"] = double(sibyl->MemoryBytes()) / 1024;
 }
+
+}  // namespace
+}  // namespace rl
+
+namespace {
+
+// A warm predictor over `keys` pages of 64 files, the keys drawn in a
+// cycle that brings each back within the horizon.
+std::unique_ptr<ReusePredictor> WarmPredictor(uint64_t keys) {
+  auto p = std::make_unique<ReusePredictor>(ReusePredictor::Options());
+  p->SetCapacity(6000);
+  for (uint64_t i = 0; i < 200000; ++i) {
+    Policy::CopyCandidate c;
+    c.file_id = i % 64;
+    c.page = (i * 7919) % keys;
+    c.level = int(c.file_id % 4);
+    c.kind = FileKind::kSst;
+    c.frequency = uint32_t(i % 5);
+    p->NoteAccess(c);
+    p->Value(c);
+  }
+  return p;
+}
+
+void BM_CopyValue(benchmark::State& state) {
+  std::unique_ptr<ReusePredictor> p = WarmPredictor(10000);
+  uint64_t i = 0;
+  for (auto _ : state) {
+    Policy::CopyCandidate c;
+    c.file_id = i % 64;
+    c.page = (i * 7919) % 10000;
+    c.level = int(i % 4);
+    c.kind = FileKind::kSst;
+    c.frequency = uint32_t(i % 5);
+    ++i;
+    benchmark::DoNotOptimize(p->Value(c));
+  }
+  state.counters["bytes_KiB"] = double(p->MemoryBytes()) / 1024;
+}
+
+void BM_CopyNoteAccess(benchmark::State& state) {
+  std::unique_ptr<ReusePredictor> p = WarmPredictor(10000);
+  uint64_t i = 0;
+  for (auto _ : state) {
+    Policy::CopyCandidate c;
+    c.file_id = i % 64;
+    c.page = (i * 7919) % 10000;
+    c.level = int(i % 4);
+    c.kind = FileKind::kSst;
+    c.frequency = uint32_t(i % 5);
+    ++i;
+    p->NoteAccess(c);
+  }
+}
+
+BENCHMARK(BM_CopyValue);
+BENCHMARK(BM_CopyNoteAccess);
+
+}  // namespace
+
+namespace rl {
+namespace {
 
 BENCHMARK_CAPTURE(BM_TrainStep, batch128, 128)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_TrainStep, batch256, 256)->Unit(benchmark::kMicrosecond);
