@@ -77,6 +77,11 @@ struct PlacementRequest {
   uint64_t bytes = 0;    // bytes the segment will hold at most
   uint64_t write_size = 0;  // size of the write that needs it
   Hints hints;
+  // The tiers the engine will place it on as chosen (bit t: tier t): the
+  // room kept for the WAL, for the upper levels and for the copies' claim,
+  // and a full tier, mask the others (PlacementEngine::Choose; a choice
+  // outside the mask is overruled or spills). A policy may ignore it.
+  uint32_t allowed = ~0u;
 };
 
 // Access statistics of one segment. Sequence numbers are Request::seq values.

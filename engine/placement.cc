@@ -77,9 +77,6 @@ int PlacementEngine::Overrule(const PlacementRequest& request, uint64_t bytes,
   // rewritten too soon to be copied (DESIGN.md, "Room for the upper levels").
   const bool upper = fits && level <= upper_levels_.load(std::memory_order_relaxed);
   const uint64_t copy_bytes = upper && copies_ != nullptr ? copies_->used_bytes() : 0;
-  *chosen = copy_bytes > 0 ? policy_->Place(request, WithoutCopies(view, copy_bytes))
-                           : policy_->Place(request, view);
-  int want = *chosen >= 0 && *chosen < tiers ? *chosen : 0;
   // Room for the WAL (MigrationOptions::wal_room): a table segment leaves a
   // memtable's worth of tier 0 free (at most half of it, as the headroom),
   // or goes to tier 1. Its writes are the background's; the WAL's are the
@@ -91,6 +88,26 @@ int PlacementEngine::Overrule(const PlacementRequest& request, uint64_t bytes,
               !policy_->EvictsOnPlacement() && !policy_->KeepsItsPlacement()
           ? std::min(wal_reached_.load(std::memory_order_relaxed), view.Capacity(0) / 2)
           : 0;
+  const uint64_t claim = copy_claim_.load(std::memory_order_relaxed);
+  // What the rules below will let stand, for the policy to choose among
+  // (PlacementRequest::allowed): tier 0 unless one of them overrules it or
+  // it has no room (an upper level's segment may drop copies for it; a
+  // policy that evicts on placement makes its own), a slower tier if it has
+  // room; the slowest always.
+  PlacementRequest masked = request;
+  masked.allowed = 0;
+  for (int t = 0; t < tiers && t < 32; ++t) {
+    bool ok = t == tiers - 1 || view.Free(t) >= bytes;
+    if (t == 0 && tiers > 1) {
+      ok = policy_->EvictsOnPlacement() || view.Free(0) + copy_bytes >= bytes + wal_keep;
+      if (request.hints.level >= 1 && !upper && view.Free(0) < bytes + claim) ok = false;
+      if (levels && level >= 1 && counted && !fits) ok = false;
+    }
+    if (ok) masked.allowed |= 1u << t;
+  }
+  *chosen = copy_bytes > 0 ? policy_->Place(masked, WithoutCopies(view, copy_bytes))
+                           : policy_->Place(masked, view);
+  int want = *chosen >= 0 && *chosen < tiers ? *chosen : 0;
   if (want == 0 && copy_bytes > 0 && view.Free(0) < bytes + wal_keep) {
     // In batches: a shrink ranks every copy.
     copies_->Shrink(
@@ -104,7 +121,7 @@ int PlacementEngine::Overrule(const PlacementRequest& request, uint64_t bytes,
     RaiseTo(&write_room_, wal_reached_.load(std::memory_order_relaxed));
   }
   if (want == 0 && tiers > 1 && request.hints.level >= 1 && !upper &&
-      view.Free(0) < bytes + copy_claim_.load(std::memory_order_relaxed)) {
+      view.Free(0) < bytes + claim) {
     // Compaction output below L0 does not take the room the copies asked
     // for: their pages were read, it was not (yet), and its hot pages get
     // copies of their own (heat through compaction). The WAL, flushes and

@@ -193,6 +193,11 @@ TEST(AgentTest, EpsilonOneExploresAndZeroExploits) {
   Agent greedy(o);
   const int first = greedy.Act(state);
   for (int i = 0; i < 100; ++i) ASSERT_EQ(first, greedy.Act(state));
+  // Masked (the engine's rules), neither exploring nor exploiting leaves the
+  // mask.
+  const uint32_t other = 1u << (1 - first);
+  for (int i = 0; i < 100; ++i) ASSERT_EQ(1 - first, greedy.Act(state, other));
+  for (int i = 0; i < 200; ++i) ASSERT_EQ(1 - first, explorer.Act(state, other));
 }
 
 TEST(LearningPoliciesTest, AreRegisteredAndRejectUnknownParameters) {

@@ -245,9 +245,10 @@ class AccountedTiers : public StorageView {
   CapacityAccount* tiers_[2];
 };
 
-// Tier 0 is full: the agent chooses it, the segment spills to tier 1, and
-// the transition learned says tier 1 (for both rewards: Equation 2's, and
-// the reads').
+// Tier 0 is full: an agent that wants it sees it masked and chooses tier 1
+// (PlacementRequest::allowed); the transition learned says tier 1 (for both
+// rewards: Equation 2's, and the reads'). Unmasked, it would have chosen
+// tier 0 and spilled (OnPlaced then tells it tier 1: the next test).
 TEST(PlacementAgentTest, TheActionLearnedIsTheTierTheEngineUsed) {
   for (int reward_reads : {0, 1}) {
     SCOPED_TRACE(reward_reads);
@@ -267,7 +268,7 @@ TEST(PlacementAgentTest, TheActionLearnedIsTheTierTheEngineUsed) {
       req.kind = FileKind::kSst;
       req.bytes = req.write_size = kSeg;
       const int want = engine.Choose(req, /*bulk=*/true, kSeg + kFileBlock, view, [](const Move&) {});
-      EXPECT_EQ(0, want);
+      EXPECT_EQ(1, want);
       const int t = SpillOrder(want, 2, -1, [&](int i) { return (i ? slow : fast).TryCharge(kSeg); });
       ASSERT_EQ(1, t);
       Request r;
@@ -286,6 +287,38 @@ TEST(PlacementAgentTest, TheActionLearnedIsTheTierTheEngineUsed) {
     ASSERT_TRUE(agent->learner().Stored(0, &learned));
     EXPECT_EQ(1, learned.action);
   }
+}
+
+// The room went between the decision and the charge (another writer took
+// it): the agent chose tier 0, unmasked, and the segment went to tier 1. The
+// transition learned says tier 1 (Policy::OnPlaced).
+TEST(PlacementAgentTest, ASpillAfterTheDecisionIsLearnedAsTheTierUsed) {
+  auto agent = AlwaysWants(0);
+  PlacementAgentOptions options;
+  options.reward_reads = 1;
+  AgentPolicy policy(agent.get(), options);
+  CapacityAccount fast(1ull << 30), slow(1ull << 30);
+  AccountedTiers view(&fast, &slow);
+  uint64_t seq = 0;
+  for (uint64_t file = 1; file <= 2; ++file) {
+    PlacementRequest req;
+    req.seq = ++seq;
+    req.file_id = file;
+    req.kind = FileKind::kSst;
+    req.bytes = req.write_size = kSeg;
+    ASSERT_EQ(0, policy.Place(req, view));
+    policy.OnPlaced(req, 0, 1);
+    Request r;
+    r.seq = ++seq;
+    r.file_id = file;
+    r.kind = FileKind::kSst;
+    r.tier = 1;
+    r.type = IoType::kUserRead;
+    policy.OnRequest(r, 50000);
+  }
+  Transition learned;
+  ASSERT_TRUE(agent->learner().Stored(0, &learned));
+  EXPECT_EQ(1, learned.action);
 }
 
 }  // namespace

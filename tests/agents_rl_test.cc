@@ -485,6 +485,12 @@ TEST(NetworkTest, BestActionTiesGoToTheLowestIndex) {
   EXPECT_EQ(q[1], q[2]);
   EXPECT_GT(q[1], q[0]);
   EXPECT_EQ(net3.BestAction(v, in3), 1);
+  // A mask (PlacementRequest::allowed): the best of the allowed actions;
+  // none allowed means all.
+  EXPECT_EQ(net3.BestAction(v, in3, 0b101), 2);
+  EXPECT_EQ(net3.BestAction(v, in3, 0b001), 0);
+  EXPECT_EQ(net3.BestAction(v, in3, 0b011), 1);
+  EXPECT_EQ(net3.BestAction(v, in3, 0), 1);
 }
 
 TEST(NetworkTest, HotPathDoesNotAllocate) {

@@ -365,6 +365,45 @@ TEST(EngineTest, TableOutputLeavesTheWalAMemtablesWorthOfTierZero) {
   EXPECT_EQ(0, place(emulated, FileKind::kSst, 0, 1));
 }
 
+// The policy sees the rules as a mask (PlacementRequest::allowed): every
+// choice inside it stands, and tier 0 is outside it exactly when a choice of
+// tier 0 would be overruled or spill.
+TEST(EngineTest, ThePolicySeesWhatTheEngineWouldOverruleAsAMask) {
+  CapacityAccount fast(1 << 20), slow(1 << 30);
+  SegmentsView view({&fast, &slow});
+  class Recording : public NoPlans {
+   public:
+    int Place(const PlacementRequest& r, const StorageView&) override {
+      allowed = r.allowed;
+      return 0;
+    }
+    uint32_t allowed = 0;
+  } policy;
+  PlacementEngine engine(&policy, MigrationOptions());
+  auto place = [&](FileKind kind, int level, uint64_t segment) {
+    PlacementRequest r;
+    r.kind = kind;
+    r.hints.level = level;
+    r.segment = segment;
+    return engine.Choose(r, true, 64 << 10, view, [](const Move&) {});
+  };
+  // Room everywhere: both tiers, and tier 0 stands.
+  for (uint64_t seg = 0; seg < 4; ++seg) {
+    EXPECT_EQ(0, place(FileKind::kWal, -1, seg));
+    EXPECT_EQ(3u, policy.allowed);
+  }
+  // 256 KiB free, the WAL's memtable worth: a table segment may not take it.
+  fast.ForceCharge(fast.capacity() - (256 << 10) - fast.used());
+  EXPECT_EQ(1, place(FileKind::kSst, 0, 0));
+  EXPECT_EQ(2u, policy.allowed);
+  EXPECT_EQ(0, place(FileKind::kWal, -1, 4));  // the WAL may
+  EXPECT_EQ(3u, policy.allowed);
+  // Tier 0 full: the WAL spills, and tier 0 is masked for it too.
+  fast.ForceCharge(fast.capacity() - fast.used());
+  place(FileKind::kWal, -1, 5);
+  EXPECT_EQ(2u, policy.allowed);
+}
+
 TEST(EngineTest, APolicyRanksTheFillOrKeepsItsDataWhereItIs) {
   CapacityAccount fast(1 << 20), slow(1 << 30);
   SegmentsView view({&fast, &slow});

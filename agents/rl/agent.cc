@@ -44,7 +44,7 @@ void Agent::WithWeights(Fn&& fn) {
   readers_.fetch_sub(1, std::memory_order_release);
 }
 
-int Agent::Act(const float* state) {
+int Agent::Act(const float* state, uint32_t allowed) {
   const uint64_t r = Next(rng_state_);
   const uint64_t n = decisions_.fetch_add(1, std::memory_order_relaxed);
   double epsilon = options_.epsilon;
@@ -53,11 +53,19 @@ int Agent::Act(const float* state) {
     epsilon = options_.epsilon_start + (options_.epsilon - options_.epsilon_start) * f;
   }
   // epsilon as a fraction of 2^32, compared with the low bits.
+  const int actions = shape().actions;
+  const uint32_t all = actions >= 32 ? ~0u : (1u << actions) - 1;
+  if ((allowed & all) == 0) allowed = all;
   if (double(r & 0xffffffffu) < epsilon * 4294967296.0) {
-    return int((r >> 32) % uint64_t(shape().actions));
+    // The k-th allowed action, k uniform.
+    const int count = __builtin_popcount(allowed & all);
+    int k = int((r >> 32) % uint64_t(count));
+    for (int a = 0; a < actions && a < 32; ++a) {
+      if ((allowed & all) >> a & 1 && k-- == 0) return a;
+    }
   }
   int action = 0;
-  WithWeights([&](const Weights& w, Network& net) { action = net.BestAction(w, state); });
+  WithWeights([&](const Weights& w, Network& net) { action = net.BestAction(w, state, allowed); });
   return action;
 }
 

@@ -47,8 +47,9 @@ class Agent {
   const NetworkShape& shape() const { return options_.learner.shape; }
 
   // The action for `state` (shape().inputs values): the best by Q-value, or
-  // with probability epsilon a random one. Thread-safe, lock-free.
-  int Act(const float* state);
+  // with probability epsilon a random one; only actions whose bit is set in
+  // `allowed` (none set: any). Thread-safe, lock-free.
+  int Act(const float* state, uint32_t allowed = ~0u);
   // The Q-values of every action (shape().actions of them), for tests and
   // tools. Thread-safe.
   void QValues(const float* state, float* q);

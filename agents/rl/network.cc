@@ -468,11 +468,14 @@ void Network::QValues(const Weights& w, const float* in, float* q) {
   QValuesOf(logits_.data(), shape_.actions, atoms, v_min, dz, q);
 }
 
-int Network::BestAction(const Weights& w, const float* in) {
+int Network::BestAction(const Weights& w, const float* in, uint32_t allowed) {
   QValues(w, in, q_.data());
-  int best = 0;
-  for (int a = 1; a < shape_.actions; ++a) {
-    if (q_[size_t(a)] > q_[size_t(best)]) best = a;
+  const uint32_t all = shape_.actions >= 32 ? ~0u : (1u << shape_.actions) - 1;
+  if ((allowed & all) == 0) allowed = all;
+  int best = -1;
+  for (int a = 0; a < shape_.actions; ++a) {
+    if (a < 32 && !(allowed >> a & 1)) continue;
+    if (best < 0 || q_[size_t(a)] > q_[size_t(best)]) best = a;
   }
   return best;
 }

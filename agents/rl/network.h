@@ -54,7 +54,8 @@ class Network {
   // The return distribution of each action: actions x atoms probabilities.
   void Distributions(const Weights& w, const float* in, float* probs);
   // The action with the highest Q-value (lowest index on ties).
-  int BestAction(const Weights& w, const float* in);
+  // Among the actions whose bit is set in `allowed` (none set: all).
+  int BestAction(const Weights& w, const float* in, uint32_t allowed = ~0u);
   // Memory held: this object and its scratch arrays' capacity.
   size_t Bytes() const;
 

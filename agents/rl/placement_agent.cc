@@ -152,7 +152,7 @@ int PlacementAgent::Place(const PlacementRequest& request, const StorageView& vi
   Decision d;
   d.state.resize(size_t(inputs_));
   Encode(request, view, d.state.data());
-  d.action = agent_->Act(d.state.data());
+  d.action = agent_->Act(d.state.data(), request.allowed);
   const int tier = std::min(d.action, view.NumTiers() - 1);
   MutexLock lock(&mu_);
   if (have_last_) {
