@@ -26,8 +26,7 @@ void ReusePredictor::SetCapacity(uint64_t objects) {
   while (double(size) < options_.history * double(horizon) && size < (1u << 22)) size <<= 1;
   if (horizon == horizon_ && size == history_.size()) return;
   horizon_ = horizon;
-  history_.assign(size, History());
-  // The samples' history entries are gone: they are labelled at expiry.
+  history_.assign(size, History());  // waiting samples keep their labels (pending_)
 }
 
 uint64_t ReusePredictor::KeyOf(const Policy::CopyCandidate& page) {
