@@ -245,6 +245,25 @@ class AccountedTiers : public StorageView {
   CapacityAccount* tiers_[2];
 };
 
+// The placement of a table file's first segment, and a request of the file.
+PlacementRequest TablePlacement(uint64_t seq, uint64_t file) {
+  PlacementRequest req;
+  req.seq = seq;
+  req.file_id = file;
+  req.kind = FileKind::kSst;
+  req.bytes = req.write_size = kSeg;
+  return req;
+}
+Request TableRequest(uint64_t seq, uint64_t file, int tier, IoType type) {
+  Request r;
+  r.seq = seq;
+  r.file_id = file;
+  r.kind = FileKind::kSst;
+  r.tier = tier;
+  r.type = type;
+  return r;
+}
+
 // Tier 0 is full: an agent that wants it sees it masked and chooses tier 1
 // (PlacementRequest::allowed); the transition learned says tier 1 (for both
 // rewards: Equation 2's, and the reads'). Unmasked, it would have chosen
@@ -262,25 +281,13 @@ TEST(PlacementAgentTest, TheActionLearnedIsTheTierTheEngineUsed) {
     PlacementEngine engine(&policy, MigrationOptions());
     uint64_t seq = 0;
     for (uint64_t file = 1; file <= 2; ++file) {
-      PlacementRequest req;
-      req.seq = ++seq;
-      req.file_id = file;
-      req.kind = FileKind::kSst;
-      req.bytes = req.write_size = kSeg;
+      const PlacementRequest req = TablePlacement(++seq, file);
       const int want = engine.Choose(req, /*bulk=*/true, kSeg + kFileBlock, view, [](const Move&) {});
       EXPECT_EQ(1, want);
       const int t = SpillOrder(want, 2, -1, [&](int i) { return (i ? slow : fast).TryCharge(kSeg); });
       ASSERT_EQ(1, t);
-      Request r;
-      r.seq = ++seq;
-      r.file_id = file;
-      r.kind = FileKind::kSst;
-      r.tier = t;
-      r.type = IoType::kWrite;
-      policy.OnRequest(r, 50000);
-      r.seq = ++seq;
-      r.type = IoType::kUserRead;
-      policy.OnRequest(r, 50000);
+      policy.OnRequest(TableRequest(++seq, file, t, IoType::kWrite), 50000);
+      policy.OnRequest(TableRequest(++seq, file, t, IoType::kUserRead), 50000);
     }
     // The first placement learned once the second was made (its next state).
     Transition learned;
@@ -301,20 +308,10 @@ TEST(PlacementAgentTest, ASpillAfterTheDecisionIsLearnedAsTheTierUsed) {
   AccountedTiers view(&fast, &slow);
   uint64_t seq = 0;
   for (uint64_t file = 1; file <= 2; ++file) {
-    PlacementRequest req;
-    req.seq = ++seq;
-    req.file_id = file;
-    req.kind = FileKind::kSst;
-    req.bytes = req.write_size = kSeg;
+    const PlacementRequest req = TablePlacement(++seq, file);
     ASSERT_EQ(0, policy.Place(req, view));
     policy.OnPlaced(req, 0, 1);
-    Request r;
-    r.seq = ++seq;
-    r.file_id = file;
-    r.kind = FileKind::kSst;
-    r.tier = 1;
-    r.type = IoType::kUserRead;
-    policy.OnRequest(r, 50000);
+    policy.OnRequest(TableRequest(++seq, file, 1, IoType::kUserRead), 50000);
   }
   Transition learned;
   ASSERT_TRUE(agent->learner().Stored(0, &learned));
