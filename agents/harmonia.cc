@@ -49,7 +49,10 @@
 // placement_reads, placement_read_wait,
 // migration_latency_unit_us, penalty, min_age, candidates (64), cold_share
 // (0.5), plan_interval (1024), placement_optimism, migration_optimism (0),
-// stay_baseline, reward_wait, migration_warmup, migration_warmup_moves.
+// stay_baseline, reward_wait, migration_warmup, migration_warmup_moves;
+// the hot-page copies (agents/reuse_predictor.h, on unless learned_copies
+// is 0): copy_horizon (2), copy_floor (0.1), copy_sample (4), copy_samples
+// (4096), copy_history (2), copy_lr (0.05), copy_warmup (2048).
 #include <algorithm>
 #include <memory>
 #include <mutex>
