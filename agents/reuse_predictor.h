@@ -14,8 +14,8 @@
 // vectors Value() is asked for (candidates at their miss, copies when a set
 // looks for a victim) is kept with its key and time, at most `samples` at
 // once and one per key; the key's next access within the horizon labels it
-// 1, the horizon's passing 0.
-// So the model learns on the distribution of the decisions it makes.
+// 1, the horizon's passing 0. So the model learns on the distribution of the
+// decisions it makes.
 //
 // Features of a key at time t: its recent frequency (the copies' sketch),
 // the accesses since its last one and the gap before that (a direct-mapped
@@ -28,7 +28,6 @@
 
 #include <array>
 #include <cstdint>
-#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -57,7 +56,7 @@ class ReusePredictor {
   // and the history's size. Called once by the copies' owner at open; a
   // second call with another capacity starts the history over.
   void SetCapacity(uint64_t objects) EXCLUDES(mu_);
-  // A counted user read of `page` (hit: it was served by a copy).
+  // A counted user read of `page`, hit or miss.
   void NoteAccess(const Policy::CopyCandidate& page) EXCLUDES(mu_);
   // The probability that `page` is read again within the horizon from now.
   // Before `warmup` labels, the sketch's frequency / 16 (TinyLFU's order).
