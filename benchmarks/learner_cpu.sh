@@ -13,7 +13,8 @@
 # wall seconds (the share of one core; the target is at most 0.05), the
 # process's CPU time per operation, and ops/s; medians (min-max).
 #
-# Usage: benchmarks/learner_cpu.sh [--quick]; knobs in the environment (--help).
+# Usage: benchmarks/learner_cpu.sh [--quick]; knobs in the environment (--help). About 8 min
+# here with the defaults.
 # Writes benchmarks/results/learner-cpu.md and .csv (learner-cpu-quick.* with --quick).
 set -euo pipefail
 
@@ -24,7 +25,7 @@ source "$ROOT/benchmarks/lib.sh"
 usage() {
   cat <<EOF
 usage: $0 [--quick]
-  --quick   smoke run: ROUNDS=1 RECORDS=20000 OPS=20000 WORKLOADS=b-zipf
+  --quick   smoke run, under a minute: ROUNDS=1 RECORDS=20000 OPS=20000 WORKLOADS=b-zipf
 environment:
   ROUNDS       rounds (default 3)
   SYSTEMS      comma-separated learning policies (default harmonia,sibyl)
