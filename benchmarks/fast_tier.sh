@@ -478,7 +478,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
 done
 {
   tfs_rounds_tables "$OUT_CSV" config,workload "$SYSTEMS_ORDER" "$BASELINES" \
-    ops_per_sec:higher:ops/s device_us_per_op:lower:"device us/op" hit_ratio:higher:"tier 0 share" \
+    ops_per_sec:higher:ops/s device_us_per_op:lower:"device us/op" cpu_us_per_op:lower:"CPU us/op" hit_ratio:higher:"tier 0 share" \
     byte_hit_ratio:higher:"tier 0 byte share" bytes_vs_belady_warm:higher:"byte share / Belady warm"
   echo "### The last round in detail (round $ROUNDS of $ROUNDS: one run a cell, no intervals)"
   echo

@@ -39,6 +39,9 @@ Definitions (also printed under the tables):
                read" (per write for fillrandom)
   device us/op the device model's time for the window's user reads (queue +
                service, user_read_device_ns of the statistics log) per operation
+  CPU us/op    the process's user + system CPU time over the window
+               (process_cpu_ns of the statistics log: every thread, RocksDB's
+               and the tool's included) per operation
   hit          tier 0's share of the user reads in the window (user_reads of
                the statistics log: page-copy hits are tier-0 reads)
   best static  tierfs-sim's page-granular best static placement of the window
@@ -180,8 +183,12 @@ def stats_figures(lines, window, page):
     # Tier 0's share of the user reads' bytes: the unit of belady-warm, its
     # ceiling. Logs from before the counter lack it.
     read_bytes = delta("user_read_bytes") if "user_read_bytes" in b["tiers"][0] else 0
+    # The process's CPU time (the host's threads and TierFS's); logs from
+    # before the field lack it.
+    cpu_ns = b["process_cpu_ns"] - a["process_cpu_ns"] if "process_cpu_ns" in b else None
     return {
         "user_reads": reads,
+        "process_cpu_ns": cpu_ns,
         "user_read_device_ns": device_ns,
         "hit_ratio": delta("user_reads", 0) / reads if reads > 0 else None,
         "byte_hit_ratio": delta("user_read_bytes", 0) / read_bytes if read_bytes > 0 else None,
@@ -352,6 +359,8 @@ def measure(config, device, system, fam, run_dir, fast_bytes, copy_page):
         row["reads_per_op"] = row["user_reads"] / operations if operations else None
         if row["user_read_device_ns"] is not None and operations:
             row["device_us_per_op"] = row["user_read_device_ns"] / 1000 / operations
+        if row["process_cpu_ns"] is not None and operations:
+            row["cpu_us_per_op"] = row["process_cpu_ns"] / 1000 / operations
         rows.append(row)
         timelines[w] = series(lines, window)
     return rows, timelines
@@ -372,7 +381,7 @@ def fill_read_cache_share(rows):
 
 CSV_COLUMNS = ["config", "slow_device", "system", "workload", "ops_per_sec", "ops_vs_fast_only",
                "p99_us", "p99_vs_fast_only", "measured_ms", "operations", "user_reads",
-               "reads_per_op", "device_us_per_op", "hit_ratio", "best_static_hit_ratio", "hit_vs_best_static",
+               "reads_per_op", "device_us_per_op", "cpu_us_per_op", "hit_ratio", "best_static_hit_ratio", "hit_vs_best_static",
                "best_static_copy_page_hit_ratio", "best_static_freed_hit_ratio",
                "belady_copies_hit_ratio", "byte_hit_ratio", "belady_warm_byte_ratio",
                "bytes_vs_belady_warm", "belady_warm_copy_byte_ratio", "cache_spared_share", "fast_capacity_bytes",
@@ -891,6 +900,11 @@ def self_test():
             t["user_read_device_ns"] = (i + 1) * 1000 * x["elapsed_ms"]
     st = stats_figures(log, window, PAGE)
     check("device time over the window", st["user_read_device_ns"], (1 + 2) * 1000 * 5000)
+    check("no CPU time in an older log", st["process_cpu_ns"], None)
+    # The process's CPU: 0.4 s a second of the log; 2 s over the 5 s window.
+    for x in log:
+        x["process_cpu_ns"] = 400000 * x["elapsed_ms"]
+    check("CPU time over the window", stats_figures(log, window, PAGE)["process_cpu_ns"], 2 * 10**9)
     check("no byte share in an older log", st["byte_hit_ratio"], None)
     # Bytes of user reads: tier 0 4 KiB a second, tier 1 12 KiB: a byte share of 0.25.
     for x in log:

@@ -4,6 +4,7 @@
 // The checks loop over the table, so a statistic added to it is checked too.
 #include <gtest/gtest.h>
 
+#include <time.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -429,6 +430,17 @@ TEST_F(StatsTest, TheStatsLogHasALineAtOpenAndTheLiveCountersAtClose) {
   f.reset();  // files hold the store open: the last reference closes it
   const std::vector<TierStats> live = Stats();
   ASSERT_EQ(1u, ReadStatsLog(log).size()) << "only the line written at open, so far";
+  // CPU burned by this thread between the two lines: the process's CPU time
+  // (process_cpu_ns) grows by at least as much.
+  const auto thread_cpu_ns = [] {
+    timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return int64_t(t.tv_sec) * 1000000000 + t.tv_nsec;
+  };
+  const int64_t burn_start = thread_cpu_ns();
+  volatile uint64_t spin = 0;
+  while (thread_cpu_ns() - burn_start < 50000000) spin = spin + 1;
+  const int64_t burned = thread_cpu_ns() - burn_start;
   fs_.reset();
 
   const std::vector<json> lines = ReadStatsLog(log);
@@ -438,6 +450,9 @@ TEST_F(StatsTest, TheStatsLogHasALineAtOpenAndTheLiveCountersAtClose) {
   EXPECT_TRUE(lines[1]["final"].get<bool>());
   EXPECT_LE(lines[0]["unix_ns"].get<uint64_t>(), lines[1]["unix_ns"].get<uint64_t>());
   EXPECT_EQ(TierStatsToJson(live), lines[1]["tiers"]);
+  const int64_t cpu0 = lines[0]["process_cpu_ns"].get<int64_t>();
+  EXPECT_GT(cpu0, 0);
+  EXPECT_GE(lines[1]["process_cpu_ns"].get<int64_t>() - cpu0, burned);
   uint64_t user_reads = 0;
   for (const TierStats& t : live) user_reads += t.Get(TierTicker::kUserReads);
   EXPECT_EQ(5u, user_reads);
