@@ -379,14 +379,16 @@ IOStatus Store::Recover() {
     // Data on a tier that is neither its segment's home nor its recorded copy
     // is a half-done move or copy, or a PREFETCH copy (never durable);
     // data of a segment with no home lost its record (power loss) and is
-    // adopted. One pass over each backing file's extents.
+    // adopted. One pass over each backing file's extents, past the size too:
+    // a move's synced copy outlives its home's unsynced data when the cut
+    // comes before the commit, and lies past the size the home's data gives
+    // (an info log moved down; found by power_loss_test).
     for (int t = 0; t < NumTiers(); ++t) {
       if (!(entry->data_file_mask & (1u << t))) continue;
       for (const auto& [begin, end] : extents[t]) {
-        uint64_t last = std::min(end, size);
-        for (uint64_t seg = SegmentOf(begin); begin < last && seg <= SegmentOf(last - 1); ++seg) {
+        for (uint64_t seg = SegmentOf(begin); seg <= SegmentOf(end - 1); ++seg) {
           uint8_t home = segs.tier(seg);
-          if (home == kNoTier) segs.Set(seg, home = uint8_t(t), 0);
+          if (home == kNoTier && SegmentStart(seg) < size) segs.Set(seg, home = uint8_t(t), 0);
           if (home == t || segs.copy(seg) == t || read_only()) continue;
           uint64_t from = std::max(begin, SegmentStart(seg));
           uint64_t to = std::min(end, SegmentLimit(seg));

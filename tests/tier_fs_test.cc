@@ -316,6 +316,33 @@ TEST_F(TierFsTest, RecoverySizesAFileFromItsHomesNotAFailedRelocationsCopy) {
   EXPECT_TRUE(data.substr(0, 18000) == test::ReadAll(fs_.get(), "/db/000007.log"));
 }
 
+// A move's synced copy outlives its home's unsynced data when the power goes
+// before the commit: past the size the home gives the file (here 0), the
+// copy is still neither home nor copy, and is punched (found by
+// power_loss_test, on RocksDB's info LOG moved down).
+TEST_F(TierFsTest, RecoveryPunchesAnUncommittedMovesCopyPastTheFilesSize) {
+  Open({"64K", "8M"});
+  std::string data = RandomBytes(5000, 14);
+  Write("/db/LOG", data, 5000, /*sync=*/false);  // segment 0 on tier 0
+  ASSERT_EQ((std::vector<uint64_t>{1, 0}), SegmentsPerTier("/db/LOG"));
+  uint64_t id = store().Find("/db/LOG")->id;
+  std::string home = store().tier(0).DataPath(id);
+  std::string copy = store().tier(1).DataPath(id);
+  fs_.reset();
+  // The cut took the home's unsynced data; the move's copy was synced.
+  ASSERT_EQ(0, truncate(home.c_str(), 0));
+  int fd = open(copy.c_str(), O_CREAT | O_WRONLY, 0644);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(ssize_t(data.size()), pwrite(fd, data.data(), data.size(), 0));
+  close(fd);
+  Reopen();
+  uint64_t size = 1;
+  ASSERT_TRUE(fs_->GetFileSize("/db/LOG", IOOptions(), &size, nullptr).ok());
+  EXPECT_EQ(0u, size);
+  EXPECT_FALSE(HasData(copy, 0, 1 << 20));
+  EXPECT_EQ(0u, store().Used(1));
+}
+
 // Data of a segment whose Segment record a power cut took (possible only
 // where a device kept an unsynced write) is adopted, and counts for the size.
 TEST_F(TierFsTest, RecoveryAdoptsASegmentWithNoRecordAndSizesTheFileByIt) {
