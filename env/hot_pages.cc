@@ -111,7 +111,17 @@ IOStatus HotPages::Save(const PageCopies::FileSizes& files) {
     } else {
       s = WriteFileDurably(state_path_, StateFile(state));
     }
-    if (!s.ok()) RemoveFileDurably(state_path_).PermitUncheckedError();
+    if (!s.ok()) {
+      // The failed save's state must not outlive it; if it cannot be
+      // removed, the next open's checksum still refuses bytes it does not
+      // name.
+      IOStatus rs = RemoveFileDurably(state_path_);
+      if (!rs.ok() && report_) {
+        report_(IOStatus::IOError("removing the saved copies' state " + state_path_ +
+                                      " after a failed save",
+                                  rs.ToString()));
+      }
+    }
     return s.ok();
   }, tag);
   return s;
@@ -149,7 +159,13 @@ IOStatus HotPages::Open(const PageCopyOptions& options, int share_pct, Policy* p
   if (!options.enabled || share_pct <= 0 || reserve == 0) {
     if (have) {
       *note = "forgot the saved copies: copies are off";
-      TruncatePath(path, 0).PermitUncheckedError();  // best effort: no state names its bytes
+      // Best effort: no state names its bytes.
+      IOStatus ts = TruncatePath(path, 0);
+      if (!ts.ok() && report) {
+        report(IOStatus::IOError("emptying the page copy file " + path +
+                                     " (copies off; its space stays allocated)",
+                                 ts.ToString()));
+      }
     }
     return IOStatus::OK();
   }

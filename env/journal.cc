@@ -188,8 +188,16 @@ IOStatus Journal::StartGeneration(uint64_t gen, const std::vector<JournalRecord>
     error_ = IOStatus::IOError("TierFS journal directory " + dir_ + " sync failed: " + s.ToString());
   }
   // The old journal's records are all in the snapshot just committed, and
-  // the file is removed below: a close that fails loses nothing.
-  if (file_) file_->Close(io, nullptr).PermitUncheckedError();
+  // the file is removed below: a close that fails loses nothing, but is
+  // reported (a descriptor may have leaked).
+  if (file_) {
+    IOStatus cs = file_->Close(io, nullptr);
+    if (!cs.ok() && on_cleanup_error_) {
+      on_cleanup_error_("closing journal generation " + std::to_string(generation_) +
+                            " after the rotation to " + std::to_string(gen),
+                        cs);
+    }
+  }
   file_ = std::move(journal);
   generation_ = gen;
   records_ = 0;
