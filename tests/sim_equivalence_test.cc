@@ -14,6 +14,14 @@
 // (SimConfig::follow_trace_timing). engine_test checks the cadence and pacing
 // rules themselves.
 //
+// A learning policy (harmonia) decides the same only if it learns the same:
+// it trains inline (harmonia.inline: no training thread, live or replayed),
+// plans only when asked (its own request cadence, plan_interval, out of
+// reach: a plan on the migration thread while the client reads races the
+// client's requests into the agents), and hears each I/O took what the
+// capture says. Its placement rewards come after 64 requests here (not
+// 16,384), so that both agents train within the workload.
+//
 // TIERFS_EQUIVALENCE_DUMP=PREFIX writes PREFIX.POLICY: the capture's records,
 // for reading a difference (`tierfs-sim verify` replays the same way).
 #include <gtest/gtest.h>
@@ -246,6 +254,14 @@ TEST_P(SimEquivalenceTest, TheReplayMakesTheStoresDecisions) {
   ASSERT_TRUE(sim::Verify(records, sc, &v, &error)) << error;
   EXPECT_TRUE(v.ok()) << c.policy << ": " << v.difference;
   EXPECT_EQ(v.live, v.same);
+  if (c.policy == "harmonia") {
+    // Both agents trained (inline, in the store's threads and in the
+    // replay's alike) while the decisions were made.
+    ASSERT_EQ(2u, v.losses.size());
+    for (const Policy::LossCurve& curve : v.losses) {
+      EXPECT_GE(curve.points.size(), 3u) << curve.agent << " trained too little";
+    }
+  }
   if (c.levels && c.policy != "rocksdb-levels") {
     // The upper levels' output dropped copies for its room (the replay
     // made the store's decisions, so its counts are the store's).
@@ -281,7 +297,8 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"fast-first", "", false, /*levels=*/false, /*wal=*/true},
                       Case{"lru", "", false, /*levels=*/false, /*wal=*/true},
                       Case{"rocksdb-levels", ";rocksdb-levels.level_base:256K", false,
-                           /*levels=*/true, /*wal=*/true}),
+                           /*levels=*/true, /*wal=*/true},
+                      Case{"harmonia", ";harmonia.inline:1;harmonia.plan_interval:1000000000;harmonia.placement_read_wait:64", true}),
     [](const ::testing::TestParamInfo<Case>& info) {
       std::string name = info.param.policy;
       if (info.param.params.find("copies:off") != std::string::npos) name += "_without_page_copies";

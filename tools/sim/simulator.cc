@@ -90,6 +90,11 @@ class Simulation : public StorageView {
   // Serves one request issued at t; returns when it completes (false and
   // *error if it cannot be placed).
   bool Serve(const TraceRecord& r, int64_t t, int64_t* completion, std::string* error);
+  // What the policy hears an I/O of `r` took: the replay's `simulated`
+  // nanoseconds, or the capture's when following its timing.
+  uint64_t Latency(const TraceRecord& r, int64_t simulated) const {
+    return config_.follow_trace_timing ? r.latency_ns : uint64_t(simulated);
+  }
   // One piece of a request, within segment `seg` of `file`.
   bool ServePiece(const TraceRecord& r, File& file, uint64_t seg, uint64_t offset,
                   uint64_t size, int64_t t, int64_t* completion, std::string* error);
@@ -505,7 +510,7 @@ bool Simulation::ServePiece(const TraceRecord& r, File& file, uint64_t seg, uint
   if (write) stats_.user_write_bytes += size;
 
   ObserveRequest(*policy_, &s.heat, clock_.Next(&blocks_[r.stream]), r.type, file.id, file.kind,
-                 seg, offset, size, tier, uint64_t(done - t), /*copy=*/tier != s.home);
+                 seg, offset, size, tier, Latency(r, done - t), /*copy=*/tier != s.home);
   if (r.type == IoType::kUserRead && s.home > 0) Pool(file, seg);
   stats_.pieces++;
   return true;
@@ -644,7 +649,7 @@ void Simulation::CountCopyHit(const TraceRecord& r, File& file, int64_t t, int64
     fast.result.page_hits++;
     fast.result.read_bytes += piece_end - off;
     ObserveRequest(*policy_, &file.segments[seg].heat, clock_.Next(&blocks_[r.stream]), r.type,
-                   file.id, file.kind, seg, off, piece_end - off, 0, uint64_t(done - t),
+                   file.id, file.kind, seg, off, piece_end - off, 0, Latency(r, done - t),
                    /*copy=*/true);
     if (file.segments[seg].home > 0) Pool(file, seg);
     stats_.pieces++;

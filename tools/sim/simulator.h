@@ -64,8 +64,10 @@ struct SimConfig {
   // exactly where the trace's plan events say the live store asked it (for
   // as many moves), and a planned move starts and ends where its move events
   // say; the engine's own cadence and idle detection are not used. Replays
-  // in trace order (as kOpen). For checking that the simulator decides as
-  // the store did (`tierfs-sim verify`).
+  // in trace order (as kOpen). The policy also hears that each I/O took what
+  // the capture says it took (a learning policy's reward; live it is the
+  // device model's time on the wall clock). For checking that the simulator
+  // decides as the store did (`tierfs-sim verify`).
   bool follow_trace_timing = false;
   // Keep the decisions made (SimResult::decisions).
   bool record_decisions = false;

@@ -53,6 +53,7 @@ bool Verify(const std::vector<TraceRecord>& trace, SimConfig config, Verificatio
   result->live = live.size();
   result->replay = replay.decisions.size();
   result->copies = replay.copies;
+  result->losses = replay.losses;
   auto same = [](const TraceRecord& a, const TraceRecord& b) {
     return a.event == b.event && a.file_id == b.file_id && a.offset == b.offset &&
            a.size == b.size && a.tier == b.tier;

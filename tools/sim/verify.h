@@ -23,6 +23,9 @@ struct Verification {
   size_t live = 0, replay = 0;  // decisions made by each
   size_t same = 0;              // the common prefix
   PageCopies::Counters copies;  // what the replay's hot-page copies did
+  // A learning policy's training in the replay (Policy::LossCurves): a
+  // replay that decided the same without training would prove little.
+  std::vector<Policy::LossCurve> losses;
   // Empty if every decision was the same; else the first that differs, with
   // the decisions before it.
   std::string difference;
