@@ -36,7 +36,9 @@ int64_t UnixNanos() {
 int64_t ProcessCpuNanos() {
   struct rusage u;
   if (getrusage(RUSAGE_SELF, &u) != 0) return -1;
-  const auto ns = [](const timeval& t) { return int64_t(t.tv_sec) * 1000000000 + t.tv_usec * 1000; };
+  const auto ns = [](const timeval& t) {
+    return int64_t(t.tv_sec) * 1000000000 + int64_t(t.tv_usec) * 1000;
+  };
   return ns(u.ru_utime) + ns(u.ru_stime);
 }
 

@@ -298,7 +298,10 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"lru", "", false, /*levels=*/false, /*wal=*/true},
                       Case{"rocksdb-levels", ";rocksdb-levels.level_base:256K", false,
                            /*levels=*/true, /*wal=*/true},
-                      Case{"harmonia", ";harmonia.inline:1;harmonia.plan_interval:1000000000;harmonia.placement_read_wait:64", true}),
+                      Case{"harmonia",
+                           ";harmonia.inline:1;harmonia.plan_interval:1000000000"
+                           ";harmonia.placement_read_wait:64",
+                           true}),
     [](const ::testing::TestParamInfo<Case>& info) {
       std::string name = info.param.policy;
       if (info.param.params.find("copies:off") != std::string::npos) name += "_without_page_copies";
