@@ -20,7 +20,10 @@
 // reach: a plan on the migration thread while the client reads races the
 // client's requests into the agents), and hears each I/O took what the
 // capture says. Its placement rewards come after 64 requests here (not
-// 16,384), so that both agents train within the workload.
+// 16,384), so that both agents train within the workload, and its copy
+// admission learns after 16 labels (not 2,048), so that the reuse
+// predictor, not TinyLFU's rule, admits most of the copies (65 against 17
+// page copies with the default).
 //
 // TIERFS_EQUIVALENCE_DUMP=PREFIX writes PREFIX.POLICY: the capture's records,
 // for reading a difference (`tierfs-sim verify` replays the same way).
@@ -300,7 +303,7 @@ INSTANTIATE_TEST_SUITE_P(
                            /*levels=*/true, /*wal=*/true},
                       Case{"harmonia",
                            ";harmonia.inline:1;harmonia.plan_interval:1000000000"
-                           ";harmonia.placement_read_wait:64",
+                           ";harmonia.placement_read_wait:64;harmonia.copy_warmup:16",
                            true}),
     [](const ::testing::TestParamInfo<Case>& info) {
       std::string name = info.param.policy;
