@@ -330,7 +330,8 @@ tfs_bytes() {
 tfs_revision() {
   local rev
   rev="$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null)" || { echo unknown; return; }
-  git -C "$ROOT" diff --quiet HEAD 2>/dev/null || rev+="+dirty"
+  # Results the scripts are writing are not the code they ran.
+  git -C "$ROOT" diff --quiet HEAD -- . ':(exclude)benchmarks/results' 2>/dev/null || rev+="+dirty"
   echo "$rev"
 }
 
