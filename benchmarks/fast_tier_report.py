@@ -185,7 +185,9 @@ def stats_figures(lines, window, page):
     read_bytes = delta("user_read_bytes") if "user_read_bytes" in b["tiers"][0] else 0
     # The process's CPU time (the host's threads and TierFS's); logs from
     # before the field lack it.
-    cpu_ns = b["process_cpu_ns"] - a["process_cpu_ns"] if "process_cpu_ns" in b else None
+    cpu_ns = None
+    if "process_cpu_ns" in b and min(a["process_cpu_ns"], b["process_cpu_ns"]) >= 0:
+        cpu_ns = b["process_cpu_ns"] - a["process_cpu_ns"]  # (-1: the clock failed)
     return {
         "user_reads": reads,
         "process_cpu_ns": cpu_ns,
@@ -905,6 +907,10 @@ def self_test():
     for x in log:
         x["process_cpu_ns"] = 400000 * x["elapsed_ms"]
     check("CPU time over the window", stats_figures(log, window, PAGE)["process_cpu_ns"], 2 * 10**9)
+    saved = log[-2]["process_cpu_ns"]
+    log[-2]["process_cpu_ns"] = -1  # the clock failed at the window's end
+    check("no CPU time from a failed clock", stats_figures(log, window, PAGE)["process_cpu_ns"], None)
+    log[-2]["process_cpu_ns"] = saved
     check("no byte share in an older log", st["byte_hit_ratio"], None)
     # Bytes of user reads: tier 0 4 KiB a second, tier 1 12 KiB: a byte share of 0.25.
     for x in log:

@@ -5,7 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -34,12 +34,9 @@ int64_t UnixNanos() {
 // User and system CPU time of the whole process (every thread, the host's
 // included): what a run costs the machine beside its wall time.
 int64_t ProcessCpuNanos() {
-  struct rusage u;
-  if (getrusage(RUSAGE_SELF, &u) != 0) return -1;
-  const auto ns = [](const timeval& t) {
-    return int64_t(t.tv_sec) * 1000000000 + int64_t(t.tv_usec) * 1000;
-  };
-  return ns(u.ru_utime) + ns(u.ru_stime);
+  timespec t;
+  if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t) != 0) return -1;
+  return int64_t(t.tv_sec) * 1000000000 + t.tv_nsec;
 }
 
 }  // namespace

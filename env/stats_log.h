@@ -17,7 +17,7 @@
 // Each JSON line (one object, '\n'-terminated):
 //   {"unix_ns": wall clock of the snapshot, "elapsed_ms": since the log started,
 //    "process_cpu_ns": user + system CPU time of the process so far (every
-//    thread, the application's included; -1 if getrusage failed),
+//    thread, the application's included; -1 if the clock failed),
 //    "final": true on the line written at close (absent otherwise),
 //    "tiers": [ one object per tier as `tierfs --json stats` prints it ]}
 // Counters are the store's life (as GetTierStats): the STATS file's plus this
