@@ -3,6 +3,7 @@
 // reuse, go with their file and a rewrite, survive a clean restart but never
 // serve a stale byte after a kill, and stay within tier 0's capacity.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -349,6 +350,28 @@ TEST_F(HotPagesTest, CopiesSavedUnderAnotherConfigurationOrDamagedAreForgotten) 
   EXPECT_FALSE(FileExists(state));
   EXPECT_EQ(data.substr(0, 4096), Read("/db/000012.sst", 0, 4096));
   EXPECT_EQ("", test::AuditStore(fs_.get(), "/db").problems);
+}
+
+// Saved copies reopened with copies off: the copy file is emptied, and if
+// that fails (here the path is a directory), the open goes on and the failure
+// is logged and counted, not dropped.
+TEST_F(HotPagesTest, ACopyFileNotEmptiedWhenCopiesGoOffIsReported) {
+  Open();
+  ASSERT_TRUE(fs_->CreateDir("/db", IOOptions(), nullptr).ok());
+  WriteSlow("/db/000014.sst", test::RandomBytes(256 << 10, 16));
+  const uint64_t id = store().Find("/db/000014.sst")->id;
+  for (int i = 0; i < 2; ++i) Read("/db/000014.sst", 0, 4096);
+  ASSERT_EQ(1u, CopiesOf(id, 16));
+  const std::string pages = hot().path(), state = hot().state_path();
+  fs_.reset();
+  ASSERT_TRUE(FileExists(state));
+  ASSERT_EQ(0, unlink(pages.c_str()));
+  ASSERT_EQ(0, mkdir(pages.c_str(), 0755));
+  uri_ += ";copies:off";
+  Reopen();
+  EXPECT_EQ(1u, store().errors()[size_t(StoreError::kCopyState)]);
+  EXPECT_FALSE(FileExists(state));
+  EXPECT_EQ(test::RandomBytes(256 << 10, 16).substr(0, 4096), Read("/db/000014.sst", 0, 4096));
 }
 
 // A process that ends without a save (killed) after a copy changed: the
