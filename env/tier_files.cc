@@ -1,8 +1,10 @@
 #include "env/tier_files.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
+#include "engine/copy_read.h"
 #include "env/file_limits.h"
 #include "env/guard.h"
 #include "env/hot_pages.h"
@@ -95,6 +97,107 @@ IOStatus SegmentReader::ReadPiece(uint64_t offset, size_t n, uint64_t file_size,
   return IOStatus::OK();
 }
 
+// ------------------------------------------------------------------ copies
+
+class SegmentReader::CopyIo final : public CopyReadIo {
+ public:
+  CopyIo(SegmentReader* reader, HotPages* hot, uint64_t offset, size_t n, uint64_t size,
+         const IOOptions& options, char* scratch, IODebugContext* dbg)
+      : r_(*reader), hot_(*hot), offset_(offset), n_(n), size_(size), options_(options),
+        scratch_(scratch), dbg_(dbg),
+        // A writer that opens the file from here on makes a copy stale.
+        gen_(r_.entry_->seal_gen.load(std::memory_order_acquire)) {}
+
+  const IOStatus& status() const { return status_; }
+
+  bool ReadFromTierZero(uint64_t offset, uint64_t end) const override {
+    return r_.ReadFromTierZero(offset, end);
+  }
+  // The store places a segment when it is first written.
+  bool Placed(uint64_t, uint64_t) const override { return true; }
+  void EnterGate() override { ReadGate::Enter(); }
+  void LeaveGate() override { ReadGate::Exit(); }
+
+  bool ReadCopies(const int64_t* slots, int n, uint64_t first, uint64_t unit, uint64_t offset,
+                  uint64_t end) override {
+    start_ = hot_.tier().StartIo(r_.store_->TimesEveryIo());
+    for (int i = 0; i < n; ++i) {
+      const uint64_t from = first + uint64_t(i) * unit;
+      const uint64_t lo = std::max(offset, from), hi = std::min(end, from + unit);
+      status_ = hot_.ReadSlot(slots[i], lo - from, size_t(hi - lo), scratch_ + (lo - offset));
+      if (!status_.ok()) return false;
+    }
+    done_ = hot_.tier().AccountRead(PageCopies::kStream, hot_.copies().Where(slots[0]),
+                                    end - offset, start_, /*user=*/true);
+    return true;
+  }
+
+  void Served(uint64_t offset, uint64_t end, const uint64_t* keys, int n) override {
+    r_.ObserveCopyHit(offset, end, options_, start_, done_);
+    hot_.NoteHits(keys, n);
+  }
+
+  void WaitForReaders() override { ReadGate::WaitForReaders(); }
+
+  bool ReadHomes(uint64_t lo, uint64_t hi) override {
+    if (lo == offset_ && hi - lo <= n_) {
+      // The caller's own range holds it all: read straight into its buffer.
+      data_ = scratch_;
+      data_lo_ = lo;
+      status_ = r_.ReadRange(offset_, n_, size_, options_, /*user=*/true, scratch_, dbg_);
+      return status_.ok();
+    }
+    // Whole pages, aligned for direct reads; the caller's bytes copied out.
+    buf_.reset(static_cast<char*>(aligned_alloc(kBlockAlignment, hi - lo)));
+    if (!buf_) {
+      status_ = IOStatus::NoSpace("TierFS: no memory for a page copy");
+      return false;
+    }
+    status_ = r_.ReadRange(lo, size_t(hi - lo), size_, options_, /*user=*/true, buf_.get(), dbg_);
+    if (!status_.ok()) return false;
+    memcpy(scratch_, buf_.get() + (offset_ - lo), std::min<uint64_t>(offset_ + n_, size_) - offset_);
+    data_ = buf_.get();
+    data_lo_ = lo;
+    return true;
+  }
+
+  bool WriteCopy(const PageCopies::Fill& fill, uint64_t start, uint64_t length) override {
+    // Not after a writer opened the file, nor into the room kept for meta/
+    // on tier 0's device.
+    return r_.entry_->seal_gen.load(std::memory_order_acquire) == gen_ &&
+           !r_.store_->meta_reserve().Low(0, length) &&
+           hot_.WriteSlot(fill, data_ + (start - data_lo_), size_t(length)).ok();
+  }
+
+  void Copied(uint64_t index) override {
+    r_.store_->NoteEvent(TraceEvent::kMove, r_.entry_->id, r_.entry_->kind, index,
+                         EncodeMoveOutcome(Move::kReplicate, true, MoveCause::kPageCopy), 0);
+  }
+
+  PageCopies::Reader* reader() override { return hot_.ThisThread(); }
+  bool blocking() const override { return false; }
+
+ private:
+  struct Free {
+    void operator()(char* p) const { free(p); }
+  };
+
+  SegmentReader& r_;
+  HotPages& hot_;
+  const uint64_t offset_;
+  const size_t n_;
+  const uint64_t size_;
+  const IOOptions& options_;
+  char* const scratch_;
+  IODebugContext* const dbg_;
+  const uint64_t gen_;
+  IOStatus status_;
+  int64_t start_ = 0, done_ = 0;     // a hit's time on tier 0
+  const char* data_ = nullptr;       // the homes' bytes from data_lo_
+  uint64_t data_lo_ = 0;
+  std::unique_ptr<char, Free> buf_;
+};
+
 IOStatus SegmentReader::Read(uint64_t offset, size_t n, const IOOptions& options, Slice* result,
                              char* scratch, IODebugContext* dbg) {
   // After Close another store may own the tiers and have moved the data.
@@ -110,14 +213,19 @@ IOStatus SegmentReader::Read(uint64_t offset, size_t n, const IOOptions& options
   // per read, every piece gets the answer.
   const bool user = IsUserRead(options, sequential_);
   if (hot && user && entry_->sealed.load(std::memory_order_acquire)) {
-    bool served = false;
-    IOStatus s = hot->copies().blocks()
-                     ? ReadWithBlockCopy(*hot, offset, n, size, options, scratch, dbg, &served)
-                     : ReadWithCopies(*hot, offset, n, size, options, scratch, dbg, &served);
-    if (!s.ok()) return s;
-    if (served) {
-      *result = Slice(scratch, valid);
-      return IOStatus::OK();
+    CopyIo io(this, hot, offset, n, size, options, scratch, dbg);
+    Policy::CopyCandidate file;
+    file.file_id = entry_->id;
+    file.kind = entry_->kind;
+    file.level = entry_->level.load(std::memory_order_relaxed);
+    switch (ReadThroughCopies(hot->copies(), file, offset, offset + valid, size, io)) {
+      case CopyRead::kFailed:
+        return io.status();
+      case CopyRead::kServed:
+        *result = Slice(scratch, valid);
+        return IOStatus::OK();
+      case CopyRead::kLeft:
+        break;
     }
   }
   IOStatus s = ReadRange(offset, n, size, options, user, scratch, dbg);
@@ -147,101 +255,6 @@ IOStatus SegmentReader::ReadRange(uint64_t offset, size_t n, uint64_t size,
   return IOStatus::OK();
 }
 
-IOStatus SegmentReader::ReadWithCopies(HotPages& hot, uint64_t offset, size_t n, uint64_t size,
-                                       const IOOptions& options, char* scratch,
-                                       IODebugContext* dbg, bool* served) {
-  *served = false;
-  PageCopies& copies = hot.copies();
-  const uint64_t page = hot.page();
-  const uint64_t end = std::min<uint64_t>(offset + n, size);
-  const uint64_t p0 = offset / page, p1 = (end - 1) / page;
-  // A read of many pages is a scan (or a large value): not the copies' kind.
-  constexpr uint64_t kMaxPages = 4;
-  if (p1 - p0 >= kMaxPages) return IOStatus::OK();
-  const int np = int(p1 - p0 + 1);
-  if (ReadFromTierZero(offset, end)) return IOStatus::OK();
-  uint64_t keys[kMaxPages];
-  int64_t slots[kMaxPages];
-  bool all = true;
-  int64_t start = 0, done = 0;
-  {
-    // The gate keeps a slot found here from being reused until the read of
-    // it is done (engine/page_copies.h).
-    ReadGuard gate;
-    for (int i = 0; i < np; ++i) {
-      keys[i] = PageCopies::Key(entry_->id, p0 + uint64_t(i));
-      slots[i] = copies.Find(keys[i]);
-      if (slots[i] < 0) {
-        all = false;
-        break;
-      }
-    }
-    if (all) {
-      start = hot.tier().StartIo(store_->TimesEveryIo());
-      for (int i = 0; i < np; ++i) {
-        const uint64_t pstart = (p0 + uint64_t(i)) * page;
-        const uint64_t lo = std::max(offset, pstart), hi = std::min(end, pstart + page);
-        IOStatus s = hot.ReadSlot(slots[i], lo - pstart, size_t(hi - lo), scratch + (lo - offset));
-        if (!s.ok()) return s;
-      }
-      done = hot.tier().AccountRead(PageCopies::kStream, copies.Where(slots[0]), end - offset,
-                                    start, /*user=*/true);
-    }
-  }
-  if (all) {
-    ObserveCopyHit(offset, end, options, start, done);
-    hot.NoteHits(keys, np);
-    *served = true;
-    return IOStatus::OK();
-  }
-
-  // A miss: which of its pages to copy (the policy's admission).
-  const uint64_t gen = entry_->seal_gen.load(std::memory_order_acquire);
-  PageCopies::Fill fills[kMaxPages];
-  int nf = 0;
-  bool wait = false;
-  for (int i = 0; i < np; ++i) {
-    Policy::CopyCandidate c;
-    c.file_id = entry_->id;
-    c.kind = entry_->kind;
-    c.level = entry_->level.load(std::memory_order_relaxed);
-    c.page = p0 + uint64_t(i);
-    PageCopies::Fill f = copies.OnMiss(c, /*blocking=*/false, hot.ThisThread());
-    if (f.slot < 0) continue;
-    fills[nf++] = f;
-    wait |= f.wait;
-  }
-  if (nf == 0) return IOStatus::OK();
-  // Slots that held other pages: wait out their readers before overwriting.
-  if (wait) ReadGate::WaitForReaders();
-  // Read the whole pages once, serve the caller from them, copy the
-  // admitted ones. Aligned, for direct reads.
-  const uint64_t lo = p0 * page, len = uint64_t(np) * page;
-  std::unique_ptr<char, decltype(&free)> buf(
-      static_cast<char*>(aligned_alloc(kBlockAlignment, len)), &free);
-  IOStatus s = buf ? ReadRange(lo, size_t(len), size, options, /*user=*/true, buf.get(), dbg)
-                   : IOStatus::NoSpace("TierFS: no memory for a page copy");
-  if (s.ok()) memcpy(scratch, buf.get() + (offset - lo), end - offset);
-  for (int i = 0; i < nf; ++i) {
-    const uint64_t pstart = PageCopies::PageOf(fills[i].key) * page;
-    const size_t plen = size_t(std::min(pstart + page, size) - pstart);
-    // A writer that opened the file since the decision makes the copy stale.
-    // Nor is a copy written into the room kept for meta/ on tier 0's device.
-    bool ok = s.ok() && entry_->seal_gen.load(std::memory_order_acquire) == gen &&
-              !store_->meta_reserve().Low(0, plen) &&
-              hot.WriteSlot(fills[i], buf.get() + (pstart - lo), plen).ok();
-    if (ok && copies.Publish(fills[i])) {
-      store_->NoteEvent(TraceEvent::kMove, entry_->id, entry_->kind, PageCopies::PageOf(fills[i].key),
-                        EncodeMoveOutcome(Move::kReplicate, true, MoveCause::kPageCopy), 0);
-    } else if (!ok) {
-      copies.Abandon(fills[i]);
-    }
-  }
-  if (!s.ok()) return s;
-  *served = true;
-  return IOStatus::OK();
-}
-
 bool SegmentReader::ReadFromTierZero(uint64_t offset, uint64_t end) const {
   for (uint64_t seg = store_->SegmentOf(offset); seg <= store_->SegmentOf(end - 1); ++seg) {
     if (entry_->segments.read_tier(seg) == 0) return true;
@@ -259,68 +272,6 @@ void SegmentReader::ObserveCopyHit(uint64_t offset, uint64_t end, const IOOption
                     /*copy=*/true);
     off = piece_end;
   }
-}
-
-IOStatus SegmentReader::ReadWithBlockCopy(HotPages& hot, uint64_t offset, size_t n,
-                                          uint64_t size, const IOOptions& options, char* scratch,
-                                          IODebugContext* dbg, bool* served) {
-  *served = false;
-  PageCopies& copies = hot.copies();
-  const uint64_t end = std::min<uint64_t>(offset + n, size);
-  const uint64_t length = end - offset;
-  if (length > PageCopies::kMaxBlock) return IOStatus::OK();  // a scan or a large value
-  if (ReadFromTierZero(offset, end)) return IOStatus::OK();
-  const uint64_t key = PageCopies::Key(entry_->id, offset / PageCopies::kBlockUnit);
-  int64_t start = 0, done = 0;
-  bool hit = false;
-  {
-    // The gate keeps the slot found here from being reused until the read
-    // of it is done (engine/page_copies.h).
-    ReadGuard gate;
-    const int64_t slot = copies.FindBlock(key, offset, length);
-    if (slot >= 0) {
-      start = hot.tier().StartIo(store_->TimesEveryIo());
-      IOStatus s = hot.ReadSlot(slot, 0, size_t(length), scratch);
-      if (!s.ok()) return s;
-      done = hot.tier().AccountRead(PageCopies::kStream, copies.Where(slot), length, start,
-                                    /*user=*/true);
-      hit = true;
-    }
-  }
-  if (hit) {
-    ObserveCopyHit(offset, end, options, start, done);
-    hot.NoteHits(&key, 1);
-    *served = true;
-    return IOStatus::OK();
-  }
-
-  // A miss: copy the block if the policy admits it.
-  const uint64_t gen = entry_->seal_gen.load(std::memory_order_acquire);
-  Policy::CopyCandidate c;
-  c.file_id = entry_->id;
-  c.kind = entry_->kind;
-  c.level = entry_->level.load(std::memory_order_relaxed);
-  const PageCopies::Fill fill =
-      copies.OnMissBlock(c, offset, length, /*blocking=*/false, hot.ThisThread());
-  if (fill.slot < 0) return IOStatus::OK();
-  // Bytes that held other blocks: wait out their readers before overwriting.
-  if (fill.wait) ReadGate::WaitForReaders();
-  // The caller's own read, from the homes, then its bytes copied.
-  IOStatus s = ReadRange(offset, n, size, options, /*user=*/true, scratch, dbg);
-  // A writer that opened the file since the decision makes the copy stale.
-  // Nor is a copy written into the room kept for meta/ on tier 0's device.
-  const bool ok = s.ok() && entry_->seal_gen.load(std::memory_order_acquire) == gen &&
-                  !store_->meta_reserve().Low(0, length) &&
-                  hot.WriteSlot(fill, scratch, size_t(length)).ok();
-  if (ok && copies.Publish(fill)) {
-    store_->NoteEvent(TraceEvent::kMove, entry_->id, entry_->kind, offset / PageCopies::kBlockUnit,
-                      EncodeMoveOutcome(Move::kReplicate, true, MoveCause::kPageCopy), 0);
-  } else if (!ok) {
-    copies.Abandon(fill);
-  }
-  if (!s.ok()) return s;
-  *served = true;
-  return IOStatus::OK();
 }
 
 IOStatus SegmentReader::Prefetch(uint64_t offset, size_t n, const IOOptions& options,

@@ -51,19 +51,9 @@ class SegmentReader {
   rocksdb::IOStatus ReadRange(uint64_t offset, size_t n, uint64_t size,
                               const rocksdb::IOOptions& options, bool user, char* scratch,
                               rocksdb::IODebugContext* dbg);
-  // A user read of a sealed file, through the hot-page copies: served from
-  // them if every page it touches has one (*served); otherwise, if some of
-  // its pages are admitted, read from the homes page-aligned, the admitted
-  // pages copied, and served (*served); otherwise left to the caller.
-  rocksdb::IOStatus ReadWithCopies(HotPages& hot, uint64_t offset, size_t n, uint64_t size,
-                                   const rocksdb::IOOptions& options, char* scratch,
-                                   rocksdb::IODebugContext* dbg, bool* served);
-  // The same with block copies (copy_unit:block): served from the copy of
-  // exactly this block; otherwise, if the block is admitted, read from its
-  // homes, copied and served; otherwise left to the caller.
-  rocksdb::IOStatus ReadWithBlockCopy(HotPages& hot, uint64_t offset, size_t n, uint64_t size,
-                                      const rocksdb::IOOptions& options, char* scratch,
-                                      rocksdb::IODebugContext* dbg, bool* served);
+  // The store's side of a user read through the hot-page copies
+  // (engine/copy_read.h): its bytes, time and bookkeeping.
+  class CopyIo;
   // Whether a segment of [offset, end) is read from tier 0: such bytes need
   // no copy (and a copy made before the home moved up goes cold and is
   // dropped).

@@ -6,6 +6,7 @@
 #include <queue>
 #include <unordered_map>
 
+#include "engine/copy_read.h"
 #include "engine/migration.h"
 #include "engine/observe.h"
 #include "engine/page_copies.h"
@@ -100,10 +101,9 @@ class Simulation : public StorageView {
                   uint64_t size, int64_t t, int64_t* completion, std::string* error);
   bool Place(const TraceRecord& r, File& file, uint64_t seg, uint64_t size, int64_t t,
              int64_t* ready, std::string* error);
-  // A user read through the hot-page copies, as SegmentReader::ReadWithCopies:
-  // served from tier 0 if every page has a copy; else, if pages are
-  // admitted, read page-aligned from the homes and the pages copied. False
-  // in *handled if neither (the caller serves it as usual).
+  // The simulator's side of a user read through the hot-page copies
+  // (engine/copy_read.h): virtual time on the device models.
+  class CopyIo;
   // A read served by a copy (tier 0) that `done` completes: as the store,
   // the statistics and the policy see tier 0 serve each piece.
   void CountCopyHit(const TraceRecord& r, File& file, int64_t t, int64_t done);
@@ -112,10 +112,6 @@ class Simulation : public StorageView {
   bool ReadFromTierZero(const File& file, uint64_t offset, uint64_t end) const;
   // Every segment of [offset, end) has been placed (has a home).
   bool Placed(const File& file, uint64_t offset, uint64_t end) const;
-  bool ServeWithBlockCopy(const TraceRecord& r, File& file, int64_t t, int64_t* completion,
-                          bool* handled, std::string* error);
-  bool ServeWithCopies(const TraceRecord& r, File& file, int64_t t, int64_t* completion,
-                       bool* handled, std::string* error);
   // Hot-page copies for a trace of RocksDB files (SST, blob), as the store.
   void SetUpCopies(const std::vector<TraceRecord>& trace);
   bool ServeRange(const TraceRecord& r, File& file, uint64_t offset, uint64_t end, int64_t t,
@@ -516,6 +512,75 @@ bool Simulation::ServePiece(const TraceRecord& r, File& file, uint64_t seg, uint
   return true;
 }
 
+class Simulation::CopyIo final : public CopyReadIo {
+ public:
+  CopyIo(Simulation* sim, const TraceRecord& r, File& file, int64_t t, int64_t* completion,
+         std::string* error)
+      : sim_(*sim), r_(r), file_(file), t_(t), completion_(completion), error_(error) {}
+
+  // Whether a miss read the homes for copies.
+  bool filled() const { return filled_; }
+
+  bool ReadFromTierZero(uint64_t offset, uint64_t end) const override {
+    return sim_.ReadFromTierZero(file_, offset, end);
+  }
+  bool Placed(uint64_t offset, uint64_t end) const override {
+    return sim_.Placed(file_, offset, end);
+  }
+  // One thread: no reader to keep a slot for.
+  void EnterGate() override {}
+  void LeaveGate() override {}
+
+  bool ReadCopies(const int64_t* slots, int, uint64_t, uint64_t, uint64_t offset,
+                  uint64_t end) override {
+    done_ = sim_.tiers_[0]->device.Schedule(false, PageCopies::kStream,
+                                            sim_.copies_->Where(slots[0]), end - offset, t_);
+    *completion_ = std::max(*completion_, done_);
+    return true;
+  }
+
+  void Served(uint64_t, uint64_t, const uint64_t* keys, int n) override {
+    sim_.CountCopyHit(r_, file_, t_, done_);
+    for (int i = 0; i < n; ++i) sim_.copies_->NoteHit(reader(), keys[i]);
+  }
+
+  void WaitForReaders() override {}
+
+  bool ReadHomes(uint64_t lo, uint64_t hi) override {
+    file_.size = std::max(file_.size, r_.offset + r_.size);
+    if (!sim_.ServeRange(r_, file_, lo, std::min(hi, file_.size), t_, completion_, error_)) {
+      return false;
+    }
+    filled_ = true;
+    return true;
+  }
+
+  bool WriteCopy(const PageCopies::Fill& fill, uint64_t, uint64_t length) override {
+    sim_.tiers_[0]->device.ScheduleWriteBack(PageCopies::kStream, fill.where, length,
+                                             *completion_);
+    return true;
+  }
+
+  void Copied(uint64_t index) override {
+    sim_.tiers_[0]->result.pages_copied++;
+    sim_.Decide(TraceEvent::kMove, file_.id, file_.kind, index,
+                EncodeMoveOutcome(Move::kReplicate, true, MoveCause::kPageCopy), 0);
+  }
+
+  PageCopies::Reader* reader() override { return &sim_.readers_[r_.stream]; }
+  bool blocking() const override { return true; }
+
+ private:
+  Simulation& sim_;
+  const TraceRecord& r_;
+  File& file_;
+  const int64_t t_;
+  int64_t* const completion_;
+  std::string* const error_;
+  int64_t done_ = 0;  // a hit's completion on tier 0
+  bool filled_ = false;
+};
+
 bool Simulation::Serve(const TraceRecord& r, int64_t t, int64_t* completion, std::string* error) {
   File& file = FileOf(r);
   const uint64_t end = r.offset + std::max<uint64_t>(r.size, 1);
@@ -537,9 +602,24 @@ bool Simulation::Serve(const TraceRecord& r, int64_t t, int64_t* completion, std
   }
   if (copies_ && r.type == IoType::kUserRead && r.size > 0 && !file.writing &&
       (file.kind == FileKind::kSst || file.kind == FileKind::kBlob)) {
-    bool handled = false;
-    if (!ServeWithCopies(r, file, t, completion, &handled, error)) return false;
-    if (handled) return true;
+    CopyIo io(this, r, file, t, completion, error);
+    Policy::CopyCandidate c;
+    c.file_id = file.id;
+    c.kind = file.kind;
+    c.level = file.level;
+    // The file's end as far as the trace knows it: the highest byte seen.
+    switch (ReadThroughCopies(*copies_, c, r.offset, end, std::max(file.size, end), io)) {
+      case CopyRead::kFailed:
+        return false;
+      case CopyRead::kServed:
+        if (io.filled()) {
+          TierResult& fast = tiers_[0]->result;
+          fast.peak_copy_bytes = std::max(fast.peak_copy_bytes, tiers_[0]->account.copy_used());
+        }
+        return true;
+      case CopyRead::kLeft:
+        break;
+    }
   }
   file.size = std::max(file.size, end);
   return ServeRange(r, file, r.offset, end, t, completion, error);
@@ -553,71 +633,6 @@ bool Simulation::ServeRange(const TraceRecord& r, File& file, uint64_t offset, u
     if (!ServePiece(r, file, seg, off, piece_end - off, t, completion, error)) return false;
     off = piece_end;
   }
-  return true;
-}
-
-bool Simulation::ServeWithCopies(const TraceRecord& r, File& file, int64_t t, int64_t* completion,
-                                 bool* handled, std::string* error) {
-  *handled = false;
-  if (copies_->blocks()) return ServeWithBlockCopy(r, file, t, completion, handled, error);
-  const uint64_t page = copies_->page();
-  const uint64_t end = r.offset + r.size;
-  const uint64_t p0 = r.offset / page, p1 = (end - 1) / page;
-  constexpr uint64_t kMaxPages = 4;  // as the store: longer reads are scans
-  if (p1 - p0 >= kMaxPages) return true;
-  const int np = int(p1 - p0 + 1);
-  uint64_t keys[kMaxPages];
-  int64_t slots[kMaxPages];
-  bool all = true;
-  for (int i = 0; i < np && all; ++i) {
-    keys[i] = PageCopies::Key(file.id, p0 + uint64_t(i));
-    slots[i] = copies_->Find(keys[i]);
-    all = slots[i] >= 0;
-  }
-  // As the store: a read of pages whose home is on tier 0 needs no copy.
-  if (ReadFromTierZero(file, r.offset, end)) return true;
-  all = all && Placed(file, r.offset, end);
-  TierState& fast = *tiers_[0];
-  if (all) {
-    // Every segment the read touches was placed when its pages were read
-    // before; the statistics and the policy see tier 0 serve each piece.
-    const int64_t done =
-        fast.device.Schedule(false, PageCopies::kStream, copies_->Where(slots[0]), r.size, t);
-    *completion = std::max(*completion, done);
-    CountCopyHit(r, file, t, done);
-    PageCopies::Reader& reader = readers_[r.stream];
-    for (int i = 0; i < np; ++i) copies_->NoteHit(&reader, keys[i]);
-    *handled = true;
-    return true;
-  }
-  PageCopies::Fill fills[kMaxPages];
-  int nf = 0;
-  for (int i = 0; i < np; ++i) {
-    Policy::CopyCandidate c;
-    c.file_id = file.id;
-    c.kind = file.kind;
-    c.level = file.level;
-    c.page = p0 + uint64_t(i);
-    PageCopies::Fill f = copies_->OnMiss(c, /*blocking=*/true, &readers_[r.stream]);
-    if (f.slot >= 0) fills[nf++] = f;
-  }
-  if (nf == 0) return true;
-  // The store reads the whole pages (up to the file's end, which the trace
-  // knows as the highest byte it has seen) and copies the admitted ones.
-  file.size = std::max(file.size, end);
-  const uint64_t lo = p0 * page, hi = std::min((p1 + 1) * page, file.size);
-  if (!ServeRange(r, file, lo, hi, t, completion, error)) return false;
-  for (int i = 0; i < nf; ++i) {
-    const uint64_t pstart = PageCopies::PageOf(fills[i].key) * page;
-    const uint64_t plen = std::min(pstart + page, file.size) - pstart;
-    fast.device.ScheduleWriteBack(PageCopies::kStream, fills[i].where, plen, *completion);
-    copies_->Publish(fills[i]);
-    fast.result.pages_copied++;
-    Decide(TraceEvent::kMove, file.id, file.kind, PageCopies::PageOf(fills[i].key),
-           EncodeMoveOutcome(Move::kReplicate, true, MoveCause::kPageCopy), 0);
-  }
-  fast.result.peak_copy_bytes = std::max(fast.result.peak_copy_bytes, fast.account.copy_used());
-  *handled = true;
   return true;
 }
 
@@ -655,45 +670,6 @@ void Simulation::CountCopyHit(const TraceRecord& r, File& file, int64_t t, int64
     stats_.pieces++;
     off = piece_end;
   }
-}
-
-// As SegmentReader::ReadWithBlockCopy (env/tier_files.cc): a copy of the
-// block the read names, or a miss that may make one.
-bool Simulation::ServeWithBlockCopy(const TraceRecord& r, File& file, int64_t t,
-                                    int64_t* completion, bool* handled, std::string* error) {
-  const uint64_t end = r.offset + r.size;
-  if (r.size > PageCopies::kMaxBlock) return true;  // a scan or a large value
-  if (ReadFromTierZero(file, r.offset, end)) return true;  // no copy needed
-  const bool placed = Placed(file, r.offset, end);
-  const uint64_t key = PageCopies::Key(file.id, r.offset / PageCopies::kBlockUnit);
-  const int64_t slot = placed ? copies_->FindBlock(key, r.offset, r.size) : -1;
-  TierState& fast = *tiers_[0];
-  if (slot >= 0) {
-    const int64_t done =
-        fast.device.Schedule(false, PageCopies::kStream, copies_->Where(slot), r.size, t);
-    *completion = std::max(*completion, done);
-    CountCopyHit(r, file, t, done);
-    copies_->NoteHit(&readers_[r.stream], key);
-    *handled = true;
-    return true;
-  }
-  Policy::CopyCandidate c;
-  c.file_id = file.id;
-  c.kind = file.kind;
-  c.level = file.level;
-  const PageCopies::Fill f =
-      copies_->OnMissBlock(c, r.offset, r.size, /*blocking=*/true, &readers_[r.stream]);
-  if (f.slot < 0) return true;
-  file.size = std::max(file.size, end);
-  if (!ServeRange(r, file, r.offset, end, t, completion, error)) return false;
-  fast.device.ScheduleWriteBack(PageCopies::kStream, f.where, r.size, *completion);
-  copies_->Publish(f);
-  fast.result.pages_copied++;
-  Decide(TraceEvent::kMove, file.id, file.kind, r.offset / PageCopies::kBlockUnit,
-         EncodeMoveOutcome(Move::kReplicate, true, MoveCause::kPageCopy), 0);
-  fast.result.peak_copy_bytes = std::max(fast.result.peak_copy_bytes, fast.account.copy_used());
-  *handled = true;
-  return true;
 }
 
 bool Simulation::Start(const Move& m, Active* a) {
