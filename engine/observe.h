@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "agents/policy.h"
-#include "env/segment_table.h"
+#include "core/segment_table.h"
 
 namespace tierfs {
 

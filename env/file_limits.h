@@ -1,7 +1,7 @@
 // The largest logical file TierFS holds, and what it bounds: the segments of
 // one file.
 //
-// A file's segment table keeps one slot (58 bytes, env/segment_table.h) per
+// A file's segment table keeps one slot (58 bytes, core/segment_table.h) per
 // segment up to the highest placed, so the highest segment a journal record
 // may name decides how much memory recovery allocates for that file. Writes
 // past kMaxFileSize are refused (SegmentWriter::Write), so the store never

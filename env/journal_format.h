@@ -41,7 +41,7 @@
 #include <rocksdb/status.h>
 
 #include "agents/file_kind.h"
-#include "env/segment_table.h"
+#include "core/segment_table.h"
 
 namespace tierfs {
 

@@ -20,7 +20,7 @@
 #include <cstdint>
 #include <functional>
 
-#include "env/config.h"
+#include "core/config.h"
 #include "util/mutex.h"
 
 namespace tierfs {

@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "engine/migration.h"
-#include "env/config.h"
+#include "core/config.h"
 #include "env/read_gate.h"
 #include "env/store.h"
 

@@ -35,7 +35,7 @@
 
 #include "agents/policy.h"
 #include "env/namespace.h"
-#include "env/trace_format.h"
+#include "core/trace_format.h"
 
 namespace tierfs {
 

@@ -22,7 +22,7 @@
 #include "agents/file_kind.h"
 #include "agents/policy.h"
 #include "env/journal_format.h"
-#include "env/segment_table.h"
+#include "core/segment_table.h"
 #include "util/mutex.h"
 
 namespace tierfs {

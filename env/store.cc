@@ -7,7 +7,7 @@
 #include <ctime>
 
 #include "env/admin_channel.h"
-#include "env/config.h"
+#include "core/config.h"
 #include "env/file_limits.h"
 #include "env/file_name.h"
 #include "env/posix_util.h"

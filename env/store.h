@@ -190,7 +190,7 @@ class Store : public StorageView {
   }
 
   // Records an event (what the store did besides I/O, or a decision) in the
-  // running trace capture, if any (env/trace_format.h).
+  // running trace capture, if any (core/trace_format.h).
   void NoteEvent(TraceEvent event, uint64_t file_id, FileKind kind, uint64_t offset,
                  uint64_t size, int tier = -1, int level = -1) {
     if (TraceCapture* trace = trace_.load(std::memory_order_acquire)) {

@@ -14,7 +14,7 @@
 
 #include <rocksdb/file_system.h>
 
-#include "env/config.h"
+#include "core/config.h"
 #include "env/info_log.h"
 #include "env/journal.h"
 #include "env/hot_pages.h"

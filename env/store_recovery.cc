@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 
 #include "env/admin_channel.h"
-#include "env/config.h"
+#include "core/config.h"
 #include "env/exit_hook.h"
 #include "env/migrator.h"
 #include "env/posix_util.h"
@@ -146,7 +146,7 @@ IOStatus Store::OpenTiers() {
   for (size_t i = 0; i < options_.tiers.size(); ++i) {
     DeviceParams device;
     // Checked by ValidateOptions in Open: cannot fail here, nothing to lose.
-    ParseDeviceParams(options_.tiers[i].device, &device).PermitUncheckedError();
+    ParseDeviceParams(options_.tiers[i].device, &device);
     tiers_.push_back(std::make_unique<Tier>(int(i), options_.tiers[i], device));
   }
   meta_dir_ = tiers_[0]->root + "/meta";

@@ -4,7 +4,7 @@
 // ListSegments). All read without stopping anything: the namespace lock only
 // to collect the files, then each file's mutex shared for what a lock-free
 // read of its segment table does not give.
-#include "env/config.h"
+#include "core/config.h"
 #include "env/file_name.h"
 #include "env/store.h"
 

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "engine/capacity.h"
-#include "env/device_model.h"
+#include "core/device_model.h"
 #include "env/histogram.h"
 #include "tierfs/file_system.h"
 #include "tierfs/statistics.h"
@@ -95,8 +95,7 @@ class Tier : public CapacityAccount {
   // queues a cache flush behind them and waits for it.
   void AccountSync(int64_t pending_ns, int64_t start_ns);
 
-  // How far a device may run behind buffered writers before they wait.
-  static constexpr int64_t kWriteBackNanos = 100 * 1000 * 1000;
+  static constexpr int64_t kWriteBackNanos = DeviceModel::kWriteBackNanos;
 
  private:
   // Shard i is written only by the thread whose ThreadIndex() is i (plain

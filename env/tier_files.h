@@ -8,7 +8,7 @@
 
 #include <rocksdb/file_system.h>
 
-#include "env/config.h"
+#include "core/config.h"
 #include "env/guard.h"
 #include "env/store.h"
 #include "util/mutex.h"

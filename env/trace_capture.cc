@@ -4,7 +4,7 @@
 #include <cstring>
 #include <memory>
 
-#include "env/device_model.h"
+#include "core/device_model.h"
 
 namespace tierfs {
 

@@ -1,5 +1,5 @@
 // Trace capture: every I/O a store serves, recorded in the trace format
-// (env/trace_format.h) for the simulator and for analysis. Started by the
+// (core/trace_format.h) for the simulator and for analysis. Started by the
 // URI key `trace:PATH` or StartTrace(), stopped by StopTrace() or the store's
 // close.
 //
@@ -16,7 +16,7 @@
 
 #include <rocksdb/io_status.h>
 
-#include "env/trace_format.h"
+#include "core/trace_format.h"
 #include "util/mutex.h"
 
 namespace tierfs {
@@ -32,7 +32,7 @@ class TraceCapture {
   void Record(uint64_t file_id, FileKind kind, int level, uint64_t offset, uint64_t size,
               IoType type, TracePriority priority, int tier, uint64_t latency_ns) EXCLUDES(mu_);
 
-  // An event (env/trace_format.h): what the store did besides I/O, or a
+  // An event (core/trace_format.h): what the store did besides I/O, or a
   // decision it made. Recorded with the current time.
   void RecordEvent(TraceEvent event, uint64_t file_id, FileKind kind, uint64_t offset,
                    uint64_t size, int tier, int level = -1) EXCLUDES(mu_);

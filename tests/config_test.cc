@@ -1,9 +1,9 @@
 // Tests of the URI and configuration-file parser (tierfs/file_system.h: ParseUri,
-// ParseConfigFile, ValidateOptions) and of the size helpers (env/config.h).
+// ParseConfigFile, ValidateOptions) and of the size helpers (core/config.h).
 //
 // Every refusal is checked for the part of the input it must name: a user who
 // mistypes one field of a long URI has to be told which one.
-#include "env/config.h"
+#include "core/config.h"
 
 #include <sys/stat.h>
 
@@ -596,7 +596,7 @@ bool Has(const std::vector<std::string>& words, const std::string& w) {
 }
 
 TEST_F(ConfigTest, PublicHeaderListsEveryKeyAndPolicy) {
-  const std::string header = ReadSource("include/tierfs/file_system.h");
+  const std::string header = ReadSource("include/tierfs/options.h");
   ASSERT_FALSE(header.empty());
   const size_t from = header.find("KEY   :=");
   const size_t to = header.find("or    tierfs://config:");

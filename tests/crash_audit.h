@@ -26,7 +26,7 @@
 #include <string>
 #include <vector>
 
-#include "env/config.h"
+#include "core/config.h"
 #include "env/hot_pages.h"
 #include "env/posix_util.h"
 #include "env/tier_fs.h"

@@ -1,11 +1,11 @@
-// Tests of device emulation (env/device_model.h): the presets, the service
+// Tests of device emulation (core/device_model.h): the presets, the service
 // time of one I/O, and the single-queue schedule.
 //
 // Schedule() takes the issue time as an argument, so queueing is tested on a
 // virtual clock; the only wall-clock assertions are "returns promptly" with a
 // generous bound, and "does not return before its deadline", which a steady
 // clock guarantees.
-#include "env/device_model.h"
+#include "core/device_model.h"
 
 #include <algorithm>
 #include <set>
@@ -22,7 +22,7 @@ constexpr int64_t kMs = 1000 * 1000;
 
 DeviceModel Make(const std::string& spec) {
   DeviceParams p;
-  rocksdb::Status s = ParseDeviceParams(spec, &p);
+  ParseStatus s = ParseDeviceParams(spec, &p);
   EXPECT_TRUE(s.ok()) << s.ToString();
   return DeviceModel(p);
 }
@@ -92,7 +92,7 @@ TEST(DeviceParamsTest, ErrorsNameTheSpec) {
                           "custom-100--50-500", "custom-nan-50-500", "custom-"}) {
     SCOPED_TRACE(bad);
     DeviceParams p;
-    rocksdb::Status s = ParseDeviceParams(bad, &p);
+    ParseStatus s = ParseDeviceParams(bad, &p);
     EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
     EXPECT_NE(s.ToString().find(std::string("'") + bad + "'"), std::string::npos)
         << s.ToString();

@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
 # Without libtierfs_learner.so (LibTorch's half of TierFS), the heuristic
 # policies still run and a learning policy is refused with a message naming
-# the missing library, instead of crashing later. libtierfs is copied alone
-# into a directory the loader searches first (tierfs-sim has a RUNPATH, which
-# LD_LIBRARY_PATH overrides).
+# the missing library, instead of crashing later. tierfs-sim (which links no
+# TierFS library) is copied alone into a build tree of its own, where its
+# RUNPATH ($ORIGIN/../..) and its own directory hold no learner.
 #   learner_missing_test.sh BUILD_DIR
 set -euo pipefail
 BUILD="$1"
-SIM="$BUILD/tools/sim/tierfs-sim"
-LIB="$(mktemp -d)"
-trap 'rm -rf "$LIB"' EXIT
-cp -a "$BUILD"/libtierfs.so* "$LIB/"
+TREE="$(mktemp -d)"
+trap 'rm -rf "$TREE"' EXIT
+mkdir -p "$TREE/tools/sim"
+SIM="$TREE/tools/sim/tierfs-sim"
+cp "$BUILD/tools/sim/tierfs-sim" "$SIM"
 
-run() { LD_LIBRARY_PATH="$LIB" "$SIM" run --config=perf --workload=LUN0 --requests=200 --policy="$1" 2>&1; }
+run() { "$SIM" run --config=perf --workload=LUN0 --requests=200 --policy="$1" 2>&1; }
 
 out="$(run fast-first)" || { echo "FAIL: fast-first did not run without the learner library:"; echo "$out"; exit 1; }
 grep -q "^policy fast-first" <<<"$out" || { echo "FAIL: unexpected output: $out"; exit 1; }

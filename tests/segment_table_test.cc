@@ -4,7 +4,7 @@
 #include <atomic>
 #include <thread>
 
-#include "env/segment_table.h"
+#include "core/segment_table.h"
 
 namespace tierfs {
 namespace {

@@ -8,7 +8,7 @@
 #include <map>
 #include <set>
 
-#include "env/trace_format.h"
+#include "core/trace_format.h"
 #include "tests/crash_keys.h"
 #include "tests/test_util.h"
 #include "tierfs/db.h"

@@ -36,7 +36,7 @@
 #include <vector>
 
 #include "env/tier_fs.h"
-#include "env/trace_format.h"
+#include "core/trace_format.h"
 #include "tests/test_util.h"
 #include "tierfs/hints.h"
 #include "tools/sim/simulator.h"

@@ -1,11 +1,11 @@
-// The trace format (env/trace_format.h), its CSV forms (tools/sim/trace_csv.h),
+// The trace format (core/trace_format.h), its CSV forms (tools/sim/trace_csv.h),
 // windows and totals (tools/sim/trace_window.h).
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <fstream>
 
-#include "env/trace_format.h"
+#include "core/trace_format.h"
 #include "tests/test_util.h"
 #include "tools/sim/trace_csv.h"
 #include "tools/sim/trace_window.h"

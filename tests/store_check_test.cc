@@ -14,7 +14,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "env/config.h"
+#include "core/config.h"
 #include "env/posix_util.h"
 #include "env/store.h"
 #include "env/store_check.h"

@@ -3,8 +3,9 @@
 // ParseConfigFile does.
 #include <string>
 
-#include "env/config.h"
-#include "env/device_model.h"
+#include "core/config.h"
+#include "core/device_model.h"
+#include "tierfs/file_system.h"
 #include "tests/fuzz/fuzz_util.h"
 #include "tierfs/file_system.h"
 
@@ -12,8 +13,10 @@ using namespace tierfs;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Options options;
-  rocksdb::Status s = ParseConfigTextUnchecked(fuzz::Text(data, size), "fuzz.conf", &options);
-  if (s.ok()) s = ValidateOptions(options);
+  const ParseStatus grammar =
+      ParseConfigTextUnchecked(fuzz::Text(data, size), "fuzz.conf", &options);
+  rocksdb::Status s = grammar.ok() ? ValidateOptions(options)
+                                   : rocksdb::Status::InvalidArgument(grammar.message());
   if (!s.ok()) {
     FUZZ_CHECK(!s.ToString().empty());
     return 0;

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "env/journal_format.h"
-#include "env/config.h"
+#include "core/config.h"
 #include "env/namespace.h"
 #include "tests/fuzz/fuzz_util.h"
 

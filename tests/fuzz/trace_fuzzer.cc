@@ -1,4 +1,4 @@
-// The I/O trace format (env/trace_format.h): TraceReader over the bytes, as
+// The I/O trace format (core/trace_format.h): TraceReader over the bytes, as
 // the simulator and `tierfs-trace` read a file, then every record encoded
 // again and read back.
 //
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "env/trace_format.h"
+#include "core/trace_format.h"
 #include "tests/fuzz/fuzz_util.h"
 
 using namespace tierfs;

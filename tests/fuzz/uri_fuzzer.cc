@@ -7,8 +7,8 @@
 // files, so such inputs are left out.
 #include <string>
 
-#include "env/config.h"
-#include "env/device_model.h"
+#include "core/config.h"
+#include "core/device_model.h"
 #include "tests/fuzz/fuzz_util.h"
 #include "tierfs/file_system.h"
 

@@ -129,7 +129,7 @@ bool MakeConfig(const std::string& name, uint64_t footprint, double fast_pct,
     for (size_t i = 0; i < preset->devices.size(); ++i) {
       SimTier t;
       t.name = std::string("/") + preset->devices[i];
-      rocksdb::Status s = ParseDeviceParams(preset->devices[i], &t.device);
+      ParseStatus s = ParseDeviceParams(preset->devices[i], &t.device);
       if (!s.ok()) {
         *error = s.ToString();
         return false;

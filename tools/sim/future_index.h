@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "agents/policy.h"
-#include "env/trace_format.h"
+#include "core/trace_format.h"
 
 namespace tierfs {
 namespace sim {

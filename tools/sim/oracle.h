@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "agents/policy.h"
-#include "env/device_model.h"
+#include "core/device_model.h"
 
 namespace tierfs {
 namespace sim {

@@ -1,8 +1,8 @@
-// The simulator's configuration: the live grammar (env/config.cc), read
+// The simulator's configuration: the live grammar (core/config.cc), read
 // without the checks that only make sense for directories on disk.
 #include <string>
 
-#include "env/config.h"
+#include "core/config.h"
 #include "tools/sim/simulator.h"
 
 namespace tierfs {
@@ -10,7 +10,7 @@ namespace sim {
 
 bool ParseSimConfig(const std::string& uri, SimConfig* config, std::string* error) {
   Options options;
-  rocksdb::Status s = ParseUriUnchecked(uri, &options);
+  ParseStatus s = ParseUriUnchecked(uri, &options);
   if (!s.ok()) {
     *error = s.ToString();
     return false;
@@ -29,7 +29,7 @@ bool ParseSimConfig(const std::string& uri, SimConfig* config, std::string* erro
     s = ParseDeviceParams(t.device, &tier.device);
     if (!s.ok() || t.capacity == 0) {
       *error = "tier " + std::to_string(i) + " (" + t.path + "): " +
-               (s.ok() ? std::string("capacity must be greater than zero") : s.getState());
+               (s.ok() ? std::string("capacity must be greater than zero") : s.message());
       return false;
     }
     out.tiers.push_back(tier);

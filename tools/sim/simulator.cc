@@ -12,9 +12,8 @@
 #include "engine/page_copies.h"
 #include "engine/placement.h"
 #include "engine/request_clock.h"
-#include "env/config.h"
-#include "env/segment_table.h"
-#include "env/tier.h"
+#include "core/config.h"
+#include "core/segment_table.h"
 #include "tools/sim/oracle.h"
 
 namespace tierfs {
@@ -152,7 +151,7 @@ class Simulation : public StorageView {
   // Runs the active move's copy from `t` on the devices and commits it.
   bool FinishNow(int64_t t);
 
-  // Events that change state besides I/O (env/trace_format.h), as the store
+  // Events that change state besides I/O (core/trace_format.h), as the store
   // handles them.
   bool ApplyEvent(const TraceRecord& r, int64_t t, std::string* error);
   void Delete(File& f);
@@ -495,7 +494,7 @@ bool Simulation::ServePiece(const TraceRecord& r, File& file, uint64_t seg, uint
     // the file's appends are written back together, and the writer waits
     // only while the device is more than kWriteBackNanos behind.
     const int64_t written = ts.device.ScheduleWriteBack(file.id, offset, size, start);
-    done = std::max(start, written - Tier::kWriteBackNanos);
+    done = std::max(start, written - DeviceModel::kWriteBackNanos);
   } else {
     done = ts.device.Schedule(write, file.id, offset, size, start);
   }

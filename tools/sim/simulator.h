@@ -6,7 +6,7 @@
 // (engine/: placement and spill, critical-path eviction, the capacity account,
 // the migration schedule, the request clock, what every piece of I/O does to
 // the statistics and the policy), the policies (agents/), the device models
-// (env/device_model.h), the per-segment statistics (env/segment_table.h) and
+// (core/device_model.h), the per-segment statistics (core/segment_table.h) and
 // the configuration grammar (tierfs:// URIs and config files; the tier paths
 // are only names here). tools/sim/verify.h checks that a replay of a live
 // capture makes the store's decisions.
@@ -37,8 +37,8 @@
 
 #include "agents/policy.h"
 #include "engine/page_copies.h"
-#include "env/device_model.h"
-#include "env/trace_format.h"
+#include "core/device_model.h"
+#include "core/trace_format.h"
 #include "tierfs/migration.h"
 #include "tierfs/page_copies.h"
 #include "tools/sim/future_index.h"
@@ -140,7 +140,7 @@ struct SimResult {
   // of transitions its agent had seen.
   std::vector<Policy::LossCurve> losses;
   // With SimConfig::record_decisions: every placement, move ended, plan and
-  // move queued, as trace events (env/trace_format.h) in the order made.
+  // move queued, as trace events (core/trace_format.h) in the order made.
   std::vector<TraceRecord> decisions;
   // With SimConfig::record_timings: per I/O record replayed (warm-up
   // included), in the order served, its index in the trace and its issue

@@ -14,7 +14,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
-#include "env/trace_format.h"
+#include "core/trace_format.h"
 #include "tools/own_flags.h"
 #include "tools/sim/compare.h"
 #include "tools/sim/trace_csv.h"

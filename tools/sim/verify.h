@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "env/trace_format.h"
+#include "core/trace_format.h"
 #include "tools/sim/simulator.h"
 
 namespace tierfs {

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "env/trace_format.h"
+#include "core/trace_format.h"
 
 namespace tierfs {
 namespace sim {

@@ -59,7 +59,7 @@ int TierAnsiBackground(int tier);
 int TierAnsiForeground(int tier);
 
 // The heat of each segment users read in the trace at `path`
-// (env/trace_format.h) over time: a row per segment, named
+// (core/trace_format.h) over time: a row per segment, named
 // "#FILE_ID.KIND:SEGMENT" and grouped by level, a cell per one of `windows`
 // equal windows of the trace's time (up to its last I/O: each window is
 // last_io_ns / windows + 1 ns long), holding the segment's user reads in it

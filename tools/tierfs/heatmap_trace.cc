@@ -1,5 +1,5 @@
 // `tierfs heatmap --trace` (heatmap.h): the heat of each segment over time,
-// from a trace (env/trace_format.h: what the store captures with the URI key
+// from a trace (core/trace_format.h: what the store captures with the URI key
 // `trace`, what tools/sim replays). A row per segment that users read, a
 // cell per time window of equal length: the segment's user reads in that
 // window, coloured by the tier that served most of them. Traces name files
@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "env/trace_format.h"
+#include "core/trace_format.h"
 #include "tools/tierfs/heatmap.h"
 
 namespace tierfs {

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "env/trace_format.h"
+#include "core/trace_format.h"
 #include "tools/tune/kmeans.h"
 
 namespace tierfs {

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "env/trace_format.h"
+#include "core/trace_format.h"
 
 namespace tierfs {
 namespace tune {

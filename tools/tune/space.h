@@ -31,7 +31,7 @@
 // options (it runs no RocksDB), so a simulated search drops them
 // (WithoutLive) and the simulator evaluator refuses a configuration that
 // holds one. Every value a parameter can take is checked against the live
-// grammar (env/config.cc) and, for a POLICY.PARAM, against the policy itself,
+// grammar (core/config.cc) and, for a POLICY.PARAM, against the policy itself,
 // when the file is read. Without default=, a parameter's default is TierFS's
 // own (MigrationOptions, PageCopyOptions; RocksDB 7.8's own for
 // `rocksdb.NAME`) where the value is in range, else the value nearest it.

@@ -32,8 +32,7 @@
 #include <string>
 #include <unordered_map>
 
-#include <rocksdb/status.h>
-
+#include "core/parse_status.h"
 #include "util/mutex.h"
 
 namespace tierfs {
@@ -53,7 +52,7 @@ struct DeviceParams {
 
 // Parses a device name: none, optane, nvme, sata-ssd, hdd, or
 // custom-READUS-WRITEUS-MBPS. Errors name the bad spec.
-rocksdb::Status ParseDeviceParams(const std::string& spec, DeviceParams* out);
+ParseStatus ParseDeviceParams(const std::string& spec, DeviceParams* out);
 
 class DeviceModel {
  public:
@@ -63,6 +62,10 @@ class DeviceModel {
   static constexpr uint64_t kWriteBackRequestBytes = 512 << 10;
   // ... and for write-back queued longer than this (mq-deadline's write_expire).
   static constexpr int64_t kWriteExpireNanos = 5000LL * 1000 * 1000;
+  // How far a device may run behind buffered writers before they wait
+  // (dirty-page throttling): a buffered write returns when its write-back
+  // is no more than this behind.
+  static constexpr int64_t kWriteBackNanos = 100 * 1000 * 1000;
 
   explicit DeviceModel(const DeviceParams& params) : params_(params) {}
 

@@ -1,4 +1,4 @@
-#include "env/trace_format.h"
+#include "core/trace_format.h"
 
 #include <zlib.h>
 

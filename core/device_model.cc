@@ -1,4 +1,4 @@
-#include "env/device_model.h"
+#include "core/device_model.h"
 
 #include <algorithm>
 #include <chrono>
@@ -36,17 +36,17 @@ bool ParsePositive(const std::string& s, double* out) {
 
 }  // namespace
 
-rocksdb::Status ParseDeviceParams(const std::string& spec, DeviceParams* out) {
+ParseStatus ParseDeviceParams(const std::string& spec, DeviceParams* out) {
   // Intel Optane P4800X: ~10 us, 2.4 / 2.0 GB/s.
-  if (spec == "optane") { *out = Preset(spec, 10, 10, 2400, 2000, false); return rocksdb::Status::OK(); }
+  if (spec == "optane") { *out = Preset(spec, 10, 10, 2400, 2000, false); return ParseStatus::OK(); }
   // A flash NVMe drive: ~80 us read, ~20 us write (buffered), 3.0 / 2.0 GB/s.
-  if (spec == "nvme") { *out = Preset(spec, 80, 20, 3000, 2000, false); return rocksdb::Status::OK(); }
+  if (spec == "nvme") { *out = Preset(spec, 80, 20, 3000, 2000, false); return ParseStatus::OK(); }
   // A SATA SSD: ~110 us read / 50 us write for 4 KiB, ~500 MB/s.
-  if (spec == "sata-ssd") { *out = Preset(spec, 110, 50, 500, 500, false); return rocksdb::Status::OK(); }
+  if (spec == "sata-ssd") { *out = Preset(spec, 110, 50, 500, 500, false); return ParseStatus::OK(); }
   // A 7200 rpm HDD: 12.2 ms per random I/O, ~190 MB/s (0.005215 us per byte,
   // as RocksDB's simulated HDD), sequential continuation without a seek.
-  if (spec == "hdd") { *out = Preset(spec, 12200, 12200, 191.75, 191.75, true); return rocksdb::Status::OK(); }
-  if (spec == "none") { *out = DeviceParams(); return rocksdb::Status::OK(); }
+  if (spec == "hdd") { *out = Preset(spec, 12200, 12200, 191.75, 191.75, true); return ParseStatus::OK(); }
+  if (spec == "none") { *out = DeviceParams(); return ParseStatus::OK(); }
   const std::string prefix = "custom-";
   if (spec.compare(0, prefix.size(), prefix) == 0) {
     std::string rest = spec.substr(prefix.size());
@@ -60,14 +60,14 @@ rocksdb::Status ParseDeviceParams(const std::string& spec, DeviceParams* out) {
         ParsePositive(rest.substr(b + 1), &mbps) && r <= 1e9 && w <= 1e9 && mbps >= 1e-3 &&
         mbps <= 1e6) {
       *out = Preset(spec, r, w, mbps, mbps, false);
-      return rocksdb::Status::OK();
+      return ParseStatus::OK();
     }
-    return rocksdb::Status::InvalidArgument(
+    return ParseStatus::InvalidArgument(
         "device model '" + spec +
         "': expected custom-READ_US-WRITE_US-MBPS, e.g. custom-100-50-500 (latencies up to 1e9 "
         "us, 0.001 to 1e6 MB/s)");
   }
-  return rocksdb::Status::InvalidArgument(
+  return ParseStatus::InvalidArgument(
       "unknown device model '" + spec +
       "' (known: none, optane, nvme, sata-ssd, hdd, custom-READ_US-WRITE_US-MBPS)");
 }
