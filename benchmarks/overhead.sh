@@ -3,23 +3,28 @@
 # file system with TierFS on ONE tier without a device model (same local disk),
 # for db_bench fillrandom, readrandom and readwhilewriting.
 #
-# Each round runs both configurations, alternating in ABBA order (default,
-# tierfs, tierfs, default, ...) so that drift on a noisy machine hits both
-# alike; every run starts from a fresh database and fresh tier directory. Per configuration and
-# round, three db_bench invocations with the same flags and seed:
+# The harness's rounds (lib.sh, rounds.py): each round runs both configurations,
+# in an order that rotates from round to round, so that drift on a noisy
+# machine hits both alike; every run starts from a fresh database and a fresh
+# tier directory. Per configuration and round, three db_bench invocations with
+# the same flags and seed:
 #   1. fillrandom,compact        the fill is timed; the full compaction gives both
 #                                configurations the same LSM shape to read
 #   2. readrandom                reopens the database (TierFS recovers its
 #                                journal), reads for a fixed time
 #   3. readwhilewriting          one reader, one rate-limited writer
 #
-# How to read it: the table gives the median ops/sec of each configuration and
-# the ratio TierFS / default. 1.000 means no overhead; the target is >= 0.97 per
-# benchmark. Only ratios mean something: Debian's db_bench is built with
-# assertions, so absolute numbers are low. On a noisy machine use more rounds.
+# How to read it: per benchmark, each configuration's median ops/s and the
+# process's CPU microseconds per operation (user + system over the operations
+# db_bench counted: the fill's includes its compaction), and the ratio TierFS /
+# default paired by round with its 95% bootstrap interval. 1.000 means no
+# overhead; the target is >= 0.97 ops/s per benchmark. Only ratios mean
+# something: Debian's db_bench is built with assertions, so absolute numbers
+# are low. CPU per operation moves least with a busy machine.
 #
 # Usage: benchmarks/overhead.sh [--quick] [--rounds N] [--num N] [--seconds S]
-# Writes benchmarks/results/overhead.md (overhead-quick.md with --quick).
+# Writes benchmarks/results/overhead.md (overhead-quick.md with --quick) and
+# the runs beside it (.csv).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -30,8 +35,7 @@ usage() {
   cat <<EOF
 usage: $0 [--quick] [--rounds N] [--num N] [--seconds S]
   --quick      smoke test, under a minute: --rounds 2 --num 50000 --seconds 3
-  --rounds N   rounds of (default, tierfs) runs (default 8; even keeps ABBA
-               balanced)
+  --rounds N   rounds of (default, tierfs) runs (default 8)
   --num N      keys written by fillrandom (default 200000, 400-byte values)
   --seconds S  duration of readrandom and of readwhilewriting (default 6)
 EOF
@@ -48,8 +52,10 @@ fi
 tfs_setup overhead
 OUT="$RESULTS/overhead.md"
 if ((QUICK)); then OUT="$RESULTS/overhead-quick.md"; fi
+CSV="${OUT%.md}.csv"
 BENCHES=(fillrandom readrandom readwhilewriting)
-CONFIGS=(default tierfs)
+CONFIGS=default,tierfs
+echo "round,benchmark,system,ops_per_sec,cpu_us_per_op" >"$CSV"
 
 # Same flags for both configurations; only --db and --fs_uri differ. The library
 # is preloaded for both, so the processes differ in nothing else.
@@ -63,8 +69,25 @@ READ_FLAGS=(
   --benchmark_write_rate_limit=$((2 << 20))
 )
 
-# run_config CONFIG ROUND: runs the three invocations; appends "BENCH OPS" lines
-# to $WORK/CONFIG.ops.
+# operations BENCH LOG: how many operations db_bench counted for BENCH, e.g.
+# "readrandom : 1.837 micros/op 543900 ops/sec 6.0 seconds 3263400 operations; ..."
+operations() {
+  awk -v b="$1" '$1 == b && $2 == ":" {
+      for (i = 3; i < NF; i++) if ($(i + 1) ~ /^operations;?$/) { print $i; exit } }' "$2"
+}
+
+# record CONFIG ROUND BENCH LOG: the run's row of the CSV.
+record() {
+  local ops n cpu
+  ops="$(tfs_ops "$3" "$4")"
+  n="$(operations "$3" "$4")"
+  cpu="$(tfs_cpu_seconds "$4")"
+  awk -v r="$2" -v b="$3" -v c="$1" -v ops="$ops" -v n="$n" -v cpu="$cpu" \
+    'BEGIN { printf "%s,%s,%s,%s,%s\n", r, b, c, ops, (n > 0 ? sprintf("%.3f", cpu * 1e6 / n) : "") }' \
+    >>"$CSV"
+}
+
+# run_config CONFIG ROUND: runs the three invocations and records each.
 run_config() {
   local config="$1" round="$2" dir="$WORK/$1-$2" target=()
   mkdir -p "$dir"
@@ -76,65 +99,52 @@ run_config() {
   tfs_progress "round $round/$ROUNDS $config: fillrandom + compact"
   tfs_db_bench "$dir/fill.log" "${target[@]}" "${COMMON[@]}" \
     --benchmarks=fillrandom,compact
-  echo "fillrandom $(tfs_ops fillrandom "$dir/fill.log")" >>"$WORK/$config.ops"
+  record "$config" "$round" fillrandom "$dir/fill.log"
   local bench
   for bench in readrandom readwhilewriting; do
     tfs_progress "round $round/$ROUNDS $config: $bench (${SECS}s)"
     tfs_db_bench "$dir/$bench.log" "${target[@]}" "${COMMON[@]}" "${READ_FLAGS[@]}" \
       --benchmarks="$bench"
-    echo "$bench $(tfs_ops "$bench" "$dir/$bench.log")" >>"$WORK/$config.ops"
+    record "$config" "$round" "$bench" "$dir/$bench.log"
   done
   rm -rf "$dir"  # keep the disk footprint at one database
 }
 
-# ABBA order: odd rounds run default first, even rounds tierfs first, so that
-# neither always inherits the other's leftovers (dirty pages, disk writeback).
 for ((round = 1; round <= ROUNDS; round++)); do
-  order=("${CONFIGS[@]}")
-  if ((round % 2 == 0)); then order=("${CONFIGS[1]}" "${CONFIGS[0]}"); fi
-  for config in "${order[@]}"; do
+  mapfile -t ORDER < <(tfs_round_order "$round" "$CONFIGS")
+  for config in "${ORDER[@]}"; do
     sync  # write back the previous run's dirty pages before timing this one
     run_config "$config" "$round"
   done
 done
 
-# ops_of CONFIG BENCH: every round's ops/sec.
-ops_of() { awk -v b="$2" '$1 == b { print $2 }' "$WORK/$1.ops" | paste -sd " " -; }
-# paired_ratios BENCH: tierfs / default of each round. The two runs of a round
-# are back to back, so the machine's slow drifts cancel in their ratio.
-paired_ratios() {
-  paste <(awk -v b="$1" '$1 == b { print $2 }' "$WORK/tierfs.ops") \
-        <(awk -v b="$1" '$1 == b { print $2 }' "$WORK/default.ops") |
-    awk '{ printf "%.3f ", ($2 > 0 ? $1 / $2 : 0) }'
+METRICS=(--metric ops_per_sec:higher:ops/s --metric "cpu_us_per_op:lower:CPU us/op")
+"$PY" "$ROOT/benchmarks/rounds.py" summary --csv "$CSV" --cells benchmark --baseline default \
+  --systems "$CONFIGS" "${METRICS[@]}" --out "$WORK/summary.csv"
+# verdict BENCH: the target's verdict from TierFS's paired ops/s ratio and its
+# interval: met (the interval above 0.97), not met (below), or not shown.
+verdict() {
+  awk -F, -v b="$1" 'NR > 1 && $1 == b && $2 == "tierfs" && $3 == "ops_per_sec" {
+      r = $8; lo = $9; hi = $10
+      if (lo == "") { print "one round: not shown"; exit }
+      if (lo >= 0.97) v = "met"; else if (hi < 0.97) v = "not met"; else v = "not shown either way"
+      printf "%s (%.3f [%.3f-%.3f])\n", v, r, lo, hi; exit }' "$WORK/summary.csv"
 }
 
-met=1
 {
   echo "## TierFS overhead: one tier, no device model, vs RocksDB's default file system"
   echo
-  echo "$(date -u '+%Y-%m-%d %H:%M UTC'), revision $(tfs_revision), $(nproc) cores, $ROUNDS round(s)" \
-       "alternating default/tierfs; db_bench $("$DB_BENCH" --version 2>/dev/null | awk '{print $NF}')" \
-       "--num=$NUM --value_size=400, reads ${SECS}s. Headline: the median over rounds of" \
-       "tierfs / default within a round (runs of a round are back to back)."
+  echo "$(date -u '+%Y-%m-%d %H:%M UTC'), revision $(tfs_revision), $(nproc) cores, $ROUNDS round(s)," \
+       "the two configurations in a rotating order; db_bench $("$DB_BENCH" --version 2>/dev/null | awk '{print $NF}')" \
+       "--num=$NUM --value_size=400, reads ${SECS}s. Ratios are TierFS / default, paired by round," \
+       "with 95% bootstrap intervals (\`benchmarks/rounds.py\`). CPU us/op: the process's user +" \
+       "system time over the operations db_bench counted (the fill's includes its compaction)."
   echo
-  tfs_md_header benchmark "default ops/s (median)" "tierfs ops/s (median)" "ratio of medians" \
-    "**median paired ratio**" "paired ratios by round"
-  for bench in "${BENCHES[@]}"; do
-    # shellcheck disable=SC2046  # word splitting intended
-    d="$(tfs_median $(ops_of default "$bench"))"
-    # shellcheck disable=SC2046
-    t="$(tfs_median $(ops_of tierfs "$bench"))"
-    ratios="$(paired_ratios "$bench")"
-    # shellcheck disable=SC2086
-    r="$(tfs_median $ratios)"
-    awk -v r="$r" 'BEGIN { exit !(r >= 0.97) }' || met=0
-    tfs_md_row "$bench" "$d" "$t" "$(tfs_ratio "$t" "$d")" "**$r**" "$ratios"
-  done
+  "$PY" "$ROOT/benchmarks/rounds.py" table --csv "$CSV" --cells benchmark --baseline default \
+    --systems "$CONFIGS" "${METRICS[@]}"
   echo
-  if ((met)); then
-    echo "Target (TierFS / default >= 0.97 for every benchmark): **met**."
-  else
-    echo "Target (TierFS / default >= 0.97 for every benchmark): **not met**."
-  fi
+  echo "Target (TierFS / default ops/s >= 0.97, the interval above it):"
+  echo
+  for bench in "${BENCHES[@]}"; do echo "- $bench: $(verdict "$bench")"; done
 } | tee "$OUT"
 tfs_progress "done; wrote ${OUT#"$ROOT"/}"
