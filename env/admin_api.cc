@@ -145,10 +145,9 @@ void MigrationInfoOf(Store* store, MigrationInfo* info) {
   if (!m) return;
   Migrator::Info i = m->GetInfo();
   info->enabled = true;
-  for (const Move& mv : i.manual) info->queue.push_back("manual " + Store::DescribeMove(mv));
-  for (const Move& mv : i.planned) info->queue.push_back("planned " + Store::DescribeMove(mv));
-  if (i.running) info->running = Store::DescribeMove(i.current);
-  info->running_manual = i.running_manual;
+  for (const Move& mv : i.manual) info->queue.push_back(MoveExecutor::Info(mv, /*manual=*/true));
+  for (const Move& mv : i.planned) info->queue.push_back(MoveExecutor::Info(mv, /*manual=*/false));
+  if (i.running) info->running = MoveExecutor::Info(i.current, i.running_manual);
   info->done = i.done;
   info->bytes = i.bytes;
   info->skipped = i.skipped;

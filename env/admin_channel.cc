@@ -256,7 +256,7 @@ rocksdb::Status WaitForQueuedManualMoves(
     Status s = SendAdminRequest(meta_dir, req, &resp, timeout_ms);
     if (!s.ok()) return s;
     const MigrationInfo& m = resp.migration;
-    p.left = (m.running_manual ? 1 : 0) + QueuedManualMoves(m);
+    p.left = (m.running && m.running->manual ? 1 : 0) + QueuedManualMoves(m);
     if (first) {
       p.first = p.left;
       bytes_at_start = m.bytes;

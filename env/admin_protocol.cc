@@ -1,12 +1,12 @@
 // The admin channel's wire format (admin_protocol.h): the request and answer
 // structs to JSON text and back. Both ends of the channel call these.
 //
-// Request, REQ-<pid>-<n>.json, a JSON object (version 1):
+// Request, REQ-<pid>-<n>.json, a JSON object (version 2):
 //
 //   +---------------+-------------------------------------------------------------------+
 //   | field         | meaning                                                           |
 //   +---------------+-------------------------------------------------------------------+
-//   | v             | integer, kAdminProtocolVersion (1); required                      |
+//   | v             | integer, kAdminProtocolVersion (2); required                      |
 //   | op            | string, an AdminOpName; required                                  |
 //   | path          | string, a logical file path, absolute and normalized              |
 //   | column_family | string, a column family's name (instead of a path)                |
@@ -28,7 +28,7 @@
 // A field left out has the struct's default (tier -1, first 0, last 2^64-1,
 // path and column family ""); the encoder writes every field the op takes.
 //
-// Answer, RESP-<pid>-<n>.json, a JSON object (version 1), to every request:
+// Answer, RESP-<pid>-<n>.json, a JSON object (version 2), to every request:
 //
 //   field             type                       meaning
 //   ----------------  -------------------------  ----------------------------------------
@@ -36,11 +36,13 @@
 //   ok                bool                       the request was carried out (or queued)
 //   message           string                     "done", "queued", or why not
 //   migration         object: enabled (bool),    MigrationInfo: the migration engine's
-//                     queue (strings), running   queue, the move running and its
-//                     (string), running_manual   counters
-//                     (bool), done, bytes,
-//                     skipped, given_up, waits
-//                     (integers)
+//                     queue (moves), running     queue, the move running and its
+//                     (a move, or absent), done, counters
+//                     bytes, skipped, given_up,
+//                     waits (integers)
+//   a move            object: manual (bool), op  MoveInfo
+//                     (a DataOpName), file,
+//                     segment, to (integers)
 //   errors            object: name -> integer    the store's error counters (store_errors.h)
 //   tiers             array of objects           stats only: TierStatsToJsonLossless
 //   sampled_ns        integer                    stats only: steady clock, ns
@@ -237,8 +239,26 @@ AdminRequest DecodeFields(AdminOp op, const json& j) {
 const std::vector<const char*> kResponseFields = {
     "ok", "message", "migration", "errors", "tiers", "sampled_ns", "copies_in_flight"};
 const std::vector<const char*> kMigrationFields = {
-    "enabled", "queue", "running", "running_manual", "done", "bytes", "skipped", "given_up",
-    "waits"};
+    "enabled", "queue", "running", "done", "bytes", "skipped", "given_up", "waits"};
+const std::vector<const char*> kMoveFields = {"manual", "op", "file", "segment", "to"};
+
+json MoveToJson(const MoveInfo& m) {
+  return json{{"manual", m.manual}, {"op", DataOpName(m.op)}, {"file", m.file_id},
+              {"segment", m.segment}, {"to", m.to}};
+}
+
+MoveInfo MoveFromJson(const json& j) {
+  if (!j.is_object()) throw std::invalid_argument("a move: expected an object, got " + j.dump());
+  RefuseUnknownFields(j, kMoveFields, "a move");
+  MoveInfo m;
+  m.manual = Bool(j, "manual");
+  const std::string op = String(j, "op");
+  if (!ParseDataOp(op, &m.op)) throw std::invalid_argument("a move: unknown op \"" + op + "\"");
+  m.file_id = JsonNumber<uint64_t>(j, "file", 0);
+  m.segment = JsonNumber<uint64_t>(j, "segment", 0);
+  m.to = JsonNumber<int>(j, "to", 0);
+  return m;
+}
 
 }  // namespace
 
@@ -322,12 +342,14 @@ Status DecodeAdminRequest(const std::string& text, AdminRequest* request) {
 
 std::string EncodeAdminResponse(const AdminResponse& r) {
   const MigrationInfo& m = r.migration;
+  json queue = json::array();
+  for (const MoveInfo& q : m.queue) queue.push_back(MoveToJson(q));
+  json migration{{"enabled", m.enabled}, {"queue", queue}, {"done", m.done},
+                 {"bytes", m.bytes}, {"skipped", m.skipped}, {"given_up", m.given_up},
+                 {"waits", m.waits}};
+  if (m.running) migration["running"] = MoveToJson(*m.running);
   json j{{"v", kAdminProtocolVersion}, {"ok", r.ok}, {"message", r.message},
-         {"migration", {{"enabled", m.enabled}, {"queue", m.queue}, {"running", m.running},
-                        {"running_manual", m.running_manual}, {"done", m.done},
-                        {"bytes", m.bytes}, {"skipped", m.skipped},
-                        {"given_up", m.given_up}, {"waits", m.waits}}},
-         {"errors", StoreErrorsToJson(r.errors)}};
+         {"migration", migration}, {"errors", StoreErrorsToJson(r.errors)}};
   if (!r.tiers.empty()) {
     j["tiers"] = TierStatsToJsonLossless(r.tiers);
     j["sampled_ns"] = r.sampled_ns;
@@ -354,9 +376,14 @@ Status DecodeAdminResponse(const std::string& text, AdminResponse* response) {
       }
       RefuseUnknownFields(*m, kMigrationFields, "an admin answer's \"migration\"");
       r.migration.enabled = Bool(*m, "enabled");
-      r.migration.queue = m->value("queue", std::vector<std::string>());
-      r.migration.running = String(*m, "running");
-      r.migration.running_manual = Bool(*m, "running_manual");
+      auto queue = m->find("queue");
+      if (queue != m->end()) {
+        if (!queue->is_array()) {
+          throw std::invalid_argument("\"queue\": expected an array, got " + queue->dump());
+        }
+        for (const json& q : *queue) r.migration.queue.push_back(MoveFromJson(q));
+      }
+      if (m->contains("running")) r.migration.running = MoveFromJson((*m)["running"]);
       r.migration.done = JsonNumber<uint64_t>(*m, "done", 0);
       r.migration.bytes = JsonNumber<uint64_t>(*m, "bytes", 0);
       r.migration.skipped = JsonNumber<uint64_t>(*m, "skipped", 0);

@@ -28,7 +28,7 @@ namespace tierfs {
 // The version every message carries in "v". Raised when a field changes
 // meaning or a decoder of the previous version would misread a message;
 // both ends are the same build of TierFS, so only one version is read.
-constexpr int kAdminProtocolVersion = 1;
+constexpr int kAdminProtocolVersion = 2;
 
 // The operations a request can name, by their names on the wire ("op").
 enum class AdminOp : uint8_t {

@@ -74,10 +74,22 @@ IOStatus MoveExecutor::CopyRange(FileEntry* entry, int from, int to, uint64_t st
   return s;
 }
 
-std::string MoveExecutor::Describe(const Move& m) {
-  std::string s = std::string(DataOpName(m.op)) + " " + std::to_string(m.ref.file_id) + ":" +
-                  std::to_string(m.ref.segment);
-  if (m.op != Move::kDropCopy) s += " -> tier " + std::to_string(m.to);
+MoveInfo MoveExecutor::Info(const Move& m, bool manual) {
+  MoveInfo info;
+  info.manual = manual;
+  info.op = m.op;
+  info.file_id = m.ref.file_id;
+  info.segment = m.ref.segment;
+  info.to = m.op == Move::kDropCopy ? -1 : m.to;
+  return info;
+}
+
+std::string MoveExecutor::Describe(const Move& m) { return DescribeMove(Info(m, false)); }
+
+std::string DescribeMove(const MoveInfo& m) {
+  std::string s = std::string(DataOpName(m.op)) + " " + std::to_string(m.file_id) + ":" +
+                  std::to_string(m.segment);
+  if (m.op != DataOp::kDropCopy) s += " -> tier " + std::to_string(m.to);
   return s;
 }
 

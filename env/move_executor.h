@@ -36,6 +36,7 @@
 #include "agents/policy.h"
 #include "env/namespace.h"
 #include "core/trace_format.h"
+#include "tierfs/statistics.h"
 
 namespace tierfs {
 
@@ -75,8 +76,10 @@ class MoveExecutor {
   // is never staler than its home). Takes entry->move_mu.
   rocksdb::IOStatus DropCopies(FileEntry* entry) EXCLUDES(entry->move_mu);
   // "migrate 12:3 -> tier 1" (operation, file id:segment, destination), as
-  // `tierfs queue` and the info log show a move.
+  // `tierfs queue` and the info log show a move (DescribeMove).
   static std::string Describe(const Move& move);
+  // The move as the public API shows it (<tierfs/statistics.h>).
+  static MoveInfo Info(const Move& move, bool manual);
 
   // ---- the protocol's parts, which Store::RelocateSegment shares ----
   // Copies [start, end) of the file from tier `from` to tier `to` (creating

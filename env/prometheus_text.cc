@@ -120,7 +120,7 @@ std::string StoreMetricsToPrometheus(const StoreMetrics& metrics) {
   Sample(&out, "tierfs_migration_queue_length", "queue=\"manual\"", manual);
   Sample(&out, "tierfs_migration_queue_length", "queue=\"planned\"", m.queue.size() - manual);
   Single(&out, "tierfs_migration_running", "gauge", "1 while a migration move runs",
-         !m.running.empty());
+         m.running.has_value());
   return out;
 }
 

@@ -85,7 +85,7 @@ void Store::ListFiles(const std::string& dir, std::vector<FileInfo>* files) {
   for (const auto& [name, e] : entries) {
     FileInfo info;
     info.name = name;
-    info.kind = FileKindName(ClassifyFileName(name));  // by its current name: CURRENT was born a .dbtmp
+    info.kind = ClassifyFileName(name);  // by its current name: CURRENT was born a .dbtmp
     info.size = e->size.load();
     {
       ReaderLock elock(&e->mu);

@@ -43,7 +43,7 @@ TEST(AdminChannelTest, EveryRequestSurvivesTheRoundTrip) {
   EXPECT_EQ(2, m.tier);
   EXPECT_EQ(3u, m.first);
   EXPECT_EQ(5u, m.last);
-  EXPECT_EQ(R"({"first":0,"last":18446744073709551615,"op":"drop-copy","path":"/db/2.sst","v":1})",
+  EXPECT_EQ(R"({"first":0,"last":18446744073709551615,"op":"drop-copy","path":"/db/2.sst","v":2})",
             EncodeAdminRequest(drop));
   const HintRequest cold{"/db/4.sst", "", AccessHint::kCold};
   ASSERT_TRUE(DecodeAdminRequest(EncodeAdminRequest(cold), &out).ok());
@@ -53,7 +53,7 @@ TEST(AdminChannelTest, EveryRequestSurvivesTheRoundTrip) {
 TEST(AdminChannelTest, ARequestReadsWithItsDefaults) {
   AdminRequest r;
   ASSERT_TRUE(
-      DecodeAdminRequest(R"({"v":1,"op":"migrate","path":"/db/1.sst","tier":1,"first":2})", &r)
+      DecodeAdminRequest(R"({"v":2,"op":"migrate","path":"/db/1.sst","tier":1,"first":2})", &r)
           .ok());
   const DataOpRequest& m = std::get<DataOpRequest>(r);
   EXPECT_EQ(DataOp::kMigrate, m.op);
@@ -61,9 +61,9 @@ TEST(AdminChannelTest, ARequestReadsWithItsDefaults) {
   EXPECT_EQ(1, m.tier);
   EXPECT_EQ(2u, m.first);
   EXPECT_EQ(~uint64_t(0), m.last);
-  ASSERT_TRUE(DecodeAdminRequest(R"({"v":1,"op":"pin","column_family":"cf"})", &r).ok());
+  ASSERT_TRUE(DecodeAdminRequest(R"({"v":2,"op":"pin","column_family":"cf"})", &r).ok());
   EXPECT_EQ(-1, std::get<PinRequest>(r).tier);
-  ASSERT_TRUE(DecodeAdminRequest(R"({"v":1,"op":"queue"})", &r).ok());
+  ASSERT_TRUE(DecodeAdminRequest(R"({"v":2,"op":"queue"})", &r).ok());
   EXPECT_EQ(AdminOp::kQueue, OpOf(r));
 }
 
@@ -80,26 +80,26 @@ std::string RequestError(const std::string& text) {
 TEST(AdminChannelTest, UnknownVersionsOpsAndFieldsAreRefusedByName) {
   EXPECT_NE(std::string::npos, RequestError(R"({"op":"queue"})").find("no \"v\""));
   EXPECT_NE(std::string::npos,
-            RequestError(R"({"v":2,"op":"queue"})").find("admin protocol version 2"));
+            RequestError(R"({"v":1,"op":"queue"})").find("admin protocol version 1"));
   EXPECT_NE(std::string::npos, RequestError(R"({"v":"1","op":"queue"})").find("\"v\""));
-  EXPECT_NE(std::string::npos, RequestError(R"({"v":1})").find("no \"op\""));
+  EXPECT_NE(std::string::npos, RequestError(R"({"v":2})").find("no \"op\""));
   EXPECT_NE(std::string::npos,
-            RequestError(R"({"v":1,"op":"warp"})").find("unknown admin op 'warp' (known: "));
+            RequestError(R"({"v":2,"op":"warp"})").find("unknown admin op 'warp' (known: "));
   // The old format's "command" is not this one's "op".
   EXPECT_NE(std::string::npos,
-            RequestError(R"({"v":1,"command":"queue"})").find("no \"op\""));
-  EXPECT_NE(std::string::npos, RequestError(R"({"v":1,"op":"queue","path":"/db/1.sst"})")
+            RequestError(R"({"v":2,"command":"queue"})").find("no \"op\""));
+  EXPECT_NE(std::string::npos, RequestError(R"({"v":2,"op":"queue","path":"/db/1.sst"})")
                                    .find("unknown field \"path\" in a \"queue\" request "
                                          "(it takes: none)"));
   EXPECT_NE(std::string::npos,
-            RequestError(R"({"v":1,"op":"drop-copy","path":"/a","tier":1})")
+            RequestError(R"({"v":2,"op":"drop-copy","path":"/a","tier":1})")
                 .find("unknown field \"tier\" in a \"drop-copy\" request (it takes: path, "
                       "first, last)"));
   EXPECT_NE(std::string::npos,
-            RequestError(R"({"v":1,"op":"migrate","path":"/a","tier":1,"priority":9})")
+            RequestError(R"({"v":2,"op":"migrate","path":"/a","tier":1,"priority":9})")
                 .find("unknown field \"priority\""));
   EXPECT_NE(std::string::npos,
-            RequestError(R"({"v":1,"op":"hint","path":"/a","hint":"lukewarm"})")
+            RequestError(R"({"v":2,"op":"hint","path":"/a","hint":"lukewarm"})")
                 .find("unknown access hint 'lukewarm'"));
 }
 
@@ -107,40 +107,44 @@ TEST(AdminChannelTest, UnknownVersionsOpsAndFieldsAreRefusedByName) {
 // fit (2^64 + 4e9 written as a float) was converted with undefined behaviour.
 TEST(AdminChannelTest, ANumberOutOfRangeIsAnError) {
   EXPECT_NE(std::string::npos,
-            RequestError(R"({"v":1,"op":"migrate","last":18446744077709551615})")
+            RequestError(R"({"v":2,"op":"migrate","last":18446744077709551615})")
                 .find("\"last\": expected an integer"));
-  EXPECT_NE("", RequestError(R"({"v":1,"op":"pin","tier":3000000000})"));
-  EXPECT_NE("", RequestError(R"({"v":1,"op":"pin","tier":1.5})"));
-  EXPECT_NE("", RequestError(R"({"v":1,"op":"migrate","first":-1})"));
+  EXPECT_NE("", RequestError(R"({"v":2,"op":"pin","tier":3000000000})"));
+  EXPECT_NE("", RequestError(R"({"v":2,"op":"pin","tier":1.5})"));
+  EXPECT_NE("", RequestError(R"({"v":2,"op":"migrate","first":-1})"));
 }
 
 TEST(AdminChannelTest, ARequestOfTheWrongShapeIsAnError) {
   EXPECT_NE("", RequestError("[1, 2]"));
   EXPECT_NE("", RequestError("{\"op\":"));
-  EXPECT_NE(std::string::npos, RequestError(R"({"v":1,"op":7})").find("\"op\": expected a string"));
+  EXPECT_NE(std::string::npos, RequestError(R"({"v":2,"op":7})").find("\"op\": expected a string"));
   EXPECT_NE(std::string::npos,
-            RequestError(R"({"v":1,"op":"pin","tier":"1"})").find("\"tier\""));
+            RequestError(R"({"v":2,"op":"pin","tier":"1"})").find("\"tier\""));
   EXPECT_NE(std::string::npos,
-            RequestError(R"({"v":1,"op":"unpin","path":3})").find("\"path\": expected a string"));
+            RequestError(R"({"v":2,"op":"unpin","path":3})").find("\"path\": expected a string"));
 }
 
 // An answer with a value of the wrong type threw out of SendAdminRequest,
 // and the tool died of the uncaught exception.
 TEST(AdminChannelTest, AMalformedResponseIsCorruptionNotAnException) {
   AdminResponse resp;
-  rocksdb::Status s = DecodeAdminResponse(R"({"v":1,"ok":"yes","message":3})", &resp);
+  rocksdb::Status s = DecodeAdminResponse(R"({"v":2,"ok":"yes","message":3})", &resp);
   EXPECT_TRUE(s.IsCorruption()) << s.ToString();
   EXPECT_TRUE(
-      DecodeAdminResponse(R"({"v":1,"ok":true,"migration":{"done":-4}})", &resp).IsCorruption());
-  ASSERT_TRUE(DecodeAdminResponse(R"({"v":1,"ok":true,"message":"done","migration":{)"
-                                  R"("enabled":true,"queue":["manual a"],"done":3},)"
+      DecodeAdminResponse(R"({"v":2,"ok":true,"migration":{"done":-4}})", &resp).IsCorruption());
+  ASSERT_TRUE(DecodeAdminResponse(R"({"v":2,"ok":true,"message":"done","migration":{)"
+                                  R"("enabled":true,"queue":[{"manual":true,"op":"migrate","file":7,)"
+                                  R"("segment":2,"to":0}],"done":3},)"
                                   R"("errors":{"stats_load":2}})",
                                   &resp)
                   .ok());
   EXPECT_TRUE(resp.ok);
   EXPECT_EQ("done", resp.message);
   EXPECT_TRUE(resp.migration.enabled);
-  EXPECT_EQ(1u, resp.migration.queue.size());
+  ASSERT_EQ(1u, resp.migration.queue.size());
+  EXPECT_EQ("migrate 7:2 -> tier 0", DescribeMove(resp.migration.queue[0]));
+  EXPECT_TRUE(resp.migration.queue[0].manual);
+  EXPECT_FALSE(resp.migration.running);
   EXPECT_EQ(3u, resp.migration.done);
   EXPECT_EQ(2u, resp.errors[size_t(StoreError::kStatsLoad)]);
 }
@@ -150,22 +154,40 @@ TEST(AdminChannelTest, AResponseOfAnotherVersionOrWithUnknownFieldsIsRefused) {
   rocksdb::Status s = DecodeAdminResponse(R"({"ok":true,"message":"done"})", &resp);
   EXPECT_TRUE(s.IsCorruption());
   EXPECT_NE(std::string::npos, s.ToString().find("no \"v\"")) << s.ToString();
-  s = DecodeAdminResponse(R"({"v":1,"ok":true,"colour":"blue"})", &resp);
+  s = DecodeAdminResponse(R"({"v":2,"ok":true,"colour":"blue"})", &resp);
   EXPECT_NE(std::string::npos, s.ToString().find("unknown field \"colour\" in an admin answer"))
       << s.ToString();
-  s = DecodeAdminResponse(R"({"v":1,"ok":true,"migration":{"dune":1}})", &resp);
+  s = DecodeAdminResponse(R"({"v":2,"ok":true,"migration":{"dune":1}})", &resp);
   EXPECT_NE(std::string::npos, s.ToString().find("unknown field \"dune\"")) << s.ToString();
+  // A move of an unknown kind, or with a field it does not take.
+  s = DecodeAdminResponse(R"({"v":2,"ok":true,"migration":{"running":{"op":"teleport"}}})",
+                          &resp);
+  EXPECT_NE(std::string::npos, s.ToString().find("unknown op \"teleport\"")) << s.ToString();
+  s = DecodeAdminResponse(R"({"v":2,"ok":true,"migration":{"queue":[{"op":"migrate","by":1}]}})",
+                          &resp);
+  EXPECT_NE(std::string::npos, s.ToString().find("unknown field \"by\" in a move")) << s.ToString();
   // The encoder's answer reads back whole.
   AdminResponse in;
   in.ok = true;
   in.message = "queued";
   in.migration.enabled = true;
-  in.migration.queue = {"manual migrate 1:0 -> tier 0"};
-  in.migration.running_manual = true;
+  MoveInfo manual;
+  manual.manual = true;
+  manual.file_id = 1;
+  MoveInfo drop;
+  drop.op = DataOp::kDropCopy;
+  drop.file_id = 9;
+  drop.segment = 4;
+  drop.to = -1;
+  in.migration.queue = {manual, drop};
+  in.migration.running = manual;
   in.migration.bytes = 65536;
   in.errors[size_t(StoreError::kAdminChannel)] = 4;
   ASSERT_TRUE(DecodeAdminResponse(EncodeAdminResponse(in), &resp).ok());
   EXPECT_EQ(EncodeAdminResponse(in), EncodeAdminResponse(resp));
+  EXPECT_EQ(in.migration.queue, resp.migration.queue);
+  ASSERT_TRUE(resp.migration.running);
+  EXPECT_EQ(manual, *resp.migration.running);
 }
 
 // `tierfs watch` takes differences of two "stats" answers: every counter,
@@ -173,7 +195,7 @@ TEST(AdminChannelTest, AResponseOfAnotherVersionOrWithUnknownFieldsIsRefused) {
 TEST(AdminChannelTest, AStatsAnswerCarriesEveryStatisticWhole) {
   AdminResponse resp;
   ASSERT_TRUE(DecodeAdminResponse(
-                  R"({"v":1,"ok":true,"message":"done","sampled_ns":123456789,)"
+                  R"({"v":2,"ok":true,"message":"done","sampled_ns":123456789,)"
                   R"("copies_in_flight":2,)"
                   R"("tiers":[{"tier":0,"path":"/t0","device":"optane","capacity":100,)"
                   R"("used_bytes":40,"reads":7,"page_copy_bytes":8192,)"
@@ -196,11 +218,11 @@ TEST(AdminChannelTest, AStatsAnswerCarriesEveryStatisticWhole) {
   EXPECT_EQ(1, resp.tiers[1].index);
   EXPECT_EQ(5u, resp.tiers[1].Get(TierTicker::kUserReads));
   EXPECT_TRUE(
-      DecodeAdminResponse(R"({"v":1,"ok":true,"tiers":{"tier":0}})", &resp).IsCorruption());
+      DecodeAdminResponse(R"({"v":2,"ok":true,"tiers":{"tier":0}})", &resp).IsCorruption());
   EXPECT_TRUE(
-      DecodeAdminResponse(R"({"v":1,"ok":true,"tiers":[{"reads":-1}]})", &resp).IsCorruption());
+      DecodeAdminResponse(R"({"v":2,"ok":true,"tiers":[{"reads":-1}]})", &resp).IsCorruption());
   // Answers to the other requests carry no statistics.
-  ASSERT_TRUE(DecodeAdminResponse(R"({"v":1,"ok":true,"message":"done"})", &resp).ok());
+  ASSERT_TRUE(DecodeAdminResponse(R"({"v":2,"ok":true,"message":"done"})", &resp).ok());
   EXPECT_TRUE(resp.tiers.empty());
 }
 

@@ -234,7 +234,7 @@ void WaitForQuietMigrator(rocksdb::FileSystem* fs) {
   for (int i = 0; i < 2000 && quiet < 4; ++i) {
     MigrationInfo info;
     ASSERT_TRUE(GetMigrationInfo(fs, &info).ok());
-    quiet = info.queue.empty() && info.running.empty() ? quiet + 1 : 0;
+    quiet = info.queue.empty() && !info.running ? quiet + 1 : 0;
     std::this_thread::sleep_for(std::chrono::milliseconds(25));
   }
   ASSERT_EQ(4, quiet) << "the migration thread never went quiet";

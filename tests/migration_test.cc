@@ -190,7 +190,7 @@ TEST_F(MigrationTest, AdminChannelReachesTheProcessThatHasTheStoreOpen) {
   EXPECT_EQ(2u, resp.migration.done);
   // The tool cannot encode an unknown op; a request file naming one is
   // answered with the decoder's error, naming it.
-  ASSERT_TRUE(SendAdminRequestText(meta, R"({"v":1,"op":"warp"})", &resp, 10000).ok());
+  ASSERT_TRUE(SendAdminRequestText(meta, R"({"v":2,"op":"warp"})", &resp, 10000).ok());
   EXPECT_FALSE(resp.ok);
   EXPECT_NE(std::string::npos, resp.message.find("unknown admin op 'warp'")) << resp.message;
 }
@@ -220,7 +220,7 @@ TEST_F(MigrationTest, TheToolCanWaitForTheManualMovesItQueued) {
   for (size_t i = 1; i < seen.size(); ++i) EXPECT_LE(seen[i].left, seen[i - 1].left);
   EXPECT_GE(seen.back().bytes_moved, 64u << 10);
   ASSERT_TRUE(SendAdminRequest(meta, QueueRequest(), &resp, 10000).ok());
-  EXPECT_FALSE(resp.migration.running_manual);
+  EXPECT_FALSE(resp.migration.running && resp.migration.running->manual);
   EXPECT_EQ(data, test::ReadAll(fs_.get(), "/db/000011.sst"));
 }
 
@@ -278,10 +278,10 @@ TEST_F(MigrationTest, BadOperationsAreNamed) {
   // there (admin_protocol.h); an unknown one is named back.
   AdminRequest req;
   rocksdb::Status d =
-      DecodeAdminRequest(R"({"v":1,"op":"teleport","path":"/db/000005.sst"})", &req);
+      DecodeAdminRequest(R"({"v":2,"op":"teleport","path":"/db/000005.sst"})", &req);
   EXPECT_TRUE(d.IsInvalidArgument());
   EXPECT_NE(std::string::npos, d.ToString().find("'teleport'")) << d.ToString();
-  d = DecodeAdminRequest(R"({"v":1,"op":"hint","path":"/db/000005.sst","hint":"lukewarm"})",
+  d = DecodeAdminRequest(R"({"v":2,"op":"hint","path":"/db/000005.sst","hint":"lukewarm"})",
                          &req);
   EXPECT_NE(std::string::npos, d.ToString().find("unknown access hint 'lukewarm'")) << d.ToString();
   // The typed API cannot be given a bad name, only a bad value.
@@ -440,7 +440,7 @@ TEST_F(MigrationTest, ListenerFromAnOptionsFileGivesTableFilesTheirLevels) {
   ASSERT_TRUE(ListFiles(fs_.get(), "/ldb", &files).ok());
   int ssts = 0;
   for (const auto& f : files) {
-    if (f.kind != "sst") continue;
+    if (f.kind != FileKind::kSst) continue;
     ++ssts;
     EXPECT_GE(f.level, 0) << f.name;  // the compaction's output level
   }

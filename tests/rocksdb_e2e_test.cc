@@ -92,7 +92,7 @@ TEST_P(RocksDBOnTierFS, LoadOverwriteCompactReopenVerify) {
   ASSERT_TRUE(ListFiles(tdb_->fs.get(), "/db", &files).ok());
   std::vector<uint64_t> sst_segments(GetParam().capacities.size(), 0);
   for (const FileInfo& f : files) {
-    if (f.kind != "sst") continue;
+    if (f.kind != FileKind::kSst) continue;
     for (size_t t = 0; t < sst_segments.size(); ++t) sst_segments[t] += f.segments_per_tier[t];
   }
   EXPECT_GT(sst_segments.front(), 0u);

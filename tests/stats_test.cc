@@ -572,9 +572,16 @@ TEST(PrometheusTextTest, StoreErrorsAndMigration) {
   StoreMetrics m;
   m.errors[size_t(StoreError::kEvictionMove)] = 2;
   m.migration.enabled = true;
-  m.migration.queue = {"manual migrate 7:0 -> 0", "planned migrate 7:1 -> 1",
-                       "planned migrate 8:0 -> 1"};
-  m.migration.running = "migrate 9:0 -> 0";
+  auto move = [](bool manual, uint64_t file, uint64_t segment, int to) {
+    MoveInfo info;
+    info.manual = manual;
+    info.file_id = file;
+    info.segment = segment;
+    info.to = to;
+    return info;
+  };
+  m.migration.queue = {move(true, 7, 0, 0), move(false, 7, 1, 1), move(false, 8, 0, 1)};
+  m.migration.running = move(false, 9, 0, 0);
   m.migration.done = 5;
   m.migration.bytes = 1 << 20;
   m.migration.skipped = 1;

@@ -1,6 +1,6 @@
-// The values of TierFS's hints and data operations: part of the public API
-// (installed as <tierfs/hint_types.h>, included by <tierfs/hints.h>) and the
-// one definition of each enum. No dependencies beyond the standard library,
+// The values of TierFS's hints, data operations and file kinds: part of the
+// public API (installed as <tierfs/hint_types.h>, included by <tierfs/hints.h>
+// and <tierfs/statistics.h>) and the one definition of each enum. No dependencies beyond the standard library,
 // so the policies (agents/, which build without RocksDB) hold the same enums
 // the application passes.
 #pragma once
@@ -9,6 +9,28 @@
 #include <string>
 
 namespace tierfs {
+
+// What a file is, as far as placement cares: TierFS derives it from the file's
+// name (FileInfo::kind), and the policies see only this, never a path.
+enum class FileKind : uint8_t {
+  kOther = 0,
+  kWal,       // NNNNNN.log: written once, read back only at recovery
+  kSst,       // NNNNNN.sst: immutable table file
+  kBlob,      // NNNNNN.blob
+  kManifest,  // MANIFEST-NNNNNN
+  kCurrent,   // CURRENT
+  kOptions,   // OPTIONS-NNNNNN
+  kIdentity,  // IDENTITY
+  kLock,      // LOCK
+  kInfoLog,   // LOG, LOG.old.*
+  kTemp,      // *.dbtmp
+  kVolume,    // a block device's address space (a replayed block trace), not a RocksDB file
+};
+
+// Short lower-case name ("sst", "wal", "blob", "manifest", "current",
+// "options", "identity", "lock", "log", "temp", "volume", "other"), stable: the
+// admin tool writes it.
+const char* FileKindName(FileKind kind);
 
 // An application's access-pattern hint for a column family or a file:
 // HintStor's stream hints (hintstor.txt, section 4.2). Policies read them

@@ -10,6 +10,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -215,7 +216,7 @@ rocksdb::Status GetTierStats(const rocksdb::FileSystem* fs,
 // One line per file for `tierfs ls`.
 struct FileInfo {
   std::string name;              // logical path
-  std::string kind;              // "sst", "wal", ...
+  FileKind kind = FileKind::kOther;  // by its name (FileKindName() names it)
   int level = -1;                // LSM level from the event listener, -1 unknown
   AccessHint hint = AccessHint::kNone;  // its access hint (AccessHintName() names it)
   int pinned_tier = -1;
@@ -240,12 +241,29 @@ struct SegmentReport {
 rocksdb::Status ListSegments(const rocksdb::FileSystem* fs, const std::string& dir,
                              std::vector<SegmentReport>* segments);
 
+// A move of the migration engine, queued or running.
+struct MoveInfo {
+  bool manual = false;  // asked for through the API or the admin tool; else the policy's plan
+  DataOp op = DataOp::kMigrate;
+  uint64_t file_id = 0;  // the file's id, as `tierfs segments` and traces name it
+  uint64_t segment = 0;
+  int to = 0;  // the destination tier (none for kDropCopy: -1)
+
+  bool operator==(const MoveInfo& o) const {
+    return manual == o.manual && op == o.op && file_id == o.file_id && segment == o.segment &&
+           to == o.to;
+  }
+};
+
+// "migrate 7:0 -> tier 0", "drop-copy 7:3": how the admin tool and the log
+// name a move (manual or planned is not said).
+std::string DescribeMove(const MoveInfo& move);
+
 // The migration engine's queue and counters.
 struct MigrationInfo {
   bool enabled = false;              // the store has a migration thread
-  std::vector<std::string> queue;    // "manual|planned OP FILE_ID:SEGMENT -> TIER", in order
-  std::string running;               // the move in progress, "" if none
-  bool running_manual = false;       // it is a manual one (the API, the admin tool)
+  std::vector<MoveInfo> queue;       // the manual moves in order, then the planned ones
+  std::optional<MoveInfo> running;   // the move in progress, if any
   uint64_t done = 0, bytes = 0;      // moves completed, bytes they carried
   uint64_t skipped = 0;              // nothing to do, file busy, or no room
   uint64_t given_up = 0;             // devices never idle, or an error
@@ -260,7 +278,7 @@ rocksdb::Status GetMigrationInfo(const rocksdb::FileSystem* fs, MigrationInfo* i
 // The manual moves among `info.queue` (those the API or the admin tool asked for).
 inline size_t QueuedManualMoves(const MigrationInfo& info) {
   size_t n = 0;
-  for (const std::string& q : info.queue) n += q.rfind("manual ", 0) == 0;
+  for (const MoveInfo& m : info.queue) n += m.manual;
   return n;
 }
 

@@ -64,7 +64,7 @@ int main(int argc, char** argv) {
   if (!Check(tierfs::ListFiles(fs, "/consumer-db", &files), "ListFiles")) return 1;
   std::string sst;
   for (const tierfs::FileInfo& f : files) {
-    if (f.kind == "sst") sst = f.name;
+    if (f.kind == tierfs::FileKind::kSst) sst = f.name;
   }
   if (sst.empty()) return 1;
   if (!Check(tierfs::ApplyDataOp(fs, tierfs::DataOp::kMigrate, sst, 1, 0, ~0ull, /*wait=*/true),

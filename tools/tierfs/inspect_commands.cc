@@ -126,7 +126,7 @@ class LsCommand : public InspectCommand {
     if (FLAGS_json) {
       json out = json::array();
       for (const FileInfo& f : files) {
-        out.push_back(json{{"name", f.name}, {"kind", f.kind}, {"size", f.size},
+        out.push_back(json{{"name", f.name}, {"kind", FileKindName(f.kind)}, {"size", f.size},
                            {"level", f.level}, {"hint", AccessHintName(f.hint)},
                            {"pinned_tier", f.pinned_tier},
                            {"segments_per_tier", f.segments_per_tier}});
@@ -139,7 +139,7 @@ class LsCommand : public InspectCommand {
     for (size_t t = 0; t < tiers; ++t) printf(" tier%zu", t);
     printf("  name\n");
     for (const FileInfo& f : files) {
-      printf("%-9s %12llu %5s ", f.kind.c_str(), (unsigned long long)f.size,
+      printf("%-9s %12llu %5s ", FileKindName(f.kind), (unsigned long long)f.size,
              f.level < 0 ? "-" : std::to_string(f.level).c_str());
       for (uint64_t n : f.segments_per_tier) printf(" %5llu", (unsigned long long)n);
       printf("  %s\n", f.name.c_str());

@@ -30,6 +30,17 @@ namespace {
 
 using nlohmann::json;
 
+// "manual migrate 7:0 -> tier 0": a move as `tierfs queue` lists it.
+std::string Describe(const MoveInfo& move) {
+  return std::string(move.manual ? "manual " : "planned ") + DescribeMove(move);
+}
+
+// A move in `tierfs queue --json`.
+json MoveJson(const MoveInfo& move) {
+  return json{{"manual", move.manual}, {"op", DataOpName(move.op)}, {"file", move.file_id},
+              {"segment", move.segment}, {"to", move.to}};
+}
+
 // Parses a tier number into *tier; false with a message naming it.
 bool ParseTier(const std::string& arg, int* tier, std::string* error) {
   char* end = nullptr;
@@ -176,10 +187,12 @@ class SteeringCommand : public Command {
   int Print(const AdminResponse& r, bool offline, const std::string& log) const {
     const MigrationInfo& m = r.migration;
     if (FLAGS_json) {
-      json q = m.queue;
+      json q = json::array();
+      for (const MoveInfo& move : m.queue) q.push_back(MoveJson(move));
       printf("%s\n",
              json{{"ok", r.ok}, {"message", r.message}, {"offline", offline},
-                  {"migration", {{"enabled", m.enabled}, {"queue", q}, {"running", m.running},
+                  {"migration", {{"enabled", m.enabled}, {"queue", q},
+                                 {"running", m.running ? MoveJson(*m.running) : json()},
                                  {"done", m.done}, {"bytes", m.bytes}, {"skipped", m.skipped},
                                  {"given_up", m.given_up}, {"waits", m.waits}}},
                   {"errors", StoreErrorsToJson(r.errors)}, {"log", log}}
@@ -400,9 +413,9 @@ class QueueCommand : public WholeStoreCommand {
     const MigrationInfo& m = r.migration;
     if (offline) printf("(no process has the store open: no migration is running)\n");
     if (!m.enabled && !offline) printf("migration is off in the process that has the store open\n");
-    printf("running: %s\n", m.running.empty() ? "-" : m.running.c_str());
+    printf("running: %s\n", m.running ? Describe(*m.running).c_str() : "-");
     printf("queued (%zu):\n", m.queue.size());
-    for (const std::string& q : m.queue) printf("  %s\n", q.c_str());
+    for (const MoveInfo& q : m.queue) printf("  %s\n", Describe(q).c_str());
     printf("moves done %llu (%s), skipped %llu, given up %llu, chunks that waited for idle "
            "devices %llu\n",
            (unsigned long long)m.done, FormatSize(m.bytes).c_str(),

@@ -132,7 +132,7 @@ SampleFigures Figures(const Rates& d) {
   f.page_hits = d.Delta(0, TierTicker::kPageHits);
   const MigrationInfo& m = now.migration;
   f.migration = m.enabled;
-  f.running = !m.running.empty();
+  f.running = m.running.has_value();
   f.queued = m.queue.size();
   f.manual = QueuedManualMoves(m);
   f.copies_in_flight = now.copies_in_flight;
