@@ -155,6 +155,16 @@ void MigrationInfoOf(Store* store, MigrationInfo* info) {
   info->waits = i.waits;
 }
 
+Status GetStoreErrors(const rocksdb::FileSystem* fs, StoreErrorCounts* counts,
+                      std::string* info_log) {
+  Store* store;
+  Status s = OpenStoreOf(fs, "GetStoreErrors", &store);
+  if (!s.ok()) return s;
+  *counts = store->errors();
+  if (info_log) *info_log = store->info_log_path();
+  return s;
+}
+
 Status WaitForManualMoves(const rocksdb::FileSystem* fs, int timeout_ms) {
   Store* store;
   Status s = OpenStoreOf(fs, "WaitForManualMoves", &store);

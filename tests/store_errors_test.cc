@@ -49,7 +49,15 @@ class StoreErrorsTest : public ::testing::Test {
   void Close() { fs_.reset(); }
 
   Store& store() { return *StoreOf(fs_.get()); }
-  uint64_t Count(StoreError e) { return store().errors()[size_t(e)]; }
+  // The counter of `e` as the public API gives it (GetStoreErrors), with the
+  // info log that names each error.
+  uint64_t Count(StoreError e) {
+    StoreErrorCounts counts{};
+    std::string info_log;
+    EXPECT_TRUE(GetStoreErrors(fs_.get(), &counts, &info_log).ok());
+    EXPECT_EQ(Meta() + "/LOG", info_log);
+    return counts[size_t(e)];
+  }
 
   std::string Meta() const { return dir_.path() + "/tier0/meta"; }
   std::string Tier(int t) const { return dir_.path() + "/tier" + std::to_string(t) + "/"; }

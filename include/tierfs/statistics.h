@@ -275,6 +275,77 @@ struct MigrationInfo {
 };
 rocksdb::Status GetMigrationInfo(const rocksdb::FileSystem* fs, MigrationInfo* info);
 
+// Errors the store could hand to no caller: at open and close, on its own
+// threads, or in best-effort work after an operation succeeded (a punch that
+// returns space, a leftover's removal). Counted by kind over the store's life
+// (saved in STATS at a clean close); each is also a line in its info log,
+// <tier0>/meta/LOG, naming what failed. `tierfs errors` prints them.
+enum class StoreError : uint32_t {
+  kJournalRotation,
+  kStatsLoad,
+  kTornJournalTail,
+  kFinalSave,
+  kEvictionMove,
+  kMigrationGivenUp,
+  kAdminChannel,
+  kInfoLog,
+  kSpaceNotFreed,
+  kCleanup,
+  kDroppedFileClose,
+  kCopyState,
+  kNumErrors  // not an error: the count of them
+};
+constexpr size_t kNumStoreErrors = size_t(StoreError::kNumErrors);
+
+struct StoreErrorInfo {
+  StoreError id;
+  // Key in STATS, in the admin channel's responses and in `tierfs --json
+  // errors`; the word `tierfs stats` prints. Never rename one (as tickers).
+  const char* name;
+  const char* help;  // one line for people
+};
+
+inline constexpr StoreErrorInfo kStoreErrors[kNumStoreErrors] = {
+    {StoreError::kJournalRotation, "journal_rotation",
+     "journal rotations that failed: the old generation stays in charge, retried later"},
+    {StoreError::kStatsLoad, "stats_load",
+     "opens whose STATS file was unreadable or damaged: counters start from what was read"},
+    {StoreError::kTornJournalTail, "torn_journal_tail",
+     "incomplete last journal records dropped at recovery (never acknowledged as durable)"},
+    {StoreError::kFinalSave, "final_save",
+     "saves at close that failed: STATS, AGENTS, the journal's last sync, a trace's last write"},
+    {StoreError::kEvictionMove, "eviction_move",
+     "eviction moves that failed other than Busy or NoSpace: the placement went on without"},
+    {StoreError::kMigrationGivenUp, "migration_given_up",
+     "migration moves (planned or manual) that failed: the segment stays where it was"},
+    {StoreError::kAdminChannel, "admin_channel",
+     "admin requests refused (another user's, open to others, a path outside the store), "
+     "whose answer could not be written or which could not be removed; a channel not served"},
+    {StoreError::kInfoLog, "info_log", "lines the info log could not write"},
+    {StoreError::kSpaceNotFreed, "space_not_freed",
+     "hole punches and deletes of data no longer needed that failed: "
+     "the space stays allocated until the next open frees it"},
+    {StoreError::kCleanup, "cleanup",
+     "temporary or old files in meta/ not removed (the next journal rotation tries again); "
+     "the store's lock not released at close"},
+    {StoreError::kDroppedFileClose, "dropped_file_close",
+     "files dropped without Close whose backing files failed to close: "
+     "writes never synced may be lost"},
+    {StoreError::kCopyState, "copy_state",
+     "hot-page copies' saved state not written, or not removed before a copy changed: "
+     "the copies are forgotten at the next open (or, after a crash, may be taken back)"},
+};
+static_assert(detail::RowsInEnumOrder(kStoreErrors),
+              "kStoreErrors needs one row per StoreError, in enum order");
+
+// A snapshot of the counters, by StoreError.
+using StoreErrorCounts = std::array<uint64_t, kNumStoreErrors>;
+
+// The error counters of the store behind `fs` (made by NewTierFileSystem), and
+// if `info_log` is given the path of its info log, which says what each was.
+rocksdb::Status GetStoreErrors(const rocksdb::FileSystem* fs, StoreErrorCounts* counts,
+                               std::string* info_log = nullptr);
+
 // The manual moves among `info.queue` (those the API or the admin tool asked for).
 inline size_t QueuedManualMoves(const MigrationInfo& info) {
   size_t n = 0;

@@ -14,7 +14,6 @@
 
 #include "env/prometheus_text.h"
 #include "env/stats_report.h"
-#include "env/store.h"
 #include "env/store_errors.h"
 #include "env/tier_fs.h"
 #include "tierfs/statistics.h"
@@ -57,10 +56,16 @@ class StatsCommand : public InspectCommand {
     printf("%s", TierStatsTables(stats).c_str());
     printf("(I/O counters cover the store's life up to its last clean close; latency p99 is a "
            "power-of-two bucket bound)\n");
-    const Store* store = StoreOf(&fs);
+    StoreErrorCounts errors;
+    std::string info_log;
+    s = GetStoreErrors(&fs, &errors, &info_log);
+    if (!s.ok()) {
+      LOG(ERROR) << s.ToString();
+      return kExitFailed;
+    }
     printf("errors: %s (to the last clean close and in this read; `tierfs errors` asks the "
            "process that has the store open; details in %s)\n",
-           StoreErrorsLine(store->errors()).c_str(), store->info_log_path().c_str());
+           StoreErrorsLine(errors).c_str(), info_log.c_str());
     return kExitOk;
   }
 };
@@ -94,8 +99,8 @@ class MetricsCommand : public InspectCommand {
     }
     StoreMetrics metrics;
     metrics.tiers = std::move(stats);
-    metrics.errors = StoreOf(&fs)->errors();
-    s = GetMigrationInfo(&fs, &metrics.migration);
+    s = GetStoreErrors(&fs, &metrics.errors);
+    if (s.ok()) s = GetMigrationInfo(&fs, &metrics.migration);
     if (!s.ok()) {
       LOG(ERROR) << s.ToString();
       return kExitFailed;
