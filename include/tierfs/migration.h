@@ -38,7 +38,7 @@ struct MigrationOptions {
   uint64_t fast_headroom_bytes = 0;
   // Keep more while RocksDB writes: a memtable's worth (the largest WAL
   // lately, so the next flush lands on tier 0 whole), at most half of tier 0,
-  // given back as writes stop (engine/placement.h). Default: true, the URI's
+  // given back as writes stop. Default: true, the URI's
   // `fast_headroom:auto` (5% or a memtable's worth, whichever is more); a
   // value given in the URI is kept as it is.
   bool fast_headroom_auto = true;

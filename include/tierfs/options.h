@@ -92,7 +92,7 @@ struct Options {
   // The policy's tunables, keyed "POLICY.PARAM" (URI: `mutant.min_age:50000`).
   // A parameter the policy does not have is an error.
   std::map<std::string, std::string> policy_params;
-  // Background migration (engine/migration.h holds the keys and their
+  // Background migration (<tierfs/migration.h> holds the fields and their
   // defaults): migration:on|off sets `enabled`, migration_queue `queue`,
   // migration_rate `rate`, migration_idle_ops `idle_ops`,
   // migration_busy_share `busy_share`, migration_plan_ms `plan_ms`,
@@ -102,14 +102,14 @@ struct Options {
   // defaults): copies:on|off sets `enabled`, copy_page `page`, copy_share
   // `share_pct`, copy_inherit `inherit`.
   PageCopyOptions copies;
-  // Records every I/O into this file (the trace format of
-  // core/trace_format.h) from open to close, for the simulator. Must lie
+  // Records every I/O into this file (TierFS's trace format, which tierfs-trace
+  // reads and tierfs-sim replays) from open to close. Must lie
   // outside the tiers. Default: "" (no trace). See also StartTrace().
   std::string trace;
   // Writes the per-tier statistics (as `tierfs --json stats`) into this file
   // as one JSON line every `stats_log_ms` while the store is open, and a last
   // one at close: the live counters, which `tierfs stats` from another
-  // process cannot see (env/stats_log.h has the format). Must lie outside
+  // process cannot see (docs/admin-tool.md has the format). Must lie outside
   // the tiers. Default: "" (none).
   std::string stats_log;
   // Milliseconds between the lines of the statistics log, > 0. Default: 1000.
@@ -117,8 +117,9 @@ struct Options {
   // Writes the per-tier statistics in Prometheus's text format (as `tierfs
   // metrics`) into this file every `metrics_ms` while the store is open, and
   // at close, replacing it atomically (PATH.tmp renamed over it), for
-  // node_exporter's textfile collector (env/prometheus_text.h names the
-  // metrics). Must lie outside the tiers. Default: "" (none).
+  // node_exporter's textfile collector (`tierfs metrics --help` and
+  // docs/admin-tool.md name the metrics). Must lie outside the tiers.
+  // Default: "" (none).
   std::string metrics_file;
   // Milliseconds between rewrites of the metrics file, > 0. Default: 10000.
   uint64_t metrics_ms = 10000;
