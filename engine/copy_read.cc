@@ -27,8 +27,8 @@ bool ReadHit(PageCopies& copies, CopyReadIo& io, const uint64_t* keys, int n, ui
 
 // Copies the admitted `fills` from the homes' bytes [lo, hi), which serve
 // the caller too.
-CopyRead Fill(PageCopies& copies, CopyReadIo& io, const PageCopies::Fill* fills, int n,
-              uint64_t lo, uint64_t hi, uint64_t size) {
+CopyRead CopyFromHomes(PageCopies& copies, CopyReadIo& io, const PageCopies::Fill* fills,
+                       int n, uint64_t lo, uint64_t hi, uint64_t size) {
   bool wait = false;
   for (int i = 0; i < n; ++i) wait |= fills[i].wait;
   if (wait) io.WaitForReaders();
@@ -78,7 +78,7 @@ CopyRead ReadThroughCopies(PageCopies& copies, const Policy::CopyCandidate& file
         copies.OnMissBlock(file, offset, length, io.blocking(), io.reader());
     if (f.slot < 0) return CopyRead::kLeft;
     fills[nf++] = f;
-    return Fill(copies, io, fills, nf, offset, end, size);
+    return CopyFromHomes(copies, io, fills, nf, offset, end, size);
   }
 
   const uint64_t page = copies.page();
@@ -100,7 +100,7 @@ CopyRead ReadThroughCopies(PageCopies& copies, const Policy::CopyCandidate& file
   }
   if (nf == 0) return CopyRead::kLeft;
   // Whole pages, read once: the caller's bytes and the admitted copies.
-  return Fill(copies, io, fills, nf, p0 * page, (p1 + 1) * page, size);
+  return CopyFromHomes(copies, io, fills, nf, p0 * page, (p1 + 1) * page, size);
 }
 
 }  // namespace tierfs

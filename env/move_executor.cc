@@ -3,8 +3,8 @@
 
 #include <algorithm>
 
-#include "engine/migration.h"
 #include "core/config.h"
+#include "engine/migration.h"
 #include "env/read_gate.h"
 #include "env/store.h"
 

@@ -34,8 +34,8 @@
 #include <rocksdb/io_status.h>
 
 #include "agents/policy.h"
-#include "env/namespace.h"
 #include "core/trace_format.h"
+#include "env/namespace.h"
 #include "tierfs/statistics.h"
 
 namespace tierfs {

@@ -21,8 +21,8 @@
 
 #include "agents/file_kind.h"
 #include "agents/policy.h"
-#include "env/journal_format.h"
 #include "core/segment_table.h"
+#include "env/journal_format.h"
 #include "util/mutex.h"
 
 namespace tierfs {

@@ -6,12 +6,12 @@
 
 #include <ctime>
 
-#include "env/admin_channel.h"
 #include "core/config.h"
+#include "env/admin_channel.h"
 #include "env/file_limits.h"
 #include "env/file_name.h"
-#include "env/posix_util.h"
 #include "env/migrator.h"
+#include "env/posix_util.h"
 #include "env/read_gate.h"
 
 namespace tierfs {

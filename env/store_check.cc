@@ -15,9 +15,9 @@
 #include <rocksdb/file_system.h>
 
 #include "core/config.h"
+#include "env/hot_pages.h"
 #include "env/info_log.h"
 #include "env/journal.h"
-#include "env/hot_pages.h"
 #include "env/posix_util.h"
 #include "env/store.h"
 #include "tierfs/hints.h"

@@ -13,14 +13,14 @@
 
 #include <sys/stat.h>
 
-#include "env/admin_channel.h"
 #include "core/config.h"
+#include "env/admin_channel.h"
 #include "env/exit_hook.h"
+#include "env/hot_pages.h"
 #include "env/migrator.h"
 #include "env/posix_util.h"
 #include "env/stats_file.h"
 #include "env/store.h"
-#include "env/hot_pages.h"
 
 namespace tierfs {
 

@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <string>
 
-#include "engine/capacity.h"
 #include "core/device_model.h"
+#include "engine/capacity.h"
 #include "env/histogram.h"
 #include "tierfs/file_system.h"
 #include "tierfs/statistics.h"

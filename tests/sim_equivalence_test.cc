@@ -35,8 +35,8 @@
 #include <string>
 #include <vector>
 
-#include "env/tier_fs.h"
 #include "core/trace_format.h"
+#include "env/tier_fs.h"
 #include "tests/test_util.h"
 #include "tierfs/hints.h"
 #include "tools/sim/simulator.h"

@@ -5,8 +5,8 @@
 
 #include "core/config.h"
 #include "core/device_model.h"
-#include "tierfs/file_system.h"
 #include "tests/fuzz/fuzz_util.h"
+#include "tierfs/file_system.h"
 #include "tierfs/file_system.h"
 
 using namespace tierfs;

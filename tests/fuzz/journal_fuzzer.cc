@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "env/journal_format.h"
 #include "core/config.h"
+#include "env/journal_format.h"
 #include "env/namespace.h"
 #include "tests/fuzz/fuzz_util.h"
 

@@ -6,14 +6,14 @@
 #include <queue>
 #include <unordered_map>
 
+#include "core/config.h"
+#include "core/segment_table.h"
 #include "engine/copy_read.h"
 #include "engine/migration.h"
 #include "engine/observe.h"
 #include "engine/page_copies.h"
 #include "engine/placement.h"
 #include "engine/request_clock.h"
-#include "core/config.h"
-#include "core/segment_table.h"
 #include "tools/sim/oracle.h"
 
 namespace tierfs {

@@ -36,9 +36,9 @@
 #include <vector>
 
 #include "agents/policy.h"
-#include "engine/page_copies.h"
 #include "core/device_model.h"
 #include "core/trace_format.h"
+#include "engine/page_copies.h"
 #include "tierfs/migration.h"
 #include "tierfs/page_copies.h"
 #include "tools/sim/future_index.h"
