@@ -14,7 +14,6 @@ using Status = ParseStatus;
 
 namespace {
 
-
 std::vector<std::string> Split(const std::string& s, char sep) {
   std::vector<std::string> parts;
   std::string cur;
