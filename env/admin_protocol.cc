@@ -242,11 +242,6 @@ const std::vector<const char*> kMigrationFields = {
     "enabled", "queue", "running", "done", "bytes", "skipped", "given_up", "waits"};
 const std::vector<const char*> kMoveFields = {"manual", "op", "file", "segment", "to"};
 
-json MoveToJson(const MoveInfo& m) {
-  return json{{"manual", m.manual}, {"op", DataOpName(m.op)}, {"file", m.file_id},
-              {"segment", m.segment}, {"to", m.to}};
-}
-
 MoveInfo MoveFromJson(const json& j) {
   if (!j.is_object()) throw std::invalid_argument("a move: expected an object, got " + j.dump());
   RefuseUnknownFields(j, kMoveFields, "a move");
@@ -338,6 +333,11 @@ Status DecodeAdminRequest(const std::string& text, AdminRequest* request) {
     return Status::InvalidArgument(e.what());
   }
   return Status::OK();
+}
+
+json MoveToJson(const MoveInfo& m) {
+  return json{{"manual", m.manual}, {"op", DataOpName(m.op)}, {"file", m.file_id},
+              {"segment", m.segment}, {"to", m.to}};
 }
 
 std::string EncodeAdminResponse(const AdminResponse& r) {

@@ -17,6 +17,7 @@
 #include <variant>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
 #include <rocksdb/status.h>
 
 #include "env/store_errors.h"
@@ -130,5 +131,9 @@ std::string EncodeAdminResponse(const AdminResponse& response);
 // Decodes a response file's text (the tool reads with it). Corruption naming
 // what is wrong, as DecodeAdminRequest's errors do.
 rocksdb::Status DecodeAdminResponse(const std::string& text, AdminResponse* response);
+
+// A move as the answers carry it, and as `tierfs queue --json` prints it:
+// {"manual", "op" (a DataOpName), "file", "segment", "to"}.
+nlohmann::json MoveToJson(const MoveInfo& move);
 
 }  // namespace tierfs

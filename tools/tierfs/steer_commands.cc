@@ -35,12 +35,6 @@ std::string Describe(const MoveInfo& move) {
   return std::string(move.manual ? "manual " : "planned ") + DescribeMove(move);
 }
 
-// A move in `tierfs queue --json`.
-json MoveJson(const MoveInfo& move) {
-  return json{{"manual", move.manual}, {"op", DataOpName(move.op)}, {"file", move.file_id},
-              {"segment", move.segment}, {"to", move.to}};
-}
-
 // Parses a tier number into *tier; false with a message naming it.
 bool ParseTier(const std::string& arg, int* tier, std::string* error) {
   char* end = nullptr;
@@ -188,11 +182,11 @@ class SteeringCommand : public Command {
     const MigrationInfo& m = r.migration;
     if (FLAGS_json) {
       json q = json::array();
-      for (const MoveInfo& move : m.queue) q.push_back(MoveJson(move));
+      for (const MoveInfo& move : m.queue) q.push_back(MoveToJson(move));
       printf("%s\n",
              json{{"ok", r.ok}, {"message", r.message}, {"offline", offline},
                   {"migration", {{"enabled", m.enabled}, {"queue", q},
-                                 {"running", m.running ? MoveJson(*m.running) : json()},
+                                 {"running", m.running ? MoveToJson(*m.running) : json()},
                                  {"done", m.done}, {"bytes", m.bytes}, {"skipped", m.skipped},
                                  {"given_up", m.given_up}, {"waits", m.waits}}},
                   {"errors", StoreErrorsToJson(r.errors)}, {"log", log}}
