@@ -22,6 +22,8 @@ std::unique_ptr<Policy> NewHarmoniaNoCoordPolicy(ParamReader& params);
 std::unique_ptr<Policy> NewSapmPolicy(ParamReader& params);
 std::unique_ptr<Policy> NewCdeRlMigrPolicy(ParamReader& params);
 std::unique_ptr<Policy> NewSibylPolicy(ParamReader& params);
+std::unique_ptr<Policy> NewKSvmPolicy(ParamReader& params);
+std::unique_ptr<Policy> NewRnnHssPolicy(ParamReader& params);
 // Follows RocksDB's temperatures (emulation-only mode); not in PolicyNames().
 std::unique_ptr<Policy> NewRocksDBTemperaturePolicy(ParamReader& params);
 

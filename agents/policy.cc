@@ -29,6 +29,8 @@ const Entry kPolicies[] = {
     {"sibyl", NewSibylPolicy},
     {"sapm", NewSapmPolicy},
     {"cde+rl-migr", NewCdeRlMigrPolicy},
+    {"k-svm", NewKSvmPolicy},
+    {"rnn-hss", NewRnnHssPolicy},
 };
 
 // Policies that follow RocksDB's decisions instead of making their own:

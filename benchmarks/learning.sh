@@ -20,7 +20,7 @@ QUICK=0
 tfs_args usage --quick -- "$@"
 REQUESTS="${REQUESTS:-20000}" JOBS="${JOBS:-2}" CONFIGS=perf,cost,tri WORKLOADS=all NAME=learning
 if ((QUICK)); then REQUESTS=5000 CONFIGS=perf WORKLOADS=LUN0,ssd-00,YCSB-B,ResNet50 NAME=learning-quick; fi
-POLICIES=fast-first,lru,cde,hintstor,mutant,harmonia,harmonia-nocoord,sibyl,sapm,cde+rl-migr,oracle
+POLICIES=fast-first,lru,cde,hintstor,mutant,harmonia,harmonia-nocoord,sibyl,sapm,cde+rl-migr,k-svm,rnn-hss,oracle
 
 tfs_setup learning
 tfs_build tierfs_sim_tool

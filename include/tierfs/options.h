@@ -11,7 +11,8 @@
 //           | custom-READUS-WRITEUS-MBPS   (e.g. custom-100-50-500)
 //   KEY   := segment_size (size, or "whole") | policy (fast-first, fast-only,
 //            slow-only, lru, cde, hintstor, mutant, rocksdb-levels, harmonia,
-//            harmonia-nocoord, sibyl, sapm, cde+rl-migr, rocksdb-temperature)
+//            harmonia-nocoord, sibyl, sapm, cde+rl-migr, k-svm, rnn-hss,
+//            rocksdb-temperature)
 //            | placement (tierfs, rocksdb: see Options::placement)
 //            | POLICY.PARAM (a policy's tunable) | migration (on, off)
 //            | migration_queue (moves) | migration_rate (bytes/s, e.g. 64M)
@@ -68,8 +69,9 @@ struct Options {
   uint64_t segment_size = 1 << 20;
   // Policy name: fast-first, fast-only, slow-only, lru, cde, hintstor,
   // mutant, rocksdb-levels, harmonia, harmonia-nocoord, sibyl, sapm,
-  // cde+rl-migr (the learning ones need libtierfs_learner), or
-  // rocksdb-temperature (placement:rocksdb). Default: "fast-first".
+  // cde+rl-migr, k-svm, rnn-hss (the learning ones and rnn-hss need
+  // libtierfs_learner), or rocksdb-temperature (placement:rocksdb).
+  // Default: "fast-first".
   std::string policy = "fast-first";
   // Who decides where a file lives. "tierfs": the policy. "rocksdb": the
   // emulation-only mode, in which TierFS follows RocksDB's own tiering so

@@ -10,6 +10,7 @@ PACKAGES=(
   zlib1g-dev nlohmann-json3-dev
   libpng-dev                        # tierfs heatmap --png
   libeigen3-dev                     # tierfs-tune: the Gaussian process and PCA (tools/tune/)
+  liblinear-dev                     # the k-svm baseline's SVM (agents/ksvm.cc)
   libtorch-dev                      # 1.13.1: the learning agents' training (agents/rl/learner.cc)
   libopenblas0-serial               # libtorch's BLAS: the reference one made training 1.5-2.6x slower
   python3-matplotlib                # report plots
