@@ -184,9 +184,10 @@ bool PlacementEngine::Plan(const StorageView& view, size_t max, std::vector<Move
   }
   LevelBytes levels;
   bool counted = false;
-  bool more = Fill(view, made < max ? max - made : 0, moves, count_levels ? &levels : nullptr,
-                   &counted);
-  if (count_levels) {
+  bool more = Fill(view, made < max ? max - made : 0, moves, /*may_resume=*/!policy_due,
+                   count_levels ? &levels : nullptr, &counted);
+  // A resumed fill walked nothing: the counts of its scan, a moment ago, stand.
+  if (count_levels && !fill_resumed_) {
     if (counted) {
       StoreLevels(view, levels);
     } else {
@@ -297,18 +298,16 @@ void PlacementEngine::SortCandidates(bool best_first) {
   });
 }
 
-void PlacementEngine::OrderBestUpTo(size_t want, size_t* ordered) {
+void PlacementEngine::OrderBestUpTo(std::vector<Candidate>* list, size_t want, size_t* ordered) {
   auto better = [](const Candidate& a, const Candidate& b) {  // SortCandidates(true)'s order
     if (a.rank != b.rank) return a.rank > b.rank;
     if (a.ref.file_id != b.ref.file_id) return a.ref.file_id < b.ref.file_id;
     return a.ref.segment < b.ref.segment;
   };
-  const auto first = candidates_.begin() + long(*ordered);
-  const size_t k = std::min(candidates_.size(), std::max(want, *ordered));
-  if (k < candidates_.size()) {
-    std::nth_element(first, candidates_.begin() + long(k), candidates_.end(), better);
-  }
-  std::sort(first, candidates_.begin() + long(k), better);
+  const auto first = list->begin() + long(*ordered);
+  const size_t k = std::min(list->size(), std::max(want, *ordered));
+  if (k < list->size()) std::nth_element(first, list->begin() + long(k), list->end(), better);
+  std::sort(first, list->begin() + long(k), better);
   *ordered = k;
 }
 
@@ -367,7 +366,10 @@ void PlacementEngine::NoteWal(const PlacementRequest& request, const StorageView
 }
 
 bool PlacementEngine::Fill(const StorageView& view, size_t max, std::vector<Move>* moves,
-                           LevelBytes* levels, bool* counted) {
+                           bool may_resume, LevelBytes* levels, bool* counted) {
+  if (counted) *counted = false;
+  const bool could_resume = fill_more_;
+  fill_more_ = fill_resumed_ = false;
   if (view.NumTiers() < 2) return false;
   const uint64_t headroom = Headroom(view.Capacity(0));
   // The copies' reserve they do not use yet is theirs to grow into, as far
@@ -378,31 +380,46 @@ bool PlacementEngine::Fill(const StorageView& view, size_t max, std::vector<Move
     if (m.to == 0 && m.op != Move::kDropCopy) room -= int64_t(view.SegmentSize());
   }
   if (room <= 0) return false;
-  candidates_.clear();
   const uint64_t now = view.Now();
-  view.ForEachSegmentThat(levels != nullptr, /*read_below_fast=*/true, [&](const SegmentInfo& s) {
-    decide_mu_.AssertHeld();  // called back here, under it
-    if (levels) levels->Add(s);
-    if (s.tier == 0 || s.copy_tier == 0 || s.busy || s.hints.pinned_tier >= 0 ||
-        s.stats.user_reads == 0 || s.bytes == 0) {
-      return;
-    }
-    const double rank = policy_->FillRank(s, now);
-    if (rank > 0) candidates_.push_back({rank, s.bytes, s.ref});
-  });
-  if (counted) *counted = levels != nullptr;
+  auto wanted = [](const SegmentInfo& s) {
+    return s.tier != 0 && s.copy_tier != 0 && !s.busy && s.hints.pinned_tier < 0 &&
+           s.stats.user_reads > 0 && s.bytes > 0;
+  };
+  fill_resumed_ = may_resume && could_resume && now >= fill_scanned_at_ &&
+                  now - fill_scanned_at_ < kFillResumeRequests;
+  if (!fill_resumed_) {
+    fill_.clear();
+    fill_next_ = fill_ordered_ = 0;
+    fill_scanned_at_ = now;
+    view.ForEachSegmentThat(levels != nullptr, /*read_below_fast=*/true, [&](const SegmentInfo& s) {
+      decide_mu_.AssertHeld();  // called back here, under it
+      if (levels) levels->Add(s);
+      if (!wanted(s)) return;
+      const double rank = policy_->FillRank(s, now);
+      if (rank > 0) fill_.push_back({rank, s.bytes, s.ref});
+    });
+    if (counted) *counted = levels != nullptr;
+  }
   // Best first, ordered as far as the loop looks: it stops after `max`
-  // moves, skipping those planned already and those too large for the room
-  // (a plan comes after every move while the fill has more, so a full sort
-  // of every candidate each time cost most of a replay).
-  size_t added = 0, ordered = 0;
-  for (size_t i = 0; i < candidates_.size(); ++i) {
-    if (i == ordered) OrderBestUpTo(std::max(2 * ordered, max + moves->size() + 8), &ordered);
-    const Candidate& c = candidates_[i];
+  // moves, skipping those planned already, those too large for the room and,
+  // resumed, those that have moved or changed since the scan. A plan comes
+  // after every move while the fill has more, so a full sort of every
+  // candidate each time, or a scan each time, cost most of a replay.
+  size_t added = 0;
+  SegmentInfo now_info;
+  for (; fill_next_ < fill_.size(); ++fill_next_) {
+    if (fill_next_ == fill_ordered_) {
+      OrderBestUpTo(&fill_, std::max(2 * fill_ordered_, max + moves->size() + 8), &fill_ordered_);
+    }
+    const Candidate& c = fill_[fill_next_];
     if (room <= 0) break;
     if (int64_t(c.bytes) > room) continue;
-    if (added == max) return true;
+    if (added == max) {
+      fill_more_ = true;
+      return true;
+    }
     if (Planned(*moves, c.ref)) continue;
+    if (fill_resumed_ && (!view.Lookup(c.ref, &now_info) || !wanted(now_info))) continue;
     moves->push_back(Migration(c.ref, 0));
     room -= int64_t(c.bytes);
     added++;

@@ -275,6 +275,64 @@ TEST(EngineTest, FreeFastSpaceIsFilledWithTheHottestReadSegmentsDownToTheHeadroo
   EXPECT_TRUE(moves.empty());
 }
 
+// SegmentsView that counts its walks and answers Lookup from its list.
+class CountingView : public SegmentsView {
+ public:
+  using SegmentsView::SegmentsView;
+  void ForEachSegment(const std::function<void(const SegmentInfo&)>& fn) const override {
+    walks++;
+    SegmentsView::ForEachSegment(fn);
+  }
+  bool Lookup(const SegmentRef& ref, SegmentInfo* info) const override {
+    for (const SegmentInfo& s : segments) {
+      if (s.ref == ref) {
+        *info = s;
+        return true;
+      }
+    }
+    return false;
+  }
+  mutable int walks = 0;
+};
+
+TEST(EngineTest, AFillLeftWithMoreGoesOnDownItsOrderWithoutWalkingAgain) {
+  CapacityAccount fast(1 << 20), slow(1 << 30);
+  CountingView view({&fast, &slow});
+  for (uint64_t i = 0; i < 8; ++i) view.Add(i, 1, uint32_t(10 + i));  // hotter as i grows
+  NoPlans policy;
+  MigrationOptions o;
+  PlacementEngine engine(&policy, o);
+  std::vector<Move> moves;
+  ASSERT_TRUE(engine.Plan(view, 2, &moves));  // the policy's plan: a walk
+  ASSERT_EQ(2u, moves.size());
+  EXPECT_EQ(7u, moves[0].ref.segment);
+  EXPECT_EQ(6u, moves[1].ref.segment);
+  const int walks = view.walks;
+  EXPECT_GT(walks, 0);
+
+  // A fill-only plan soon after: the next in the order, looked up again (5
+  // went to tier 0 meanwhile), and no walk.
+  view.segments[5].tier = 0;
+  view.now += 10;
+  moves.clear();
+  ASSERT_TRUE(engine.Plan(view, 2, &moves, /*policy_due=*/false));
+  ASSERT_EQ(2u, moves.size());
+  EXPECT_EQ(4u, moves[0].ref.segment);
+  EXPECT_EQ(3u, moves[1].ref.segment);
+  EXPECT_EQ(walks, view.walks);
+
+  // The policy's own plan walks afresh, and so does a fill-only plan once
+  // the order is kFillResumeRequests old.
+  moves.clear();
+  engine.Plan(view, 1, &moves);
+  EXPECT_GT(view.walks, walks);
+  const int after_policy = view.walks;
+  view.now += PlacementEngine::kFillResumeRequests;
+  moves.clear();
+  engine.Plan(view, 1, &moves, /*policy_due=*/false);
+  EXPECT_GT(view.walks, after_policy);
+}
+
 TEST(EngineTest, TheHeadroomKeepsAMemtablesWorthOnceNewWritesFindTierZeroFull) {
   // Tier 0: 1 MiB with 8 segments' worth used; 8 read segments on tier 1.
   CapacityAccount fast(1 << 20), slow(1 << 30);
