@@ -60,7 +60,7 @@ Status ApplyKey(const std::string& key, const std::string& value,
     return Status::OK();
   }
   if (key == "policy") {
-    if (options->placement == "rocksdb" && value != kFollowerPolicy) {
+    if (options->placement == Placement::kRocksDB && value != kFollowerPolicy) {
       return Status::InvalidArgument(where + ": policy '" + value +
                                      "' with placement:rocksdb, which follows RocksDB's placement "
                                      "(its policy is " + kFollowerPolicy + "); drop one of them");
@@ -73,7 +73,7 @@ Status ApplyKey(const std::string& key, const std::string& value,
     // brings its policy and turns migration off, and refuses settings that
     // contradict it whichever order they come in.
     if (value == "tierfs") {
-      options->placement = value;
+      options->placement = Placement::kTierFS;
       return Status::OK();
     }
     if (value != "rocksdb") {
@@ -86,7 +86,7 @@ Status ApplyKey(const std::string& key, const std::string& value,
                                      "': in this mode RocksDB decides placement (the policy is " +
                                      kFollowerPolicy + "); drop one of them");
     }
-    options->placement = value;
+    options->placement = Placement::kRocksDB;
     options->policy = kFollowerPolicy;
     options->migration.enabled = false;
     return Status::OK();
@@ -125,7 +125,7 @@ Status ApplyKey(const std::string& key, const std::string& value,
     if (value != "on" && value != "off") {
       return Status::InvalidArgument(where + ": bad migration '" + value + "' (expected on or off)");
     }
-    if (value == "on" && options->placement == "rocksdb") {
+    if (value == "on" && options->placement == Placement::kRocksDB) {
       return Status::InvalidArgument(where + ": migration:on with placement:rocksdb, which never "
                                      "moves data (RocksDB decides placement)");
     }

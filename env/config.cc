@@ -55,11 +55,11 @@ Status ValidateOptions(const Options& options) {
     return Status::InvalidArgument("segment_size " + std::to_string(options.segment_size) +
                                    " is not a multiple of 4096");
   }
-  if (options.placement != "tierfs" && options.placement != "rocksdb") {
-    return Status::InvalidArgument("bad placement '" + options.placement +
-                                   "' (expected tierfs or rocksdb)");
+  if (options.placement != Placement::kTierFS && options.placement != Placement::kRocksDB) {
+    return Status::InvalidArgument("bad placement " + std::to_string(int(options.placement)) +
+                                   " (expected Placement::kTierFS or kRocksDB)");
   }
-  if (options.placement == "rocksdb" && (options.policy != kFollowerPolicy || options.migration.enabled)) {
+  if (options.placement == Placement::kRocksDB && (options.policy != kFollowerPolicy || options.migration.enabled)) {
     return Status::InvalidArgument(
         std::string("placement rocksdb follows RocksDB's placement: it needs policy ") +
         kFollowerPolicy + " (got '" + options.policy + "') and migration off" +

@@ -13,7 +13,7 @@ constexpr size_t kMaxPending = 4096;
 
 std::vector<std::string> PathRoots(const Options& options) {
   std::vector<std::string> roots;
-  if (options.placement == "rocksdb") {
+  if (options.placement == Placement::kRocksDB) {
     for (const TierOptions& t : options.tiers) roots.push_back(LexicalPath(t.path));
   }
   return roots;

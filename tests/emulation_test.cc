@@ -41,7 +41,7 @@ void WriteFile(rocksdb::FileSystem* fs, const std::string& path, size_t bytes,
 }
 
 // Segments per tier of every file under `dir`, by logical path.
-std::map<std::string, std::vector<uint64_t>> Placement(rocksdb::FileSystem* fs, const std::string& dir) {
+std::map<std::string, std::vector<uint64_t>> SegmentTiers(rocksdb::FileSystem* fs, const std::string& dir) {
   std::vector<FileInfo> files;
   rocksdb::Status s = ListFiles(fs, dir, &files);
   EXPECT_TRUE(s.ok()) << s.ToString();
@@ -67,12 +67,12 @@ int OnlyTier(const std::vector<uint64_t>& segments_per_tier) {
 TEST(EmulationConfigTest, PlacementRocksdbBringsItsPolicyAndTurnsMigrationOff) {
   test::ScratchDir dir("emu-cfg");
   Options o = test::MakeOptions(dir, {"16M", "1G"}, ";placement:rocksdb");
-  EXPECT_EQ("rocksdb", o.placement);
+  EXPECT_EQ(Placement::kRocksDB, o.placement);
   EXPECT_EQ("rocksdb-temperature", o.policy);
   EXPECT_FALSE(o.migration.enabled);
   // The default mode is untouched.
   o = test::MakeOptions(dir, {"16M", "1G"});
-  EXPECT_EQ("tierfs", o.placement);
+  EXPECT_EQ(Placement::kTierFS, o.placement);
   EXPECT_EQ("fast-first", o.policy);
   EXPECT_TRUE(o.migration.enabled);
 }
@@ -95,13 +95,13 @@ TEST(EmulationConfigTest, BadOrContradictoryInputIsNamed) {
   }
   // The struct, as C++ callers fill it, is checked too.
   Options o = test::MakeOptions(dir, {"16M", "1G"});
-  o.placement = "rocksdb";
+  o.placement = Placement::kRocksDB;
   rocksdb::Status s = ValidateOptions(o);
   EXPECT_TRUE(s.IsInvalidArgument());
   EXPECT_NE(s.ToString().find("rocksdb-temperature"), std::string::npos) << s.ToString();
-  o.placement = "random";
+  o.placement = static_cast<Placement>(7);  // a cast integer
   s = ValidateOptions(o);
-  EXPECT_NE(s.ToString().find("'random'"), std::string::npos) << s.ToString();
+  EXPECT_NE(s.ToString().find("bad placement 7"), std::string::npos) << s.ToString();
 }
 
 // --- placement by path and temperature -------------------------------------------
@@ -131,7 +131,7 @@ TEST(EmulationTest, FilesUnderATiersRootLandOnThatTier) {
   ASSERT_TRUE(fs->CreateDirIfMissing(t1 + "x", rocksdb::IOOptions(), nullptr).ok());
   WriteFile(fs.get(), t1 + "x/000016.sst", 200 * kKiB);
 
-  auto placed = Placement(fs.get(), "/");
+  auto placed = SegmentTiers(fs.get(), "/");
   const std::map<std::string, int> want = {
       {t0 + "/db/000010.sst", 0},     {t0 + "/db/000011.sst", 0},
       {t1 + "/db/000012.sst", 1},     {t1 + "/db/000013.log", 1},
@@ -159,7 +159,7 @@ TEST(EmulationTest, WarmAndColdFilesGoToTheSlowestTierTheRestToTier0) {
   for (const auto& [temperature, tier] : cases) {
     const std::string path = "/db/0000" + std::to_string(20 + int(temperature)) + ".sst";
     WriteFile(fs.get(), path, 300 * kKiB, temperature);
-    EXPECT_EQ(tier, OnlyTier(Placement(fs.get(), "/db")[path]))
+    EXPECT_EQ(tier, OnlyTier(SegmentTiers(fs.get(), "/db")[path]))
         << path << " temperature " << int(temperature);
   }
 }
@@ -171,7 +171,7 @@ TEST(EmulationTest, AFullTierSpillsDownAndNothingMoves) {
   ASSERT_NE(fs, nullptr);
   ASSERT_TRUE(fs->CreateDirIfMissing(t0 + "/db", rocksdb::IOOptions(), nullptr).ok());
   WriteFile(fs.get(), t0 + "/db/000030.sst", 1024 * kKiB);
-  const std::vector<uint64_t> segs = Placement(fs.get(), t0 + "/db")[t0 + "/db/000030.sst"];
+  const std::vector<uint64_t> segs = SegmentTiers(fs.get(), t0 + "/db")[t0 + "/db/000030.sst"];
   ASSERT_EQ(2u, segs.size());
   EXPECT_GT(segs[0], 0u);
   EXPECT_GT(segs[1], 0u);  // what tier 0 could not hold
@@ -199,7 +199,7 @@ TEST(EmulationTest, APathStillChoosesTheTierAfterARestart) {
   ASSERT_TRUE(fs->ReopenWritableFile(path, rocksdb::FileOptions(), &f, nullptr).ok());
   ASSERT_TRUE(f->Append(test::RandomBytes(200 * kKiB, 3), rocksdb::IOOptions(), nullptr).ok());
   ASSERT_TRUE(f->Close(rocksdb::IOOptions(), nullptr).ok());
-  const std::vector<uint64_t> segs = Placement(fs.get(), t1 + "/db")[path];
+  const std::vector<uint64_t> segs = SegmentTiers(fs.get(), t1 + "/db")[path];
   EXPECT_EQ(1, OnlyTier(segs));
   EXPECT_EQ(5u, segs[1]);  // 264 KiB in 64 KiB segments
 }
@@ -246,7 +246,7 @@ TEST(EmulationRocksDBTest, DbPathsPutEachTableFileOnTheTierOfItsPath) {
 
   std::vector<rocksdb::LiveFileMetaData> live;
   tdb->db->GetLiveFilesMetaData(&live);
-  auto placed = Placement(tdb->fs.get(), "/");
+  auto placed = SegmentTiers(tdb->fs.get(), "/");
   std::map<int, int> files_per_tier;
   for (const rocksdb::LiveFileMetaData& f : live) {
     const int tier = f.db_path == t0 + "/db" ? 0 : f.db_path == t1 + "/db" ? 1 : -1;
@@ -300,7 +300,7 @@ TEST(EmulationRocksDBTest, LastLevelTemperatureSendsWarmFilesToTheSlowTier) {
 
   std::vector<rocksdb::LiveFileMetaData> live;
   tdb->db->GetLiveFilesMetaData(&live);
-  auto placed = Placement(tdb->fs.get(), "/db");
+  auto placed = SegmentTiers(tdb->fs.get(), "/db");
   int warm = 0, other = 0;
   for (const rocksdb::LiveFileMetaData& f : live) {
     const std::string path = f.db_path + f.name;

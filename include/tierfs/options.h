@@ -47,6 +47,9 @@ class FileSystem;
 
 namespace tierfs {
 
+// Who places files (Options::placement); the URI key `placement` names it.
+enum class Placement : uint8_t { kTierFS = 0, kRocksDB };
+
 struct TierOptions {
   // Root directory of the tier. Must exist and be writable; TierFS keeps its
   // files under <path>/data (segments), <path>/meta (journal, tier 0 only) and
@@ -73,8 +76,8 @@ struct Options {
   // libtierfs_learner), or rocksdb-temperature (placement:rocksdb).
   // Default: "fast-first".
   std::string policy = "fast-first";
-  // Who decides where a file lives. "tierfs": the policy. "rocksdb": the
-  // emulation-only mode, in which TierFS follows RocksDB's own tiering so
+  // Who decides where a file lives. kTierFS ("tierfs"): the policy.
+  // kRocksDB ("rocksdb"): the emulation-only mode, in which TierFS follows RocksDB's own tiering so
   // that it runs on the same tiers and device models as TierFS's policies:
   //   - a file created under a tier's root directory (its logical path lies
   //     under TierOptions::path, as written) is pinned to that tier, metadata
@@ -89,8 +92,8 @@ struct Options {
   // A full tier spills, as always; a rename or link keeps the data where it
   // is. Requires policy "rocksdb-temperature" and migration off, which the
   // URI key `placement:rocksdb` sets (a different policy or migration:on
-  // with it is an error). Default: "tierfs".
-  std::string placement = "tierfs";
+  // with it is an error). Default: kTierFS.
+  Placement placement = Placement::kTierFS;
   // The policy's tunables, keyed "POLICY.PARAM" (URI: `mutant.min_age:50000`).
   // A parameter the policy does not have is an error.
   std::map<std::string, std::string> policy_params;
