@@ -23,8 +23,9 @@
 #
 # Systems, each on a fresh store (tfs_store in lib.sh):
 #   fast-only         reference: tier 0 holds everything; every figure is normalized to it
-#   slow-only, fast-first, lru, cde, hintstor, mutant, rocksdb-levels
-#                     TierFS's policies (with hot-page copies, on by default)
+#   slow-only, fast-first, lru, cde, hintstor, mutant, rocksdb-levels, harmonia, ...
+#                     TierFS's policies (with hot-page copies, on by default), k-svm and
+#                     rnn-hss (the field's supervised migration baselines) among them
 #   POLICY+nocopies   the policy with copies:off (default: lru+nocopies)
 #   POLICY+KEY=VALUE  the policy with URI keys of its own (+KEY=VALUE repeats), e.g.
 #                     fast-first+migration_queue=16
@@ -155,7 +156,7 @@ case "$TRACE" in on|off) ;; *) echo "fast_tier.sh: TRACE is on or off, not '$TRA
 tfs_setup fast_tier  # libtierfs.so and the tierfs tool, with "$ROOT/tools/dev/build.sh"
 tfs_build tierfs_ycsb_tool tierfs_trace_tool tierfs_sim_tool
 for s in "${SYSTEM_LIST[@]}"; do
-  case "${s%+nocopies}" in harmonia|harmonia-nocoord|sibyl|sapm|cde+rl-migr)
+  case "${s%+nocopies}" in harmonia|harmonia-nocoord|sibyl|sapm|cde+rl-migr|rnn-hss)
     tfs_build tierfs_learner; break ;;
   esac
 done
