@@ -19,8 +19,9 @@
 //   4. it classifies every segment by its newest `history` - 1 intervals,
 //      and class c wants tier c (tiers spread over the classes when there
 //      are fewer classes than tiers); segments move toward their tiers,
-//      at most the migration queue's free slots per plan, demotions first
-//      (agents/interval_history.h).
+//      at most the migration queue's free slots per plan, the most
+//      accessed up first, the coldest down to make room
+//      (agents/interval_history.h, PlanTowardWanted).
 // The paper leaves the classes' features open; these are the ones the
 // Harmonia paper names ("based on the page's access frequency"). One
 // departure is forced by the engine: moves run on the migration thread, not

@@ -20,7 +20,7 @@
 //      by it (ties: the faster tier first, so equals do not trade places),
 //      fills tier 0's capacity from the top, then tier 1's, and so on;
 //      segments move toward their tiers, at most the migration queue's free
-//      slots per plan, demotions first.
+//      slots per plan, as k-svm's do (PlanTowardWanted).
 // Kleio keeps one network per important page and a history-based rule for
 // the rest; one network shared by all segments is what a file system of
 // hundreds of thousands of segments can train between plans, and what

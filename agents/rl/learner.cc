@@ -1,4 +1,5 @@
-// The one translation unit that includes LibTorch (see learner.h).
+// LibTorch's half of the learner (see learner.h); sequence_model.cc is the
+// only other file that includes LibTorch.
 #include "agents/rl/learner.h"
 
 #include <pthread.h>

@@ -1,6 +1,7 @@
 // Training of one agent's network: an experience replay buffer and C51 on
-// LibTorch, off the I/O path. The only LibTorch user (learner.cc): nothing
-// here includes its headers, and the critical path never calls into it.
+// LibTorch, off the I/O path. LibTorch's half is learner.cc (with
+// sequence_model.cc, the only files that include its headers); nothing here
+// includes them, and the critical path never calls into it.
 //
 // LibTorch's libraries take 0.3 s to load, which every process linking
 // libtierfs (db_bench, ldb, the admin tool) would pay at start whether it
