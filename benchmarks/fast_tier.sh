@@ -480,7 +480,8 @@ done
 {
   tfs_rounds_tables "$OUT_CSV" config,workload "$SYSTEMS_ORDER" "$BASELINES" \
     ops_per_sec:higher:ops/s device_us_per_op:lower:"device us/op" cpu_us_per_op:lower:"CPU us/op" hit_ratio:higher:"tier 0 share" \
-    byte_hit_ratio:higher:"tier 0 byte share" bytes_vs_belady_warm:higher:"byte share / Belady warm"
+    byte_hit_ratio:higher:"tier 0 byte share" bytes_vs_belady_warm:higher:"byte share / Belady warm" \
+    bytes_vs_belady_warm_copies:higher:"byte share / Belady warm on copies"
   echo "### The last round in detail (round $ROUNDS of $ROUNDS: one run a cell, no intervals)"
   echo
   cat "$WORK/round-$ROUNDS.md"

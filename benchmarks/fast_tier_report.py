@@ -354,6 +354,11 @@ def measure(config, device, system, fam, run_dir, fast_bytes, copy_page):
                 row[key] = None
         if row.get("byte_hit_ratio") is not None and row.get("belady_warm_byte_ratio"):
             row["bytes_vs_belady_warm"] = row["byte_hit_ratio"] / row["belady_warm_byte_ratio"]
+        # The segment-unit bound is often every byte (1.0); the copy unit's is
+        # the one the copies could have reached.
+        if row.get("byte_hit_ratio") is not None and row.get("belady_warm_copy_byte_ratio"):
+            row["bytes_vs_belady_warm_copies"] = (row["byte_hit_ratio"] /
+                                                  row["belady_warm_copy_byte_ratio"])
         if row.get("hit_ratio") is not None and row.get("best_static_hit_ratio"):
             row["hit_vs_best_static"] = row["hit_ratio"] / row["best_static_hit_ratio"]
         if row.get("hit_ratio") is not None and row.get("lfu_copies_hit_ratio"):
@@ -386,7 +391,8 @@ CSV_COLUMNS = ["config", "slow_device", "system", "workload", "ops_per_sec", "op
                "reads_per_op", "device_us_per_op", "cpu_us_per_op", "hit_ratio", "best_static_hit_ratio", "hit_vs_best_static",
                "best_static_copy_page_hit_ratio", "best_static_freed_hit_ratio",
                "belady_copies_hit_ratio", "byte_hit_ratio", "belady_warm_byte_ratio",
-               "bytes_vs_belady_warm", "belady_warm_copy_byte_ratio", "cache_spared_share", "fast_capacity_bytes",
+               "bytes_vs_belady_warm", "belady_warm_copy_byte_ratio", "bytes_vs_belady_warm_copies",
+               "cache_spared_share", "fast_capacity_bytes",
                "best_static_capacity_bytes", "fast_use", "fast_copy_use", "moved_bytes",
                "segment_copy_bytes", "page_copy_bytes", "page_hits", "fast_device_write_bytes",
                "wal_bytes", "fast_writes_per_user_write", "live_read_us", "sim_read_us",
@@ -1011,11 +1017,13 @@ def self_test():
                     with open(os.path.join(d, w + ".stats.jsonl"), "w") as g:
                         for s in range(0, 17):
                             reads = 10 * min(s, 15)
-                            g.write(json.dumps(line(s, int(hit * reads), int((1 - hit) * reads),
-                                                    95)) + "\n")
+                            x = line(s, int(hit * reads), int((1 - hit) * reads), 95)
+                            for t, share in zip(x["tiers"], (hit, 1 - hit)):
+                                t["user_read_bytes"] = int(share * reads) * 4096
+                            g.write(json.dumps(x) + "\n")
                     with open(os.path.join(d, w + ".trace.json"), "w") as g:
                         json.dump({"trace_user_reads": 50, "best_static_hit_ratio": 0.8,
-                                   "wal_bytes": 1000}, g)
+                                   "wal_bytes": 1000, "belady_warm_copy_byte_ratio": 0.8}, g)
                 f.write("perf sata-ssd %s ycsb %s 100\n" % (system, d))
         out = io.StringIO()
         prefix = os.path.join(tmp, "out")
@@ -1027,6 +1035,8 @@ def self_test():
         check("CSV rows", len(got), 6)
         check("lru vs fast-only", float(got[("lru", "c-zipf")]["ops_vs_fast_only"]), 0.4)
         check("lru hit / best", float(got[("lru", "c-zipf")]["hit_vs_best_static"]), 0.625)
+        check("lru bytes / Belady warm on copies",
+              float(got[("lru", "c-zipf")]["bytes_vs_belady_warm_copies"] or "nan"), 0.625)
         md = out.getvalue()
         for needle in ("| YCSB C zipfian | 1000 | 400 (0.400) | 100 (0.100) |",
                        "| lru | FAIL 0.625 | PASS 0.950 | PASS 4.000 |"):
