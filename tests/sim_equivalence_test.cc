@@ -305,7 +305,10 @@ INSTANTIATE_TEST_SUITE_P(
                            ";harmonia.inline:1;harmonia.plan_interval:1000000000"
                            ";harmonia.placement_read_wait:64;harmonia.copy_warmup:16",
                            true},
-                      Case{"sibyl", ";sibyl.inline:1;sibyl.plan_interval:1000000000", true}),
+                      Case{"sibyl", ";sibyl.inline:1;sibyl.plan_interval:1000000000", true},
+                      // The field's supervised baselines: their models learn at each plan.
+                      Case{"k-svm", ";k-svm.interval:1000000000", true},
+                      Case{"rnn-hss", ";rnn-hss.interval:1000000000", true}),
     [](const ::testing::TestParamInfo<Case>& info) {
       std::string name = info.param.policy;
       if (info.param.params.find("copies:off") != std::string::npos) name += "_without_page_copies";
