@@ -374,6 +374,21 @@ TEST(SimulatorTest, TheOracleKeepsTheSegmentNeededSoonestFast) {
   EXPECT_LT(oracle.avg_latency_us, 0.6 * first.avg_latency_us);
 }
 
+TEST(SimulatorTest, TheGatedOracleEvictsOnlyForASegmentNeededWithinItsGate) {
+  // Tier 0 holds one segment. Segment 1 fills it; segment 2, read again
+  // next, displaces it (lru's victim); segment 3, read again only after
+  // four requests, spills and leaves segment 2 fast for its next three
+  // reads. lru evicts for both, fast-first for neither.
+  std::vector<TraceRecord> trace;
+  uint64_t t = 0;
+  for (uint64_t segment : {1, 2, 2, 3, 2, 2, 2, 3}) trace.push_back(Read(t += 1000000, segment * kSeg));
+  SimConfig c = Config("oracle", kSeg + kFileBlock);
+  c.policy_params["gate"] = "2";
+  EXPECT_EQ(6u, Replay(trace, c).tiers[0].served);
+  EXPECT_EQ(5u, Replay(trace, Config("lru", kSeg + kFileBlock)).tiers[0].served);
+  EXPECT_EQ(1u, Replay(trace, Config("fast-first", kSeg + kFileBlock)).tiers[0].served);
+}
+
 TEST(SimulatorTest, SameTraceConfigAndPolicyGiveTheSameBytes) {
   WorkloadOptions w;
   w.requests = 20000;

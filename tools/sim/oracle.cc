@@ -21,6 +21,9 @@
 //     puts in the way of the run it interrupts.
 //   - While tier 0 has less than `reserve` free, segments there that are
 //     never needed again go down, so new data keeps landing on it.
+// `gate` (requests, 0 off) makes it the ceiling of a learned eviction on
+// placement (agents/eviction_gate.h): it evicts lru's victims for a new
+// segment needed within `gate` requests, else spills, and plans nothing.
 // Knowing the order and kind of future accesses but not the queueing they
 // will meet, it is a strong reference, not a proven optimum (with moves that
 // cost device time no simple rule is).
@@ -29,6 +32,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "agents/lru_eviction.h"
 #include "tools/sim/future_index.h"
 
 namespace tierfs {
@@ -42,7 +46,8 @@ class Oracle : public Policy {
         devices_(std::move(devices)),
         interval_(uint64_t(std::max(1.0, params.Number("interval", 256)))),
         reserve_(std::min(0.9, std::max(0.0, params.Number("reserve", 0)))),
-        horizon_(size_t(std::max(1.0, params.Number("horizon", 32)))) {}
+        horizon_(size_t(std::max(1.0, params.Number("horizon", 32)))),
+        gate_(uint64_t(params.Number("gate", 0))) {}
 
   const char* Name() const override { return kOracleName; }
 
@@ -64,6 +69,12 @@ class Oracle : public Policy {
     // pay the most).
     const int slow = SlowerWithRoom(view, 0, request.bytes, false);
     if (next == UINT64_MAX || slow < 0) return slow < 0 ? 0 : slow;
+    if (gate_ > 0) {
+      // The gate's ceiling: the new segment's future known, the victim lru's.
+      if (next - now > gate_) return slow;
+      evict_ = lru_evict_ = true;
+      return 0;
+    }
     Victim v;
     if (!FurthestOnFast(view, now, &v) || v.next <= next) return slow;
     const int victim_to = SlowerWithRoom(view, 0, v.bytes, v.next == UINT64_MAX);
@@ -84,7 +95,12 @@ class Oracle : public Policy {
   }
 
   bool EvictsOnPlacement() const override { return true; }
-  void Evict(int tier, uint64_t, const StorageView&, std::vector<Move>* moves) override {
+  void Evict(int tier, uint64_t bytes, const StorageView& view, std::vector<Move>* moves) override {
+    if (lru_evict_) {
+      lru_evict_ = evict_ = false;
+      lru_.Evict(tier, bytes, view, moves);
+      return;
+    }
     if (!evict_ || tier != 0) return;
     evict_ = false;
     Move m;
@@ -96,7 +112,7 @@ class Oracle : public Policy {
     if (far_.empty()) far_built_ = false;
   }
 
-  uint64_t PlanIntervalRequests() const override { return interval_; }
+  uint64_t PlanIntervalRequests() const override { return gate_ > 0 ? 0 : interval_; }
 
   void Plan(const StorageView& view, size_t max, std::vector<Move>* moves) override {
     const int tiers = view.NumTiers();
@@ -379,6 +395,9 @@ class Oracle : public Policy {
   const uint64_t interval_;
   const double reserve_;
   const size_t horizon_;
+  const uint64_t gate_;      // > 0: the gate's ceiling (no plans, lru's victims)
+  bool lru_evict_ = false;   // Place chose to evict, lru's victims
+  LruEviction lru_;
 
   // Plan's scratch.
   const StorageView* view_ = nullptr;  // of the Place or Plan running
