@@ -52,11 +52,16 @@
 // stay_baseline, reward_wait, migration_warmup, migration_warmup_moves;
 // the hot-page copies (agents/reuse_predictor.h, on unless learned_copies
 // is 0): copy_horizon (2), copy_floor (0.1), copy_sample (4), copy_samples
-// (4096), copy_history (2), copy_lr (0.05), copy_warmup (2048).
+// (4096), copy_history (2), copy_lr (0.05), copy_warmup (2048); eviction on
+// placement (agents/eviction_gate.h, off unless evict is 1): when tier 0 is
+// full for a segment the placement agent chose it for, a learned gate evicts
+// lru's victims for it or lets it spill: evict_horizon (1000), evict_margin
+// (0.1), evict_lr (0.05), evict_warmup (256).
 #include <algorithm>
 #include <memory>
 #include <mutex>
 
+#include "agents/eviction_gate.h"
 #include "agents/policies.h"
 #include "agents/reuse_predictor.h"
 #include "agents/rl/agent_params.h"
@@ -148,6 +153,14 @@ class Harmonia : public Policy {
       o.floor = std::clamp(params.Number("copy_floor", o.floor), 0.0, 1.0);
       copies_ = std::make_unique<ReusePredictor>(o);
     }
+    if (params.Number("evict", 0) != 0 && variant != Variant::kCdeRlMigr) {
+      EvictionGate::Options o;
+      o.horizon = uint64_t(std::max(1.0, params.Number("evict_horizon", double(o.horizon))));
+      o.margin = params.Number("evict_margin", o.margin);
+      o.learning_rate = std::max(0.0, params.Number("evict_lr", o.learning_rate));
+      o.warmup = uint64_t(std::max(0.0, params.Number("evict_warmup", double(o.warmup))));
+      gate_ = std::make_unique<EvictionGate>(o);
+    }
   }
 
   const char* Name() const override { return name_; }
@@ -155,7 +168,13 @@ class Harmonia : public Policy {
   int Place(const PlacementRequest& request, const StorageView& view) override {
     Init(view.NumTiers());
     if (cde_) return cde_->Place(request, view);
-    return placement_->Place(request, view);
+    const int chosen = placement_->Place(request, view);
+    // Tier 0 full: the gate decides between an eviction and a spill.
+    if (gate_ && chosen == 0 && view.NumTiers() > 1 && view.Free(0) < request.bytes &&
+        !gate_->ShouldEvict(request, view)) {
+      return 1;
+    }
+    return chosen;
   }
 
   // The placement agent learns the tier the segment got, not the one it chose.
@@ -166,6 +185,7 @@ class Harmonia : public Policy {
 
   void OnRequest(const Request& request, uint64_t latency_ns) override {
     if (cde_) cde_->OnRequest(request, latency_ns);
+    if (gate_) gate_->OnRequest(request);
     if (!ready_.load(std::memory_order_acquire)) return;
     if (placement_) placement_->OnRequest(request, latency_ns);  // ticks the placement agent
     if (migration_agent_ != placement_agent_) migration_agent_->Tick(request.seq);  // SAPM's one agent ticked once
@@ -179,9 +199,13 @@ class Harmonia : public Policy {
     if (ready_.load(std::memory_order_acquire)) migration_->OnMoveDone(move, made);
   }
 
-  bool EvictsOnPlacement() const override { return cde_ && cde_->EvictsOnPlacement(); }
+  bool EvictsOnPlacement() const override {
+    return gate_ != nullptr || (cde_ && cde_->EvictsOnPlacement());
+  }
   void Evict(int tier, uint64_t bytes, const StorageView& view, std::vector<Move>* moves) override {
     if (cde_) cde_->Evict(tier, bytes, view, moves);
+    // The gate answered for tier 0 (Place); a full slower tier spills.
+    if (gate_ && tier == 0) gate_->Evict(tier, bytes, view, moves);
   }
 
   // State: the trained weights of each agent, by role.
@@ -311,6 +335,7 @@ class Harmonia : public Policy {
   std::unique_ptr<rl::PlacementAgent> placement_;
   std::unique_ptr<rl::MigrationAgent> migration_;
   std::unique_ptr<ReusePredictor> copies_;  // learned_copies; nullptr: TinyLFU's rule
+  std::unique_ptr<EvictionGate> gate_;       // evict; nullptr: spill when tier 0 is full
 };
 
 }  // namespace
