@@ -4,6 +4,10 @@
 // Deterministic: the simulator trains inline.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <string>
+#include <vector>
+
 #include "tools/sim/simulator.h"
 
 namespace tierfs {
@@ -70,6 +74,53 @@ TEST(SimLearningTest, HarmoniaLearnsThePlacementARandomAgentMisses) {
   ASSERT_FALSE(learned.losses.empty());
   EXPECT_EQ("placement", learned.losses[0].agent);
   EXPECT_GT(learned.losses[0].points.size(), 100u);
+}
+
+// What a replay learned starts another (state=FILE, SimResult::
+// policy_state): a replay too short to train gives back exactly the state
+// it was offered, where a cold one gives back its own start; a state for
+// another tier count, or no file, is an error naming it.
+TEST(SimLearningTest, AReplayStartsFromTheStateAnotherLearned) {
+  const SimResult trained = Replay(Workload(), 0.001);
+  ASSERT_FALSE(trained.policy_state.empty());
+  const std::string file = testing::TempDir() + "/harmonia.state";
+  {
+    std::ofstream out(file, std::ios::binary);
+    out << trained.policy_state;
+    ASSERT_TRUE(out.good());
+  }
+  std::vector<TraceRecord> few = Workload();
+  few.resize(8);  // fewer transitions than a batch: no training step
+  SimConfig c;
+  SimTier fast, slow;
+  fast.name = "/fast";
+  fast.capacity = 1ull << 30;
+  ASSERT_TRUE(ParseDeviceParams("optane", &fast.device).ok());
+  slow.name = "/slow";
+  slow.capacity = 1ull << 30;
+  ASSERT_TRUE(ParseDeviceParams("sata-ssd", &slow.device).ok());
+  c.tiers = {fast, slow};
+  c.segment_size = kSeg;
+  c.policy = "harmonia";
+  std::string error;
+  SimResult cold, warm;
+  ASSERT_TRUE(RunPolicy(few, c, &cold, &error)) << error;
+  EXPECT_NE(trained.policy_state, cold.policy_state);
+  c.policy_params[kStateParam] = file;
+  ASSERT_TRUE(RunPolicy(few, c, &warm, &error)) << error;
+  EXPECT_EQ(trained.policy_state, warm.policy_state);
+
+  // Offered a missing file first, the run fails naming it.
+  c.policy_params[kStateParam] = file + ".missing+" + file;
+  EXPECT_FALSE(RunPolicy(few, c, &warm, &error));
+  EXPECT_NE(std::string::npos, error.find(file + ".missing")) << error;
+  // Three tiers take no two-tier state: the refusal names the file.
+  c.policy_params[kStateParam] = file;
+  c.tiers.push_back(slow);
+  c.tiers.back().name = "/slower";
+  EXPECT_FALSE(RunPolicy(few, c, &warm, &error));
+  EXPECT_NE(std::string::npos, error.find("took none")) << error;
+  EXPECT_NE(std::string::npos, error.find(file)) << error;
 }
 
 }  // namespace

@@ -48,10 +48,10 @@ DEFINE_string(workloads, "all",
               "compare: synthetic workload names or trace files; `all` stands for every synthetic one");
 DEFINE_string(policy, "",
               "run: the policy (default: the URI's, else fast-first); NAME:PARAM=VALUE:... sets "
-              "its parameters");
+              "its parameters; NAME:state=FILE[+FILE] starts a learning policy from a saved state");
 DEFINE_string(policies, "all",
               "compare: policies, or all (every heuristic and learning policy, and oracle); "
-              "NAME:PARAM=VALUE:... sets a policy's parameters");
+              "NAME:PARAM=VALUE:... sets a policy's parameters (state=FILE[+FILE]: its start)");
 DEFINE_uint64(requests, 100000, "records per synthetic workload");
 DEFINE_uint64(seed, 1, "seed of the synthetic workloads");
 DEFINE_string(segment_size, "64K", "segment size for the presets (a URI sets its own)");
@@ -73,6 +73,9 @@ DEFINE_string(ceilings, tierfs::sim::kDefaultCeilings,
               "future), "
               "past-static or lfu-copies (learning from the --warmup; tools/sim/ceiling.h) "
               "(CAPACITY: instead of tier 0's), or none");
+DEFINE_string(state_out, "",
+              "run: write what a learning policy learned (Policy::SaveState) to this file, a "
+              "start for another run (--policy=NAME:state=FILE) or a store (meta/AGENTS)");
 DEFINE_string(losses, "", "run: write a learning policy's training loss to this CSV (agent,transitions,loss)");
 DEFINE_string(timings, "",
               "run: write each I/O record's replay to this CSV beside the capture's "
@@ -197,6 +200,19 @@ int Run() {
                    : (FormatResult(result, config) +
                       FormatCeilings(run.ceilings, config.segment_size))
                          .c_str());
+  if (!FLAGS_state_out.empty()) {
+    if (result.policy_state.empty()) {
+      fprintf(stderr, "tierfs-sim: %s has no state to write to %s (not a learning policy)\n",
+              config.policy.c_str(), FLAGS_state_out.c_str());
+      return 1;
+    }
+    std::ofstream out(FLAGS_state_out, std::ios::binary);
+    out << result.policy_state;
+    if (!out) {
+      fprintf(stderr, "tierfs-sim: cannot write %s\n", FLAGS_state_out.c_str());
+      return 1;
+    }
+  }
   if (!FLAGS_losses.empty()) {
     std::ofstream out(FLAGS_losses);
     out << "agent,transitions,loss\n";

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <chrono>
 #include <deque>
+#include <fstream>
 #include <queue>
+#include <sstream>
 #include <unordered_map>
 
 #include "core/config.h"
@@ -1080,6 +1082,8 @@ bool Simulation::Run(const std::vector<TraceRecord>& trace, SimResult* result,
   stats_.write_amplification =
       stats_.user_write_bytes ? double(device_writes) / double(stats_.user_write_bytes) : 0;
   stats_.losses = policy_->LossCurves();
+  policy_->StopLearning();
+  stats_.policy_state = policy_->SaveState();
   stats_.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   *result = stats_;
@@ -1100,10 +1104,46 @@ bool IsDecision(const TraceRecord& r) {
   }
 }
 
+namespace {
+
+// kStateParam's files, offered to `policy` in turn until it takes one.
+bool OfferStates(const std::string& files, int tiers, Policy* policy, std::string* error) {
+  std::string refusals;
+  size_t start = 0;
+  while (start <= files.size()) {
+    size_t end = files.find('+', start);
+    if (end == std::string::npos) end = files.size();
+    const std::string file = files.substr(start, end - start);
+    start = end + 1;
+    std::ifstream in(file, std::ios::binary);
+    std::stringstream bytes;
+    bytes << in.rdbuf();
+    if (!in) {
+      *error = "cannot read the policy state " + file;
+      return false;
+    }
+    std::string why;
+    if (policy->LoadState(bytes.str(), tiers, &why)) return true;
+    refusals += (refusals.empty() ? "" : "; ") + file + ": " + why;
+  }
+  *error = std::string(policy->Name()) + " took none of the states offered: " + refusals;
+  return false;
+}
+
+// The policy's own parameters: without the simulator's.
+PolicyParams OwnParams(const SimConfig& config) {
+  PolicyParams params = config.policy_params;
+  params.erase(kStateParam);
+  return params;
+}
+
+}  // namespace
+
 std::unique_ptr<Policy> MakeSimPolicy(const SimConfig& config, const FutureIndex* future,
                                       std::string* error) {
+  const PolicyParams own = OwnParams(config);
   if (config.policy == kOracleName) {
-    ParamReader params(config.policy_params);
+    ParamReader params(own);
     std::vector<DeviceParams> devices;
     for (const SimTier& t : config.tiers) devices.push_back(t.device);
     auto oracle = NewOraclePolicy(future, devices, params);
@@ -1112,7 +1152,7 @@ std::unique_ptr<Policy> MakeSimPolicy(const SimConfig& config, const FutureIndex
   }
   // A learning policy trains in the replay's own thread, on the replay's
   // schedule: the same inputs give the same output.
-  PolicyParams params = config.policy_params;
+  PolicyParams params = own;
   if (PolicyLearns(config.policy)) params.emplace("inline", "1");
   return NewPolicy(config.policy, params, error);
 }
@@ -1140,6 +1180,11 @@ bool RunPolicy(const std::vector<TraceRecord>& trace, const SimConfig& config, S
   }
   std::unique_ptr<Policy> policy = MakeSimPolicy(config, future.get(), error);
   if (!policy) return false;
+  auto states = config.policy_params.find(kStateParam);
+  if (states != config.policy_params.end() &&
+      !OfferStates(states->second, int(config.tiers.size()), policy.get(), error)) {
+    return false;
+  }
   return Simulate(trace, config, policy.get(), future.get(), result, error);
 }
 

@@ -85,6 +85,13 @@ struct SimConfig {
   uint64_t young_records = 0;
 };
 
+// The policy parameter the simulator keeps for itself: `state=FILE[+FILE...]`
+// offers a learning policy what it learned before (Policy::SaveState: a
+// store's AGENTS, or `tierfs-sim run --state_out`), each file in turn at the
+// start; the first it takes is its start (a state for another tier count is
+// refused and the next offered). None taken: an error naming each refusal.
+constexpr const char* kStateParam = "state";
+
 // Reads a tierfs:// URI or `tierfs://config:FILE` (the live grammar; tier
 // paths need not exist) into *config. Keys the simulator has no use for
 // (migration_idle_ops) are accepted and ignored. False and *error naming the
@@ -139,6 +146,9 @@ struct SimResult {
   // A learning policy's training loss (Policy::LossCurves); x is the number
   // of transitions its agent had seen.
   std::vector<Policy::LossCurve> losses;
+  // What the policy learned by the end (Policy::SaveState after
+  // StopLearning; "" for a heuristic): a start for the next replay.
+  std::string policy_state;
   // With SimConfig::record_decisions: every placement, move ended, plan and
   // move queued, as trace events (core/trace_format.h) in the order made.
   std::vector<TraceRecord> decisions;
