@@ -158,7 +158,14 @@ void EvictionGate::Evict(int tier, uint64_t bytes, const StorageView& view,
 }
 
 void EvictionGate::OnRequest(const Request& request) {
+  // A use is what a client waits for: a user read, or a write to the WAL or
+  // a volume. A table or blob file is written by flush and compaction in the
+  // background, each segment by a run of appends after the one placing it.
   if (request.type == IoType::kBackgroundRead) return;
+  if (request.type == IoType::kWrite &&
+      (request.kind == FileKind::kSst || request.kind == FileKind::kBlob)) {
+    return;
+  }
   MutexLock lock(&mu_);
   if (samples_.empty()) return;
   auto it = index_.find({request.file_id, request.segment});

@@ -7,7 +7,8 @@
 // synthetic workload, while the oracle, which knows the new segment's next
 // use, evicts and wins. The gate predicts that next use, in the style of LRB
 // (Song et al., NSDI 2020) for segments: an online logistic regression gives
-// the probability that a segment placed now is accessed within `horizon`
+// the probability that a segment placed now is used (read by the user, or
+// written by the client: not a compaction's next append) within `horizon`
 // requests, from what the placing request shows (a write or a read,
 // continuing the previous placement or not, its neighbours' recent use, its
 // size, its file's kind and level). The victims are the least recently used
@@ -58,7 +59,8 @@ class EvictionGate {
   // (Policy::Evict).
   void Evict(int tier, uint64_t bytes, const StorageView& view, std::vector<Move>* moves)
       EXCLUDES(mu_);
-  // A request done: labels a waiting sample of its segment.
+  // A request done: labels a waiting sample of its segment if it is a use
+  // (a user read; a write, but for the appends of table and blob files).
   void OnRequest(const Request& request) EXCLUDES(mu_);
 
   struct Stats {

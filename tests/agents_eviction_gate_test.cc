@@ -140,6 +140,32 @@ TEST(EvictionGateTest, AUseAfterTheHorizonOrByThePlacingRequestIsNoReuse) {
   gate.OnRequest(Access(600, 9, 9));  // the horizon passes: labelled unused
   EXPECT_EQ(3u, gate.stats().labels);
   EXPECT_EQ(1u, gate.stats().positives);
+  // A table file's next append is the compaction writing on, not a use; a
+  // user read of it is.
+  PlacementRequest table = Placing(700, 4, 0, true);
+  table.kind = FileKind::kSst;
+  gate.ShouldEvict(table, view);
+  Request append = Access(701, 4, 0);
+  append.kind = FileKind::kSst;
+  append.type = IoType::kWrite;
+  gate.OnRequest(append);
+  EXPECT_EQ(3u, gate.stats().labels) << "an append labelled the table's placement";
+  Request read = append;
+  read.seq = 702;
+  read.type = IoType::kUserRead;
+  gate.OnRequest(read);
+  EXPECT_EQ(4u, gate.stats().labels);
+  EXPECT_EQ(2u, gate.stats().positives);
+  // A WAL's next write is the client's: a use.
+  PlacementRequest wal = Placing(800, 5, 0, true);
+  wal.kind = FileKind::kWal;
+  gate.ShouldEvict(wal, view);
+  Request log = Access(801, 5, 0);
+  log.kind = FileKind::kWal;
+  log.type = IoType::kWrite;
+  gate.OnRequest(log);
+  EXPECT_EQ(5u, gate.stats().labels);
+  EXPECT_EQ(3u, gate.stats().positives);
 }
 
 // The victims are the least recently used; when they turn out to be used as
