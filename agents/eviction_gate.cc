@@ -23,17 +23,26 @@ bool UsedWithin(const SegmentInfo& s, uint64_t now, uint64_t horizon) {
 
 EvictionGate::EvictionGate(const Options& options) : options_(options) {}
 
+EvictionGate::Neighbours EvictionGate::Look(const PlacementRequest& request,
+                                            const StorageView& view) const {
+  Neighbours n;
+  SegmentInfo info;
+  if (request.segment > 0 && view.Lookup({request.file_id, request.segment - 1}, &info)) {
+    n.before_recent = UsedWithin(info, request.seq, options_.horizon);
+    n.before_reads = info.stats.user_reads;
+  }
+  if (view.Lookup({request.file_id, request.segment + 1}, &info)) {
+    n.after_recent = UsedWithin(info, request.seq, options_.horizon);
+  }
+  return n;
+}
+
 EvictionGate::Features EvictionGate::Describe(const PlacementRequest& request,
-                                              const StorageView& view) {
+                                              const Neighbours& n) {
   const uint64_t now = request.seq;
   const bool write = request.write_size > 0;
   const bool sequential = asked_ && last_.file_id == request.file_id &&
                           last_.segment + 1 == request.segment;
-  SegmentInfo before, after;
-  const bool has_before =
-      request.segment > 0 && view.Lookup({request.file_id, request.segment - 1}, &before);
-  const bool has_after = view.Lookup({request.file_id, request.segment + 1}, &after);
-  const bool before_recent = has_before && UsedWithin(before, now, options_.horizon);
   const uint64_t size = write ? request.write_size : request.bytes;
   const uint64_t gap = asked_ ? now - std::min(now, last_seq_) : options_.horizon;
   Features x{};
@@ -41,9 +50,9 @@ EvictionGate::Features EvictionGate::Describe(const PlacementRequest& request,
   x[1] = write;
   x[2] = sequential;
   x[3] = write && sequential;
-  x[4] = before_recent;
-  x[5] = has_before ? float(std::log2(1.0 + before.stats.user_reads) / 16) : 0;
-  x[6] = has_after && UsedWithin(after, now, options_.horizon);
+  x[4] = n.before_recent;
+  x[5] = float(std::log2(1.0 + n.before_reads) / 16);
+  x[6] = n.after_recent;
   x[7] = float(std::log2(1.0 + double(gap)) / 32);
   x[8] = float(std::log2(1.0 + double(size)) / 32);
   x[9] = request.kind == FileKind::kSst;
@@ -52,7 +61,7 @@ EvictionGate::Features EvictionGate::Describe(const PlacementRequest& request,
   x[12] = request.kind == FileKind::kSst && request.hints.level >= 0
               ? float(std::min(request.hints.level, 7)) / 7
               : 0;
-  x[13] = write && before_recent;
+  x[13] = write && n.before_recent;
   return x;
 }
 
@@ -129,8 +138,11 @@ void EvictionGate::Add(const SegmentRef& ref, uint64_t now, bool victim, const F
 }
 
 bool EvictionGate::ShouldEvict(const PlacementRequest& request, const StorageView& view) {
+  // The view's lookups take the store's locks: not under mu_, which
+  // OnRequest takes on the I/O path.
+  const Neighbours n = Look(request, view);
   MutexLock lock(&mu_);
-  const Features x = Describe(request, view);
+  const Features x = Describe(request, n);
   asked_ = true;
   last_ = {request.file_id, request.segment};
   last_seq_ = request.seq;

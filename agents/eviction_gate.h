@@ -85,7 +85,14 @@ class EvictionGate {
     Features x{};
   };
 
-  Features Describe(const PlacementRequest& request, const StorageView& view) REQUIRES(mu_);
+  // What the placing segment's neighbours in its file show.
+  struct Neighbours {
+    bool before_recent = false;  // the segment before it used within the horizon
+    uint32_t before_reads = 0;   // its user reads
+    bool after_recent = false;   // the segment after it used within the horizon
+  };
+  Neighbours Look(const PlacementRequest& request, const StorageView& view) const;
+  Features Describe(const PlacementRequest& request, const Neighbours& n) REQUIRES(mu_);
   double PredictLocked(const Features& x) const REQUIRES(mu_);
   // Labels samples_[pos] and trains on it (a placement) or counts it (a victim).
   void Label(size_t pos, bool used) REQUIRES(mu_);

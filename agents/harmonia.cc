@@ -169,10 +169,14 @@ class Harmonia : public Policy {
     Init(view.NumTiers());
     if (cde_) return cde_->Place(request, view);
     const int chosen = placement_->Place(request, view);
-    // Tier 0 full: the gate decides between an eviction and a spill.
-    if (gate_ && chosen == 0 && view.NumTiers() > 1 && view.Free(0) < request.bytes &&
-        !gate_->ShouldEvict(request, view)) {
-      return 1;
+    evict_for_ = nullptr;
+    // Tier 0 full: the gate decides between an eviction and a spill. (With
+    // room for the segment but not its file's first block on the tier,
+    // kFileBlock, the engine asks for an eviction the gate was not asked
+    // about: none is made, the segment spills.)
+    if (gate_ && chosen == 0 && view.NumTiers() > 1 && view.Free(0) < request.bytes + kBlock) {
+      if (!gate_->ShouldEvict(request, view)) return 1;
+      evict_for_ = this;
     }
     return chosen;
   }
@@ -204,8 +208,10 @@ class Harmonia : public Policy {
   }
   void Evict(int tier, uint64_t bytes, const StorageView& view, std::vector<Move>* moves) override {
     if (cde_) cde_->Evict(tier, bytes, view, moves);
-    // The gate answered for tier 0 (Place); a full slower tier spills.
-    if (gate_ && tier == 0) gate_->Evict(tier, bytes, view, moves);
+    // Only what the gate answered for, in this thread's Place just before
+    // (the engine evicts from the placing writer); a full slower tier spills.
+    if (gate_ && tier == 0 && evict_for_ == this) gate_->Evict(tier, bytes, view, moves);
+    evict_for_ = nullptr;
   }
 
   // State: the trained weights of each agent, by role.
@@ -336,7 +342,13 @@ class Harmonia : public Policy {
   std::unique_ptr<rl::MigrationAgent> migration_;
   std::unique_ptr<ReusePredictor> copies_;  // learned_copies; nullptr: TinyLFU's rule
   std::unique_ptr<EvictionGate> gate_;       // evict; nullptr: spill when tier 0 is full
+  // The policy whose gate said "evict" in this thread's last Place: Place
+  // runs on many writers at once, and each evicts in its own (Choose).
+  static thread_local const Harmonia* evict_for_;
+  static constexpr uint64_t kBlock = 4096;  // engine/placement.h's kFileBlock
 };
+
+thread_local const Harmonia* Harmonia::evict_for_ = nullptr;
 
 }  // namespace
 

@@ -224,13 +224,28 @@ TEST(EvictionGateTest, HarmoniaAsksTheGateWhenTierZeroIsFull) {
   view.Add(1, 1, 0);
   ASSERT_EQ(0, plain->Place(Placing(1, 2, 0, true), view)) << "the agent's own choice";
   EXPECT_EQ(1, p->Place(Placing(1, 2, 0, true), view)) << "a cold gate lets it spill";
+  std::vector<Move> moves;
+  p->Evict(0, kSeg, view, &moves);
+  EXPECT_TRUE(moves.empty()) << "an eviction the gate did not answer for";
+  // A gate warm from the start (no labels: the victims' rate is 0, the
+  // newcomer's 0.5) says evict: the placement stays on tier 0 and the
+  // writer's eviction, and that one only, moves lru's victim down.
+  std::unique_ptr<Policy> eager =
+      NewPolicy("harmonia", {{"inline", "1"}, {"evict", "1"}, {"evict_warmup", "0"}}, &error);
+  ASSERT_NE(nullptr, eager) << error;
+  EXPECT_EQ(0, eager->Place(Placing(1, 2, 0, true), view));
+  eager->Evict(0, kSeg, view, &moves);
+  ASSERT_EQ(1u, moves.size());
+  EXPECT_EQ(1, moves[0].to);
+  moves.clear();
+  eager->Evict(0, kSeg, view, &moves);
+  EXPECT_TRUE(moves.empty()) << "a second eviction for one answer";
   // A full slower tier (three tiers: tier 1 full too) is no question for the
   // gate: the segment spills further, nothing is evicted there.
   View three(2, 3);
   three.Add(1, 0, 0);
   three.Add(1, 1, 0);
   three.Add(1, 2, 1);
-  std::vector<Move> moves;
   p->Evict(1, kSeg, three, &moves);
   EXPECT_TRUE(moves.empty()) << "an eviction on tier 1";
   EXPECT_EQ(nullptr, NewPolicy("harmonia", {{"evict", "1"}, {"evict_horizn", "5"}}, &error));
