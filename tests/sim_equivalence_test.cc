@@ -240,7 +240,11 @@ TEST_P(SimEquivalenceTest, TheReplayMakesTheStoresDecisions) {
     // so do lru and cde: homes and page copies fill tier 0 between them.)
     EXPECT_GT(copies, 0u) << "no copy was made";
   }
-  if (c.policy == "lru" || c.policy == "cde") {
+  if (c.params.find("evict:1") != std::string::npos) {
+    // harmonia's gate: some newcomers evicted for, others spilled.
+    EXPECT_GT(evictions, 0u) << "the gate never evicted";
+    EXPECT_GT(spills, 0u) << "the gate never let a segment spill";
+  } else if (c.policy == "lru" || c.policy == "cde") {
     EXPECT_GT(evictions, 0u) << "the fast tier never filled";
   } else {
     EXPECT_GT(spills, 0u) << "the fast tier never filled";
@@ -305,6 +309,12 @@ INSTANTIATE_TEST_SUITE_P(
                            ";harmonia.inline:1;harmonia.plan_interval:1000000000"
                            ";harmonia.placement_read_wait:64;harmonia.copy_warmup:16",
                            true},
+                      // Its eviction gate (agents/eviction_gate.h), warm early.
+                      Case{"harmonia",
+                           ";harmonia.inline:1;harmonia.plan_interval:1000000000"
+                           ";harmonia.placement_read_wait:64;harmonia.copy_warmup:16"
+                           ";harmonia.evict:1;harmonia.evict_warmup:16;harmonia.evict_horizon:200",
+                           true},
                       Case{"sibyl", ";sibyl.inline:1;sibyl.plan_interval:1000000000", true},
                       // The field's supervised baselines: their models learn at each plan.
                       Case{"k-svm", ";k-svm.interval:1000000000", true},
@@ -317,6 +327,7 @@ INSTANTIATE_TEST_SUITE_P(
       if (copy_policy != std::string::npos) name += "_" + info.param.params.substr(copy_policy + 12);
       if (info.param.levels) name += "_with_levels";
       if (info.param.wal) name += "_with_a_wal";
+      if (info.param.params.find("evict:1") != std::string::npos) name += "_evicting";
       for (char& ch : name) {
         if (!isalnum(static_cast<unsigned char>(ch))) ch = '_';
       }
