@@ -129,7 +129,7 @@ echo "round,position,bench,system,ops_per_sec,device_us_per_op,cpu_us_per_op,ops
 # run ROUND POSITION SYSTEM: one system's three steps on a fresh store.
 run() {
   local round="$1" position="$2" system="$3" dir URI bench log before after ops count cpu
-  dir="$WORK/r$round-$system"
+  dir="$WORK/r$round-${system//=/-}"  # a URI holds no "="
   URI="$(uri "$system" "$dir")"
   before=-  # a new store: every counter 0 (the tool opens only an existing store)
   for bench in "${BENCHES[@]}"; do

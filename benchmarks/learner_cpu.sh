@@ -63,7 +63,7 @@ echo "round,position,bench,system,learner_share,learner_threads,cpu_us_per_op,op
 
 run() {
   local round="$1" position="$2" policy="$3" workload="$4" dir props=()
-  dir="$WORK/r$round-$policy-$workload"
+  dir="$WORK/r$round-${policy//=/-}-$workload"  # a URI holds no "="
   tfs_store "$dir" "$policy" "$TIER0:$FAST_DEVICE" "$(tfs_big_mib $((DATA >> 20)))M:sata-ssd" 16M \
     ";segment_size:64K"
   props=(-p "rocksdb.dir=$STORE_DB" -p "rocksdb.options_file=$WORK/ycsb.ini" -p "recordcount=$RECORDS"

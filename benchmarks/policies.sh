@@ -153,7 +153,7 @@ uri() {
 # run_tierfs CONFIG POLICY FAST: the four phases on a fresh TierFS store.
 run_tierfs() {
   local config="$1" policy="$2" fast="$3" dev dir uri phase
-  dev="$(tfs_device "$config")" dir="$WORK/$config/$policy"
+  dev="$(tfs_device "$config")" dir="$WORK/$config/${policy//=/-}"  # a URI holds no "="
   uri="$(uri "$dir" "$policy" "$dev" "$fast")"
   for phase in "${PHASES[@]}"; do
     progress "$config" "$policy" "$phase"

@@ -135,7 +135,7 @@ BIG_MIB="$(tfs_big_mib "$DATA_MIB_EST")"
 # run_system CONFIG SYSTEM FAST: load, then every workload, on a fresh store.
 run_system() {
   local config="$1" system="$2" fast="$3" dir uri w p props=()
-  dir="$WORK/r$ROUND/$config/$system"
+  dir="$WORK/r$ROUND/$config/${system//=/-}"  # a URI holds no "="
   tfs_store "$dir" "$system" "$fast:$FAST_DEVICE" "${BIG_MIB}M:$(tfs_device "$config")" \
     "$LEVEL_BASE" ";segment_size:$SEGMENT"
   uri="$STORE_URI"

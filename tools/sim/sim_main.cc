@@ -73,6 +73,9 @@ DEFINE_string(ceilings, tierfs::sim::kDefaultCeilings,
               "future), "
               "past-static or lfu-copies (learning from the --warmup; tools/sim/ceiling.h) "
               "(CAPACITY: instead of tier 0's), or none");
+DEFINE_string(state_in, "",
+              "run: start the policy from this saved state (a store's meta/AGENTS as it was at "
+              "the open a trace begins with, or --state_out's), as NAME:state=FILE does");
 DEFINE_string(state_out, "",
               "run: write what a learning policy learned (Policy::SaveState) to this file, a "
               "start for another run (--policy=NAME:state=FILE) or a store (meta/AGENTS)");
@@ -140,6 +143,7 @@ bool LoadTrace(const char* command, std::vector<TraceRecord>* trace, SimConfig* 
     return false;
   }
   config->replay = replay;
+  if (!FLAGS_state_in.empty()) config->policy_params[kStateParam] = FLAGS_state_in;
   return true;
 }
 
