@@ -114,6 +114,17 @@ TEST(SimLearningTest, AReplayStartsFromTheStateAnotherLearned) {
   c.policy_params[kStateParam] = file + ".missing+" + file;
   EXPECT_FALSE(RunPolicy(few, c, &warm, &error));
   EXPECT_NE(std::string::npos, error.find(file + ".missing")) << error;
+  // A path given whole (tierfs-sim run --state_in) may hold a '+'.
+  const std::string plus = testing::TempDir() + "/harmonia+evict.state";
+  {
+    std::ofstream out(plus, std::ios::binary);
+    out << trained.policy_state;
+  }
+  c.policy_params.erase(kStateParam);
+  c.policy_state_files = {plus};
+  ASSERT_TRUE(RunPolicy(few, c, &warm, &error)) << error;
+  EXPECT_EQ(trained.policy_state, warm.policy_state);
+  c.policy_state_files.clear();
   // Three tiers take no two-tier state: the refusal names the file.
   c.policy_params[kStateParam] = file;
   c.tiers.push_back(slow);

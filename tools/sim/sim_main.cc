@@ -143,7 +143,7 @@ bool LoadTrace(const char* command, std::vector<TraceRecord>* trace, SimConfig* 
     return false;
   }
   config->replay = replay;
-  if (!FLAGS_state_in.empty()) config->policy_params[kStateParam] = FLAGS_state_in;
+  if (!FLAGS_state_in.empty()) config->policy_state_files.push_back(FLAGS_state_in);
   return true;
 }
 

@@ -1106,15 +1106,11 @@ bool IsDecision(const TraceRecord& r) {
 
 namespace {
 
-// kStateParam's files, offered to `policy` in turn until it takes one.
-bool OfferStates(const std::string& files, int tiers, Policy* policy, std::string* error) {
+// The files, offered to `policy` in turn until it takes one.
+bool OfferStates(const std::vector<std::string>& files, int tiers, Policy* policy,
+                 std::string* error) {
   std::string refusals;
-  size_t start = 0;
-  while (start <= files.size()) {
-    size_t end = files.find('+', start);
-    if (end == std::string::npos) end = files.size();
-    const std::string file = files.substr(start, end - start);
-    start = end + 1;
+  for (const std::string& file : files) {
     std::ifstream in(file, std::ios::binary);
     std::stringstream bytes;
     bytes << in.rdbuf();
@@ -1180,9 +1176,17 @@ bool RunPolicy(const std::vector<TraceRecord>& trace, const SimConfig& config, S
   }
   std::unique_ptr<Policy> policy = MakeSimPolicy(config, future.get(), error);
   if (!policy) return false;
+  std::vector<std::string> files = config.policy_state_files;
   auto states = config.policy_params.find(kStateParam);
-  if (states != config.policy_params.end() &&
-      !OfferStates(states->second, int(config.tiers.size()), policy.get(), error)) {
+  if (states != config.policy_params.end()) {
+    for (size_t start = 0; start <= states->second.size();) {
+      size_t end = states->second.find('+', start);
+      if (end == std::string::npos) end = states->second.size();
+      files.push_back(states->second.substr(start, end - start));
+      start = end + 1;
+    }
+  }
+  if (!files.empty() && !OfferStates(files, int(config.tiers.size()), policy.get(), error)) {
     return false;
   }
   return Simulate(trace, config, policy.get(), future.get(), result, error);

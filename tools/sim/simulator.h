@@ -83,6 +83,9 @@ struct SimConfig {
   // young_user_reads); 0 counts none. Reads just after a compaction are
   // reads of young files: what inherited heat (copy_inherit) is for.
   uint64_t young_records = 0;
+  // Saved states offered to the policy before any given by kStateParam
+  // (which separates its files by '+'), each a whole path.
+  std::vector<std::string> policy_state_files;
 };
 
 // The policy parameter the simulator keeps for itself: `state=FILE[+FILE...]`
