@@ -3,19 +3,15 @@
 #include <algorithm>
 #include <cmath>
 
+#include "util/log2p.h"
 #include "util/splitmix64.h"
 
 namespace tierfs {
 
-namespace {
-
-double Log2p(double x) { return std::log2(1 + x); }
-
-}  // namespace
-
 ReusePredictor::ReusePredictor(const Options& options) : options_(options) {
   MutexLock lock(&mu_);
   history_.assign(1 << 12, History());
+  scale_ = Log2p(double(horizon_));
   samples_.assign(std::max<uint64_t>(1, options_.samples), Sample());
 }
 
@@ -26,6 +22,7 @@ void ReusePredictor::SetCapacity(uint64_t objects) {
   while (double(size) < options_.history * double(horizon) && size < (1u << 22)) size <<= 1;
   if (horizon == horizon_ && size == history_.size()) return;
   horizon_ = horizon;
+  scale_ = Log2p(double(horizon_));
   history_.assign(size, History());  // waiting samples keep their labels (pending_)
 }
 
@@ -86,7 +83,7 @@ void ReusePredictor::Expire() {
 ReusePredictor::Features ReusePredictor::Describe(const Policy::CopyCandidate& page) {
   Features x{};
   const uint64_t key = KeyOf(page);
-  const double scale = Log2p(double(horizon_));
+  const double scale = scale_;
   x[0] = 1;
   x[1] = float(std::min(2.0, Log2p(page.frequency) / 4));
   const History* h = Find(key);

@@ -101,6 +101,7 @@ class ReusePredictor {
   const Options options_;
   mutable Mutex mu_;
   uint64_t horizon_ GUARDED_BY(mu_) = 1 << 14;
+  double scale_ GUARDED_BY(mu_) = 0;  // Log2p(horizon_): the gaps' unit
   uint64_t now_ GUARDED_BY(mu_) = 0;        // accesses so far
   uint64_t questions_ GUARDED_BY(mu_) = 0;  // Value calls so far
   std::vector<History> history_ GUARDED_BY(mu_);

@@ -5,9 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "agents/policy.h"
+#include "util/log2p.h"
 
 namespace tierfs {
 namespace {
@@ -111,6 +114,17 @@ TEST(ReusePredictorTest, MemoryStaysBounded) {
   // their index (40 B a node), the files seen within 64 horizons.
   EXPECT_LE(p.MemoryBytes(), uint64_t(4096 * 12 + 4096 * 40 + 4096 * 40 + 5000 * 40 + 160));
   EXPECT_EQ(200000u, p.stats().accesses);
+}
+
+// The predictor's features take log2(1 + x) from util/log2p.h: within
+// 2e-4 of std::log2 from 0 to 2^40, exact at powers of two less one.
+TEST(Log2pTest, FollowsStdLog2) {
+  double worst = 0;
+  for (double x = 0; x < double(1ull << 40); x = x * 1.01 + 0.37) {
+    worst = std::max(worst, std::fabs(Log2p(x) - std::log2(1 + x)));
+  }
+  EXPECT_LT(worst, 2e-4);
+  for (int k = 0; k < 40; ++k) EXPECT_NEAR(double(k), Log2p(double((1ull << k) - 1)), 1e-12) << k;
 }
 
 }  // namespace
