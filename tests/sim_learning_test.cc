@@ -39,11 +39,12 @@ std::vector<TraceRecord> Workload() {
   return trace;
 }
 
-SimResult Replay(const std::vector<TraceRecord>& trace, double epsilon) {
+// harmonia over optane and sata-ssd, each holding everything.
+SimConfig TwoTiers() {
   SimConfig c;
   SimTier fast, slow;
   fast.name = "/fast";
-  fast.capacity = 1ull << 30;  // holds everything
+  fast.capacity = 1ull << 30;
   EXPECT_TRUE(ParseDeviceParams("optane", &fast.device).ok());
   slow.name = "/slow";
   slow.capacity = 1ull << 30;
@@ -51,6 +52,11 @@ SimResult Replay(const std::vector<TraceRecord>& trace, double epsilon) {
   c.tiers = {fast, slow};
   c.segment_size = kSeg;
   c.policy = "harmonia";
+  return c;
+}
+
+SimResult Replay(const std::vector<TraceRecord>& trace, double epsilon) {
+  SimConfig c = TwoTiers();
   c.policy_params["epsilon"] = std::to_string(epsilon);
   // The fill floor would promote read data for either agent: off, so that
   // the placement agent's own choices are what is measured.
@@ -91,17 +97,7 @@ TEST(SimLearningTest, AReplayStartsFromTheStateAnotherLearned) {
   }
   std::vector<TraceRecord> few = Workload();
   few.resize(8);  // fewer transitions than a batch: no training step
-  SimConfig c;
-  SimTier fast, slow;
-  fast.name = "/fast";
-  fast.capacity = 1ull << 30;
-  ASSERT_TRUE(ParseDeviceParams("optane", &fast.device).ok());
-  slow.name = "/slow";
-  slow.capacity = 1ull << 30;
-  ASSERT_TRUE(ParseDeviceParams("sata-ssd", &slow.device).ok());
-  c.tiers = {fast, slow};
-  c.segment_size = kSeg;
-  c.policy = "harmonia";
+  SimConfig c = TwoTiers();
   std::string error;
   SimResult cold, warm;
   ASSERT_TRUE(RunPolicy(few, c, &cold, &error)) << error;
@@ -127,7 +123,7 @@ TEST(SimLearningTest, AReplayStartsFromTheStateAnotherLearned) {
   c.policy_state_files.clear();
   // Three tiers take no two-tier state: the refusal names the file.
   c.policy_params[kStateParam] = file;
-  c.tiers.push_back(slow);
+  c.tiers.push_back(c.tiers.back());
   c.tiers.back().name = "/slower";
   EXPECT_FALSE(RunPolicy(few, c, &warm, &error));
   EXPECT_NE(std::string::npos, error.find("took none")) << error;
