@@ -44,7 +44,9 @@ class EvictionGate {
     double margin = 0.1;          // evict when p(new) > victims' rate + margin
     double learning_rate = 0.05;
     uint64_t warmup = 256;        // labels before the gate may evict
-    uint64_t pending = 1 << 14;   // the most placements and victims awaiting a label
+    // The most placements and victims awaiting a label (about 90 bytes
+    // each, with their index); more, and the oldest count as not used.
+    uint64_t pending = 1 << 14;
   };
   static constexpr int kFeatures = 14;
   using Features = std::array<float, kFeatures>;

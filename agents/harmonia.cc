@@ -153,13 +153,19 @@ class Harmonia : public Policy {
       o.floor = std::clamp(params.Number("copy_floor", o.floor), 0.0, 1.0);
       copies_ = std::make_unique<ReusePredictor>(o);
     }
-    if (params.Number("evict", 0) != 0 && variant != Variant::kCdeRlMigr) {
+    {
+      // Read whether or not the gate is on, so that each is a known name.
       EvictionGate::Options o;
+      const bool evict = params.Number("evict", 0) != 0;
       o.horizon = uint64_t(std::max(1.0, params.Number("evict_horizon", double(o.horizon))));
       o.margin = params.Number("evict_margin", o.margin);
       o.learning_rate = std::max(0.0, params.Number("evict_lr", o.learning_rate));
       o.warmup = uint64_t(std::max(0.0, params.Number("evict_warmup", double(o.warmup))));
-      gate_ = std::make_unique<EvictionGate>(o);
+      if (evict && variant == Variant::kCdeRlMigr) {
+        params.Fail("cde+rl-migr places and evicts as cde: `evict` is for the placement agent");
+      } else if (evict) {
+        gate_ = std::make_unique<EvictionGate>(o);
+      }
     }
   }
 

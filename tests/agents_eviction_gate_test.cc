@@ -250,6 +250,11 @@ TEST(EvictionGateTest, HarmoniaAsksTheGateWhenTierZeroIsFull) {
   EXPECT_TRUE(moves.empty()) << "an eviction on tier 1";
   EXPECT_EQ(nullptr, NewPolicy("harmonia", {{"evict", "1"}, {"evict_horizn", "5"}}, &error));
   EXPECT_NE(std::string::npos, error.find("evict_horizn")) << error;
+  // The gate's tunables are known names with the gate off too; cde+rl-migr,
+  // which evicts as cde, refuses the gate.
+  EXPECT_NE(nullptr, NewPolicy("harmonia", {{"evict_margin", "0.2"}}, &error)) << error;
+  EXPECT_EQ(nullptr, NewPolicy("cde+rl-migr", {{"evict", "1"}}, &error));
+  EXPECT_NE(std::string::npos, error.find("evict")) << error;
 }
 
 }  // namespace
