@@ -176,7 +176,9 @@ bool IsDecision(const TraceRecord& r);
 std::unique_ptr<Policy> MakeSimPolicy(const SimConfig& config, const FutureIndex* future,
                                       std::string* error);
 
-// Replays `trace` (records in time order) against `config` with `policy`.
+// Replays `trace` (records in time order) against `config` with `policy`,
+// and at the end stops its learning (Policy::StopLearning) to take its state
+// (SimResult::policy_state).
 // `future` is set as the replay proceeds (may be null if the policy does not
 // read it). False and *error if the trace does not fit the tiers.
 bool Simulate(const std::vector<TraceRecord>& trace, const SimConfig& config, Policy* policy,
