@@ -8,17 +8,7 @@ namespace rl {
 
 PlacementAgent::PlacementAgent(Agent* agent, int tiers, const PlacementAgentOptions& options)
     : agent_(agent), encoder_(tiers), options_(options), inputs_(Inputs(options.kind, tiers)) {
-  if (options_.reward_reads > 0) {
-    filter_ = std::make_unique<std::atomic<uint16_t>[]>(kFilterSlots);
-    for (size_t i = 0; i < kFilterSlots; ++i) filter_[i].store(0, std::memory_order_relaxed);
-  }
-}
-
-size_t PlacementAgent::Slot(SegmentRef ref) {
-  uint64_t h = SegmentRefHash()(ref);
-  h ^= h >> 29;
-  h *= 0xBF58476D1CE4E5B9ull;
-  return size_t((h ^ (h >> 32)) % kFilterSlots);
+  if (options_.reward_reads > 0) filter_ = std::make_unique<PendingFilter>();
 }
 
 int PlacementAgent::Inputs(PlacementAgentOptions::Kind kind, int tiers) {
@@ -97,7 +87,7 @@ void PlacementAgent::Rewarded(Decision* d, float reward) {
 void PlacementAgent::Forget(SegmentRef ref) {
   if (pending_.erase(ref) == 0) return;
   pending_count_.fetch_sub(1, std::memory_order_relaxed);
-  if (filter_) filter_[Slot(ref)].fetch_sub(1, std::memory_order_relaxed);
+  if (filter_) filter_->Remove(ref);
 }
 
 void PlacementAgent::Expire(uint64_t now) {
@@ -166,7 +156,7 @@ int PlacementAgent::Place(const PlacementRequest& request, const StorageView& vi
     Expire(request.seq);
     if (pending_.count(ref) == 0) {
       order_.emplace_back(request.seq, ref);
-      filter_[Slot(ref)].fetch_add(1, std::memory_order_relaxed);
+      filter_->Add(ref);
     } else {
       return tier;  // placed again before its reads came: the first decision waits for them
     }
@@ -202,8 +192,7 @@ void PlacementAgent::Collect(const Request& request, uint64_t latency_ns) {
   // SampledMean::kSampling by the request clock, so that they do not take the
   // lock on every append: their mean is what the write reward needs.
   const bool sampled_write = write && request.seq % SampledMean::kSampling == 0;
-  const bool mine = (home_read || sampled_write) &&
-                    filter_[Slot(ref)].load(std::memory_order_relaxed) != 0;
+  const bool mine = (home_read || sampled_write) && filter_->MayHold(ref);
   // Requests of other segments pass without the lock but for one in
   // SampledMean::kSampling, which expires the placements whose reads did
   // not come.

@@ -29,6 +29,7 @@
 #include <memory>
 #include <unordered_map>
 
+#include "agents/pending_filter.h"
 #include "agents/policy.h"
 #include "agents/rl/agent.h"
 #include "agents/rl/features.h"
@@ -121,10 +122,6 @@ class PlacementAgent {
   void Collect(const Request& request, uint64_t latency_ns) EXCLUDES(mu_);
 
   static constexpr size_t kMaxPending = 4096;
-  // reward_reads: a count per slot of the pending segments that hash to it,
-  // so that a read of a segment not pending (most) takes no lock.
-  static constexpr size_t kFilterSlots = 16384;
-  static size_t Slot(SegmentRef ref);
 
   Agent* const agent_;
   const ObservationEncoder encoder_;
@@ -136,7 +133,9 @@ class PlacementAgent {
   std::unordered_map<SegmentRef, Decision, SegmentRefHash> pending_ GUARDED_BY(mu_);
   // reward_reads: pending, by placement seq.
   std::deque<std::pair<uint64_t, SegmentRef>> order_ GUARDED_BY(mu_);
-  std::unique_ptr<std::atomic<uint16_t>[]> filter_;    // reward_reads: kFilterSlots counts
+  // reward_reads: the pending segments, so that a read of one not pending
+  // (most) takes no lock.
+  std::unique_ptr<PendingFilter> filter_;
   SampledMean mean_read_;   // reward_reads: of user reads
   SampledMean mean_write_;  // reward_reads: of writes
   bool have_last_ GUARDED_BY(mu_) = false;  // a rewarded decision waiting for the next state
