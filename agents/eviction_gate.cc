@@ -41,10 +41,11 @@ EvictionGate::Features EvictionGate::Describe(const PlacementRequest& request,
                                               const Neighbours& n) {
   const uint64_t now = request.seq;
   const bool write = request.write_size > 0;
-  const bool sequential = asked_ && last_.file_id == request.file_id &&
+  const bool asked = stats_.questions > 0;
+  const bool sequential = asked && last_.file_id == request.file_id &&
                           last_.segment + 1 == request.segment;
   const uint64_t size = write ? request.write_size : request.bytes;
-  const uint64_t gap = asked_ ? now - std::min(now, last_seq_) : options_.horizon;
+  const uint64_t gap = asked ? now - std::min(now, last_seq_) : options_.horizon;
   Features x{};
   x[0] = 1;
   x[1] = write;
@@ -71,11 +72,6 @@ double EvictionGate::PredictLocked(const Features& x) const {
   return Sigmoid(z);
 }
 
-double EvictionGate::Predict(const Features& x) const {
-  MutexLock lock(&mu_);
-  return PredictLocked(x);
-}
-
 bool EvictionGate::warm() const {
   MutexLock lock(&mu_);
   return stats_.labels >= options_.warmup;
@@ -89,6 +85,7 @@ EvictionGate::Stats EvictionGate::stats() const {
 void EvictionGate::Label(size_t pos, bool used) {
   Sample* s = &samples_[pos];
   s->labelled = true;
+  filter_.Remove(s->ref);
   auto it = index_.find(s->ref);
   if (it != index_.end() && it->second == first_ + pos) index_.erase(it);
   if (s->victim) {
@@ -133,8 +130,9 @@ void EvictionGate::Add(const SegmentRef& ref, uint64_t now, bool victim, const F
   s.victim = victim;
   s.x = x;
   samples_.push_back(s);
+  filter_.Add(ref);
   index_[ref] = first_ + samples_.size() - 1;
-  Expire(now);
+  if (samples_.size() > options_.pending) Expire(now);  // the oldest go unused
 }
 
 bool EvictionGate::ShouldEvict(const PlacementRequest& request, const StorageView& view) {
@@ -142,13 +140,13 @@ bool EvictionGate::ShouldEvict(const PlacementRequest& request, const StorageVie
   // OnRequest takes on the I/O path.
   const Neighbours n = Look(request, view);
   MutexLock lock(&mu_);
+  Expire(request.seq);  // samples past the horizon unused: labelled so first
   const Features x = Describe(request, n);
-  asked_ = true;
   last_ = {request.file_id, request.segment};
   last_seq_ = request.seq;
-  stats_.questions++;
   // The placing request itself is no later use: the sample waits for the next.
   Add(last_, request.seq, false, x);
+  stats_.questions++;
   if (stats_.labels < options_.warmup) return false;
   const double base = stats_.labels > 0 ? double(stats_.positives) / double(stats_.labels) : 0;
   const double victims = (victim_used_ + kVictimPrior * base) / (victim_n_ + kVictimPrior);
@@ -164,6 +162,7 @@ void EvictionGate::Evict(int tier, uint64_t bytes, const StorageView& view,
   lru_.Evict(tier, bytes, view, moves);
   MutexLock lock(&mu_);
   const uint64_t now = view.Now();
+  Expire(now);
   for (size_t i = before; i < moves->size(); ++i) {
     if ((*moves)[i].op == Move::kMigrate) Add((*moves)[i].ref, now, true, Features{});
   }
@@ -178,18 +177,18 @@ void EvictionGate::OnRequest(const Request& request) {
       (request.kind == FileKind::kSst || request.kind == FileKind::kBlob)) {
     return;
   }
+  // Most requests are of segments nothing waits on: no lock for them.
+  const SegmentRef ref{request.file_id, request.segment};
+  if (!filter_.MayHold(ref)) return;
   MutexLock lock(&mu_);
-  if (samples_.empty()) return;
-  auto it = index_.find({request.file_id, request.segment});
-  if (it != index_.end() && it->second >= first_) {
-    const size_t pos = size_t(it->second - first_);
-    const Sample& s = samples_[pos];
-    // The placing write's own pieces come with its sequence number.
-    if (!s.labelled && request.seq > s.placed) {
-      Label(pos, request.seq - s.placed <= options_.horizon);
-    }
+  auto it = index_.find(ref);
+  if (it == index_.end() || it->second < first_) return;
+  const size_t pos = size_t(it->second - first_);
+  const Sample& s = samples_[pos];
+  // The placing write's own pieces come with its sequence number.
+  if (!s.labelled && request.seq > s.placed) {
+    Label(pos, request.seq - s.placed <= options_.horizon);
   }
-  Expire(request.seq);
 }
 
 }  // namespace tierfs

@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "agents/lru_eviction.h"
+#include "agents/pending_filter.h"
 #include "agents/policy.h"
 #include "util/mutex.h"
 
@@ -74,9 +75,6 @@ class EvictionGate {
   };
   Stats stats() const EXCLUDES(mu_);
   bool warm() const EXCLUDES(mu_);
-  // The probability that a segment described by `x` is used within the
-  // horizon (for tests).
-  double Predict(const Features& x) const EXCLUDES(mu_);
 
  private:
   struct Sample {
@@ -105,12 +103,15 @@ class EvictionGate {
   mutable Mutex mu_;
   std::array<double, kFeatures> w_ GUARDED_BY(mu_){};
   // Samples in placement order; index_ finds a segment's newest by its ref.
+  // Those not used within the horizon are labelled at the next question or
+  // eviction (Expire), not on the I/O path.
   std::deque<Sample> samples_ GUARDED_BY(mu_);
   uint64_t first_ GUARDED_BY(mu_) = 0;  // the number of the sample at samples_.front()
   std::unordered_map<SegmentRef, uint64_t, SegmentRefHash> index_ GUARDED_BY(mu_);
   SegmentRef last_ GUARDED_BY(mu_);       // the previous question's segment
   uint64_t last_seq_ GUARDED_BY(mu_) = 0;
-  bool asked_ GUARDED_BY(mu_) = false;
+  // The unlabelled samples' segments, read without mu_ by OnRequest.
+  PendingFilter filter_;
   Stats stats_ GUARDED_BY(mu_);
   // The victims' uses within the horizon, and their labels, decayed.
   double victim_used_ GUARDED_BY(mu_) = 0;

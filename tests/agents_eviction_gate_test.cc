@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "agents/eviction_gate.h"
+#include "agents/pending_filter.h"
 #include "agents/policy.h"
 
 namespace tierfs {
@@ -137,7 +138,13 @@ TEST(EvictionGateTest, AUseAfterTheHorizonOrByThePlacingRequestIsNoReuse) {
   EXPECT_EQ(1u, gate.stats().positives);
   gate.ShouldEvict(Placing(400, 3, 0, true), view);
   gate.OnRequest(Access(401, 9, 9));  // not its segment
-  gate.OnRequest(Access(600, 9, 9));  // the horizon passes: labelled unused
+  EXPECT_EQ(2u, gate.stats().labels);
+  // The horizon passes: at the gate's next question or eviction (here one
+  // that finds nothing to evict), labelled unused.
+  view.now = 600;
+  std::vector<Move> none;
+  gate.Evict(0, kSeg, view, &none);
+  EXPECT_TRUE(none.empty());
   EXPECT_EQ(3u, gate.stats().labels);
   EXPECT_EQ(1u, gate.stats().positives);
   // A table file's next append is the compaction writing on, not a use; a
@@ -206,6 +213,23 @@ TEST(EvictionGateTest, VictimsUsedSoonAfterTheirEvictionStopTheEvictions) {
   EXPECT_GT(gate.stats().victim_rate, 0.8);
   view.now = seq + 10;
   EXPECT_FALSE(gate.ShouldEvict(Placing(seq + 10, 30000, 3, true), view));
+}
+
+// The lock-free test OnRequest makes first: a segment added is seen until
+// removed as often as it was added; one never added is not (in a filter
+// holding nothing else).
+TEST(PendingFilterTest, HoldsWhatWasAddedUntilRemoved) {
+  PendingFilter f;
+  const SegmentRef a{1, 2}, b{3, 4};
+  EXPECT_FALSE(f.MayHold(a));
+  f.Add(a);
+  f.Add(a);
+  EXPECT_TRUE(f.MayHold(a));
+  EXPECT_FALSE(f.MayHold(b));
+  f.Remove(a);
+  EXPECT_TRUE(f.MayHold(a));
+  f.Remove(a);
+  EXPECT_FALSE(f.MayHold(a));
 }
 
 // harmonia:evict=1 evicts on placement only where its gate says so: cold,
