@@ -175,12 +175,13 @@ class Harmonia : public Policy {
     Init(view.NumTiers());
     if (cde_) return cde_->Place(request, view);
     const int chosen = placement_->Place(request, view);
+    if (!gate_) return chosen;
     evict_for_ = nullptr;
     // Tier 0 full: the gate decides between an eviction and a spill. (With
     // room for the segment but not its file's first block on the tier,
     // kFileBlock, the engine asks for an eviction the gate was not asked
     // about: none is made, the segment spills.)
-    if (gate_ && chosen == 0 && view.NumTiers() > 1 && view.Free(0) < request.bytes + kBlock) {
+    if (chosen == 0 && view.NumTiers() > 1 && view.Free(0) < request.bytes + kBlock) {
       if (!gate_->ShouldEvict(request, view)) return 1;
       evict_for_ = this;
     }
@@ -216,7 +217,8 @@ class Harmonia : public Policy {
     if (cde_) cde_->Evict(tier, bytes, view, moves);
     // Only what the gate answered for, in this thread's Place just before
     // (the engine evicts from the placing writer); a full slower tier spills.
-    if (gate_ && tier == 0 && evict_for_ == this) gate_->Evict(tier, bytes, view, moves);
+    if (!gate_) return;
+    if (tier == 0 && evict_for_ == this) gate_->Evict(tier, bytes, view, moves);
     evict_for_ = nullptr;
   }
 
