@@ -9,7 +9,10 @@
 //   - The policy plans every PlanIntervalRequests() requests by the request
 //     clock, and at least every `plan_ms` while requests come (a slow device
 //     may serve too few requests for the interval to pass), when its queue has
-//     room: PlanRoom() says how many moves to ask for, 0 if not now.
+//     room: PlanRoom() says how many moves to ask for, 0 if not now. The
+//     migration thread asks when a move ends, and when it has none to run
+//     it looks again kIdleLookNanos later: the fill with more to give waits
+//     for that look, not for the next request.
 //   - A move is copied in chunks of kMoveChunk. A chunk starts when both
 //     devices are idle, no sooner than `rate` allows after the previous one
 //     (EarliestStart). A closed loop keeps a slow device busy without a gap,
@@ -31,6 +34,8 @@ namespace tierfs {
 
 // Bytes copied per chunk: the most foreground I/O waits behind a move.
 constexpr uint64_t kMoveChunk = 256 << 10;
+// How long the migration thread naps when it found no move to run.
+constexpr int64_t kIdleLookNanos = 20 * 1000 * 1000;
 // The least time between two chunks forced through busy devices.
 constexpr int64_t kMinForcedGapNanos = 10 * 1000 * 1000;
 

@@ -6,9 +6,9 @@
 namespace tierfs {
 
 namespace {
-// How often the thread looks for work when idle, and the bounds of its naps
-// while it waits for a busy device.
-constexpr auto kIdleWait = std::chrono::milliseconds(20);
+// How often the thread looks for work when idle (the simulator's thread
+// naps as long), and the bounds of its naps while it waits for a busy device.
+constexpr auto kIdleWait = std::chrono::nanoseconds(kIdleLookNanos);
 constexpr int64_t kMinNapNanos = 50 * 1000;
 constexpr int64_t kMaxNapNanos = 1000 * 1000;
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include "tools/sim/compare.h"
 #include "tools/sim/report.h"
+#include "engine/migration.h"
 #include "engine/placement.h"
 #include "tools/sim/simulator.h"
 #include "tools/sim/workloads.h"
@@ -278,6 +279,31 @@ TEST(SimulatorTest, ThePolicyHearsOfEveryPlannedMoveMadeOrSkipped) {
   EXPECT_EQ((std::pair<uint64_t, bool>{1, false}), policy.done[1]);
   EXPECT_EQ(1u, r.moves);
   EXPECT_EQ(1u, r.moves_skipped);
+}
+
+// A policy due to plan at every request that never has a move to give.
+class PlansNothing : public PromoteSegmentZero {
+ public:
+  void Plan(const StorageView&, size_t, std::vector<Move>*) override {}
+};
+
+TEST(SimulatorTest, AnIdleMigrationThreadLooksForWorkOnlyAfterItsNap) {
+  // A read every 100 us for one second: the policy is due at every tick of
+  // the request clock (every 64 requests, 6.4 ms), but the store's
+  // migration thread, having found nothing to run, naps kIdleLookNanos
+  // (20 ms) before it asks again, and so does the replay's.
+  std::vector<TraceRecord> trace;
+  const uint64_t n = 10000, gap_ns = 100000;
+  for (uint64_t i = 0; i < n; ++i) trace.push_back(Read(i * gap_ns, (i % 8) * kSeg));
+  SimConfig c = Config("plans-nothing", 10 * kSeg, "optane");
+  c.replay = SimConfig::Replay::kOpen;
+  PlansNothing policy;
+  SimResult r;
+  std::string error;
+  ASSERT_TRUE(Simulate(trace, c, &policy, nullptr, &r, &error)) << error;
+  const uint64_t looks = n * gap_ns / uint64_t(kIdleLookNanos) + 1;
+  EXPECT_LE(r.plans, looks);
+  EXPECT_GE(r.plans, looks * 3 / 4);  // and it does look again
 }
 
 TEST(SimulatorTest, ABusyDeviceGetsForcedChunksOnlyAfterWaiting) {

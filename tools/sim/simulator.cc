@@ -845,10 +845,14 @@ void Simulation::Migrate(int64_t t) {
     if (!active_valid_) {
       // The migration thread between moves: plan, then take the next.
       if (mig_free_ >= t) return;
-      MaybePlan(std::max(t, mig_free_));
+      const int64_t look = std::max(t, mig_free_);
+      MaybePlan(look);
       Move m;
       bool manual;
-      if (!schedule_.Next(&m, &manual)) return;
+      if (!schedule_.Next(&m, &manual)) {
+        mig_free_ = look + kIdleLookNanos;  // as the store's thread: a nap
+        return;
+      }
       active_valid_ = Start(m, &active_);
       if (!active_valid_) {
         if (m.op != Move::kDropCopy) stats_.moves_skipped++;
