@@ -10,9 +10,10 @@
 //     clock, and at least every `plan_ms` while requests come (a slow device
 //     may serve too few requests for the interval to pass), when its queue has
 //     room: PlanRoom() says how many moves to ask for, 0 if not now. The
-//     migration thread asks when a move ends, and when it has none to run
-//     it looks again kIdleLookNanos later: the fill with more to give waits
-//     for that look, not for the next request.
+//     migration thread asks after a look that found nothing to run only
+//     kIdleLookNanos later, not at the next request. (After a move the
+//     store's thread asks at once only while moves wait in the queue; the
+//     simulator's asks at once always: a known difference.)
 //   - A move is copied in chunks of kMoveChunk. A chunk starts when both
 //     devices are idle, no sooner than `rate` allows after the previous one
 //     (EarliestStart). A closed loop keeps a slow device busy without a gap,
