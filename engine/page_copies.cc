@@ -235,9 +235,10 @@ PageCopies::Fill PageCopies::PageMiss(const Policy::CopyCandidate& page, uint64_
   const uint64_t first = SetOf(key) * kWays;
   // A free slot if the account has room; otherwise the set's least frequent
   // live copy (a slot left retired in this set is reused first: its page is
-  // gone already).
-  int64_t free_slot = -1, retired = -1, victim = -1;
-  uint64_t victim_keep = 0;
+  // gone already). The victim is ranked only if one is needed: a learned
+  // rank costs a prediction per way.
+  int64_t free_slot = -1, retired = -1;
+  bool live = false;
   for (uint64_t s = first; s < first + kWays; ++s) {
     switch (state_[s]) {
       case Slot::kFree:
@@ -247,15 +248,10 @@ PageCopies::Fill PageCopies::PageMiss(const Policy::CopyCandidate& page, uint64_
       case Slot::kCanceled:
         if (owner_[s] == key) return fill;  // being copied already
         break;
-      case Slot::kLive: {
+      case Slot::kLive:
         if (owner_[s] == key) return fill;  // raced with a copy just made
-        const uint64_t k = Keep(s);
-        if (victim < 0 || k < victim_keep) {
-          victim = int64_t(s);
-          victim_keep = k;
-        }
+        live = true;
         break;
-      }
       case Slot::kRetired:
         if (s < config_.slots && retired < 0) retired = int64_t(s);
         break;
@@ -291,18 +287,18 @@ PageCopies::Fill PageCopies::PageMiss(const Policy::CopyCandidate& page, uint64_
       charge_[uint64_t(slot)] = config_.page;
       held_++;
     }
-  } else if (victim >= 0) {
-    if (config_.policy != CopyPolicy::kTinyLfu) {
-      // The rule settles the set first; then the lowest Keep goes.
-      Prepare(SetOf(key), config_.page);
-      victim = -1;
-      for (uint64_t s = first; s < first + kWays; ++s) {
-        if (state_[s] != Slot::kLive) continue;
-        const uint64_t k = Keep(s);
-        if (victim < 0 || k < victim_keep) {
-          victim = int64_t(s);
-          victim_keep = k;
-        }
+  } else if (live) {
+    // The rule settles the set first (TinyLFU has none); then the lowest
+    // Keep goes.
+    if (config_.policy != CopyPolicy::kTinyLfu) Prepare(SetOf(key), config_.page);
+    int64_t victim = -1;
+    uint64_t victim_keep = 0;
+    for (uint64_t s = first; s < first + kWays; ++s) {
+      if (state_[s] != Slot::kLive) continue;
+      const uint64_t k = Keep(s);
+      if (victim < 0 || k < victim_keep) {
+        victim = int64_t(s);
+        victim_keep = k;
       }
     }
     const Policy::CopyCandidate v = CandidateOf(uint64_t(victim));

@@ -279,11 +279,13 @@ class RankingPolicy : public Policy {
     accesses.push_back(page.file_id << 32 | page.page);
   }
   double CopyValue(const CopyCandidate& page) override {
+    values_asked++;
     auto it = value.find(page.page);
     return it == value.end() ? 0.5 : it->second;
   }
   bool AdmitCopy(const CopyCandidate&, const CopyCandidate*) override { return true; }
   uint64_t capacity = 0;
+  uint64_t values_asked = 0;
   std::vector<uint64_t> accesses;
   std::map<uint64_t, double> value;
 };
@@ -318,6 +320,18 @@ TEST_F(PageCopiesTest, APolicyThatRanksCopiesChoosesTheVictims) {
   EXPECT_EQ(kPage, copies_->Shrink(kPage));
   EXPECT_EQ(-1, Find(1, 0));
   EXPECT_GE(Find(1, 15), 0);
+}
+
+TEST_F(PageCopiesTest, TheRankIsAskedOnlyWhenAVictimIsNeeded) {
+  // A learned rank costs a prediction per way: a miss that finds a free way
+  // with room asks for none; one that must replace asks for every live way.
+  auto owned = std::make_unique<RankingPolicy>();
+  RankingPolicy* policy = owned.get();
+  Make(1 << 20, 16 * kPage, 0, std::move(owned));  // one set of 16 ways
+  for (uint64_t p = 0; p < 16; ++p) ASSERT_GE(Miss(1, p), 0) << p;
+  EXPECT_EQ(0u, policy->values_asked);
+  ASSERT_GE(Miss(2, 0), 0);
+  EXPECT_EQ(16u, policy->values_asked);
 }
 
 TEST_F(PageCopiesTest, OtherCopyPoliciesKeepTheirOwnOrder) {
