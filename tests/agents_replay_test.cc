@@ -8,6 +8,7 @@
 #include <limits>
 #include <random>
 #include <stdexcept>
+#include <thread>
 
 #include "agents/rl/agent.h"
 #include "agents/rl/learner.h"
@@ -175,6 +176,27 @@ TEST(ReplayTest, InlineTrainingIsDeterministic) {
   }
   EXPECT_GT(a.GetStats().steps, 100u);
   EXPECT_EQ(a.Snapshot()->params, b.Snapshot()->params);
+}
+
+TEST(ReplayTest, ASeedNamesOneStartWhileOtherLearnersStartBeside) {
+  // LibTorch draws a new network's weights from its one process-wide
+  // generator: learners started at once on two threads (two simulations of
+  // one `tierfs-sim compare --jobs=2`) must still start from the weights
+  // their own seeds name.
+  LearnerOptions o = Untrained(64);
+  o.seed = 5;
+  const std::vector<float> alone = Learner(o).Snapshot()->params;
+  LearnerOptions other = o;
+  other.seed = 6;
+  int differed = 0;
+  for (int round = 0; round < 50; ++round) {
+    std::thread beside([&] {
+      for (int i = 0; i < 20; ++i) Learner l(other);
+    });
+    for (int i = 0; i < 20; ++i) differed += Learner(o).Snapshot()->params != alone;
+    beside.join();
+  }
+  EXPECT_EQ(0, differed);
 }
 
 // The learner's figure is measured: Adam's moments appear with the first

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "agents/rl/c51.h"
+#include "agents/rl/torch_seed.h"
 #include "util/mutex.h"
 
 namespace tierfs {
@@ -25,6 +26,11 @@ constexpr size_t kMaxLossPoints = 1 << 16;
 torch::Tensor Swish(const torch::Tensor& x) { return x * torch::sigmoid(x); }
 
 }  // namespace
+
+Mutex& TorchSeedMutex() {
+  static Mutex mu;
+  return mu;
+}
 
 class TorchLearner : public LearnerImpl {
  public:
@@ -185,7 +191,10 @@ TorchLearner::TorchLearner(const LearnerOptions& options, const Weights* initial
   if (options_.shape.actions > ReplayCodec::kMaxActions) {
     throw std::invalid_argument("the replay buffer holds at most 128 actions");
   }
-  torch_ = std::make_unique<Torch>(options_);
+  {
+    MutexLock seeding(&TorchSeedMutex());
+    torch_ = std::make_unique<Torch>(options_);
+  }
   torch_->rng.seed(options_.seed);
   if (initial && initial->shape == options_.shape &&
       initial->params.size() == options_.shape.ParameterCount()) {

@@ -8,6 +8,7 @@
 #include <random>
 
 #include "agents/rl/sequence_model.h"
+#include "agents/rl/torch_seed.h"
 
 namespace tierfs {
 namespace rl {
@@ -17,9 +18,12 @@ class TorchSequenceModel : public SequenceModelImpl {
  public:
   explicit TorchSequenceModel(const SequenceModelOptions& o) : options_(o), rng_(o.seed) {
     torch::set_num_threads(1);  // as the learner: tiny batches, RocksDB's cores
-    torch::manual_seed(o.seed);
-    lstm_ = torch::nn::LSTM(torch::nn::LSTMOptions(1, o.hidden).batch_first(true));
-    out_ = torch::nn::Linear(o.hidden, 1);
+    {
+      MutexLock seeding(&TorchSeedMutex());
+      torch::manual_seed(o.seed);
+      lstm_ = torch::nn::LSTM(torch::nn::LSTMOptions(1, o.hidden).batch_first(true));
+      out_ = torch::nn::Linear(o.hidden, 1);
+    }
     std::vector<torch::Tensor> params = lstm_->parameters();
     for (const torch::Tensor& p : out_->parameters()) params.push_back(p);
     optimizer_ = std::make_unique<torch::optim::Adam>(
