@@ -28,8 +28,8 @@ torch::Tensor Swish(const torch::Tensor& x) { return x * torch::sigmoid(x); }
 }  // namespace
 
 Mutex& TorchSeedMutex() {
-  static Mutex mu;
-  return mu;
+  static Mutex* const mu = new Mutex;  // never destroyed: a learner may start during exit
+  return *mu;
 }
 
 class TorchLearner : public LearnerImpl {

@@ -845,12 +845,11 @@ void Simulation::Migrate(int64_t t) {
     if (!active_valid_) {
       // The migration thread between moves: plan, then take the next.
       if (mig_free_ >= t) return;
-      const int64_t look = std::max(t, mig_free_);
-      MaybePlan(look);
+      MaybePlan(t);
       Move m;
       bool manual;
       if (!schedule_.Next(&m, &manual)) {
-        mig_free_ = look + kIdleLookNanos;  // as the store's thread: a nap
+        mig_free_ = t + kIdleLookNanos;  // as the store's thread: a nap
         return;
       }
       active_valid_ = Start(m, &active_);
