@@ -46,6 +46,8 @@ fi
 : "${OPS:=200000}" "${FAST_PCT:=10}" "${CACHE_PCT:=1}" "${FAST_DEVICE:=optane}" "${THREADS:=1}"
 [[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || { echo "learner_cpu.sh: ROUNDS must be a positive number, not '$ROUNDS'" >&2; exit 2; }
 COMMAND="$0 $*"
+ENV_USED="ROUNDS=$ROUNDS SYSTEMS=$SYSTEMS WORKLOADS=$WORKLOADS RECORDS=$RECORDS OPS=$OPS"
+ENV_USED+=" FAST_PCT=$FAST_PCT CACHE_PCT=$CACHE_PCT FAST_DEVICE=$FAST_DEVICE THREADS=$THREADS"
 
 tfs_setup learner_cpu
 tfs_build tierfs_ycsb_tool
@@ -109,8 +111,8 @@ cp "$RUNS" "$OUT_CSV"
   echo "## The learners' CPU, live: tier 0 $(tfs_bytes "$TIER0") $FAST_DEVICE, tier 1 sata-ssd"
   echo
   echo "$(date -u '+%Y-%m-%d %H:%M UTC'), revision $(tfs_revision), $(nproc) cores, wall time" \
-       "$(((SECONDS - TFS_START) / 60)) min. Command: \`$COMMAND\` ($ROUNDS rounds, RECORDS=$RECORDS" \
-       "OPS=$OPS, one client thread). learner share: the CPU seconds of the threads named" \
+       "$(((SECONDS - TFS_START) / 60)) min. Command: \`$ENV_USED $COMMAND\` (one client thread)." \
+       "learner share: the CPU seconds of the threads named" \
        "tierfs-learner over the measured process's wall seconds (one core = 1; target <= 0.05)." \
        "Per run: benchmarks/results/$NAME.csv."
   echo
