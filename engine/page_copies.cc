@@ -441,9 +441,28 @@ bool PageCopies::PlaceBlock(uint64_t set, const Policy::CopyCandidate& candidate
       continue;
     }
     const uint64_t start = where_[s].load(std::memory_order_relaxed) - base;
-    used[n++] = {start, start + charge_[s], s, state_[s] == Slot::kLive ? Keep(s) : 0};
+    used[n++] = {start, start + charge_[s], s, 0};
   }
   std::sort(used, used + n, [](const Used& a, const Used& b) { return a.start < b.start; });
+  // The live copies' Keep. TinyLFU asks its sketch or the policy for each,
+  // up to 64 at every miss of a full set (every miss, in the steady state):
+  // it ranks a random sample of kRankSample of them instead, as LRB and
+  // Redis sample their eviction candidates. An unranked copy stays this miss
+  // (kUnranked: a window that would replace it loses to any other).
+  int live[kBlockWays];
+  int live_n = 0;
+  for (int i = 0; i < n; ++i) {
+    if (state_[used[i].slot] == Slot::kLive) live[live_n++] = i;
+  }
+  if (config_.policy == CopyPolicy::kTinyLfu && live_n > kRankSample) {
+    for (int j = 0; j < kRankSample; ++j) {
+      const int pick = j + int(SplitMix64(&rank_draws_) % uint64_t(live_n - j));
+      std::swap(live[j], live[pick]);
+    }
+    for (int j = kRankSample; j < live_n; ++j) used[live[j]].keep = kUnranked;
+    live_n = kRankSample;
+  }
+  for (int j = 0; j < live_n; ++j) used[live[j]].keep = Keep(used[live[j]].slot);
   struct Window {
     uint64_t lo = 0, hi = 0;      // the union held
     uint64_t max_keep = 0;        // of the live copies replaced

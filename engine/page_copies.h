@@ -109,6 +109,10 @@ class PageCopies {
   // page and of any length, get more ways over a set's bytes.
   static constexpr int kWays = 16;
   static constexpr int kBlockWays = 64;
+  // Blocks: the live copies of a full set ranked at a miss (a random
+  // sample; PlaceBlock), and the Keep of those not ranked.
+  static constexpr int kRankSample = 8;
+  static constexpr uint64_t kUnranked = ~0ull;
   // Blocks: the unit of their keys and of their space in a set.
   static constexpr uint64_t kBlockUnit = 512;
   // The device-model stream of the copies (DeviceModel::Schedule's `stream`).
@@ -430,6 +434,7 @@ class PageCopies {
   std::vector<uint8_t> reuse_ GUARDED_BY(mu_);
   std::vector<uint64_t> stamp_ GUARDED_BY(mu_);
   uint64_t clock_ GUARDED_BY(mu_) = 0;
+  uint64_t rank_draws_ GUARDED_BY(mu_) = 0;  // PlaceBlock's sample (SplitMix64's state)
   // W-TinyLFU: the losers of this miss's duels (slots), and a flag per slot.
   std::vector<uint64_t> doomed_ GUARDED_BY(mu_);
   std::vector<uint8_t> doomed_flag_ GUARDED_BY(mu_);

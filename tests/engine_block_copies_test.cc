@@ -163,7 +163,8 @@ TEST_F(BlockCopiesTest, ReplacesCopiesOnlyForAMoreFrequentBlock) {
 }
 
 // A policy that ranks the copies (Policy::RanksCopies) by the block's unit
-// in its file, and admits every block.
+// in its file (a higher file above every block of a lower one), records
+// what it is asked about (file << 32 | unit), and admits every block.
 class RankingPolicy : public Policy {
  public:
   const char* Name() const override { return "ranking"; }
@@ -171,27 +172,49 @@ class RankingPolicy : public Policy {
   bool RanksCopies() const override { return true; }
   void NoteCopyAccess(const CopyCandidate&) override { accesses++; }
   double CopyValue(const CopyCandidate& page) override {
-    return page.page == lowest ? 0.1 : 0.5 + 0.001 * double(page.page);
+    asked.push_back(page.file_id << 32 | page.page);
+    return 0.5 * double(page.file_id) + 0.001 * double(page.page % 256);
   }
   bool AdmitCopy(const CopyCandidate&, const CopyCandidate*) override { return true; }
-  uint64_t lowest = ~0ull;
   int accesses = 0;
+  std::vector<uint64_t> asked;
 };
 
-TEST_F(BlockCopiesTest, APolicyThatRanksCopiesChoosesTheVictim) {
+// A miss of a full set ranks a random sample of its copies, not every way
+// (a learned rank costs a prediction each), and replaces the least valued
+// of the sample.
+TEST_F(BlockCopiesTest, APolicyThatRanksCopiesChoosesTheVictimAmongASample) {
   auto owned = std::make_unique<RankingPolicy>();
   RankingPolicy* policy = owned.get();
   Make(1 << 20, 16 * kPage, std::move(owned));  // one set: 32 blocks of 4 KiB
-  for (uint64_t b = 0; b < 32; ++b) ASSERT_GE(Miss(1, b * 4096, 4096).slot, 0) << b;
-  EXPECT_EQ(32, policy->accesses);
-  policy->lowest = 20 * 4096 / PageCopies::kBlockUnit;  // block 20: valued least
-  ASSERT_GE(Miss(2, 0, 4096).slot, 0);
-  EXPECT_EQ(33, policy->accesses);
-  EXPECT_LT(Find(1, 20 * 4096, 4096), 0);
+  constexpr uint64_t kUnits = 4096 / PageCopies::kBlockUnit;
+  std::set<uint64_t> held;  // file 1's blocks copied, as asked about
   for (uint64_t b = 0; b < 32; ++b) {
-    if (b != 20) EXPECT_GE(Find(1, b * 4096, 4096), 0) << b;
+    ASSERT_GE(Miss(1, b * 4096, 4096).slot, 0) << b;
+    held.insert(1ull << 32 | b * kUnits);
   }
-  CheckInvariants();
+  EXPECT_EQ(32, policy->accesses);
+  std::set<uint64_t> ever_asked;
+  for (uint64_t m = 0; m < 8; ++m) {
+    policy->asked.clear();
+    ASSERT_GE(Miss(2, m * 4096, 4096).slot, 0) << m;  // file 2's blocks are valued above all
+    ASSERT_EQ(size_t(PageCopies::kRankSample), policy->asked.size()) << m;
+    // File 1's blocks are valued in unit order, below file 2's.
+    const uint64_t least = *std::min_element(policy->asked.begin(), policy->asked.end());
+    for (uint64_t block : policy->asked) ever_asked.insert(block);
+    ASSERT_TRUE(held.count(least)) << "the least valued asked about is not held: " << least;
+    // Exactly the least valued of the sample is gone.
+    for (uint64_t block : std::set<uint64_t>(held)) {
+      const uint64_t offset = (block & 0xffffffff) * PageCopies::kBlockUnit;
+      const bool gone = Find(1, offset, 4096) < 0;
+      EXPECT_EQ(block == least, gone) << "miss " << m << ", offset " << offset;
+      if (gone) held.erase(block);
+    }
+    EXPECT_EQ(31 - m, held.size());
+    CheckInvariants();
+  }
+  // The samples differ from miss to miss (8 misses of a set of 32).
+  EXPECT_GT(ever_asked.size(), size_t(2 * PageCopies::kRankSample));
 }
 
 TEST_F(BlockCopiesTest, InvalidationAndShrinkFreeTheirBytes) {
