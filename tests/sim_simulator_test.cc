@@ -3,6 +3,8 @@
 // in idle time, the oracle, determinism, and configuration errors.
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "tools/sim/compare.h"
 #include "tools/sim/report.h"
 #include "engine/migration.h"
@@ -201,6 +203,36 @@ TEST(SimulatorTest, StreamsRunConcurrentlyAndQueueOnOneDevice) {
   SimResult r = Replay({Read(0, 0, 4096, 0), Read(0, 0, 4096, 1)}, Config("slow-only", kSeg));
   const double one = ServiceUs("hdd", false, 4096);
   EXPECT_NEAR((one + 2 * one) / 2, r.avg_latency_us, 0.01);
+}
+
+TEST(SimulatorTest, AReadWaitsForTheWriteOfItsFileThatTheTracePutsBeforeIt) {
+  // Stream 1 writes file 7 at 1 ms, after a read the capture found instant
+  // and the replay's HDD takes 12.2 ms for: it is issued at 13.2 ms. Stream
+  // 2 reads file 7 at 2 ms of the trace, after that write. Served at 2 ms,
+  // the read would find no file 7 and take it for data the capture began
+  // with, on the tier the capture served it from (tier 1); it waits for the
+  // write, and reads it where fast-first wrote it, tier 0.
+  TraceRecord slow = Read(0, 0, 4096, 1);
+  slow.file_id = 5;
+  slow.tier = 1;
+  slow.latency_ns = 0;
+  TraceRecord write = Read(1000000, 0, 4096, 1);
+  write.file_id = 7;
+  write.type = IoType::kWrite;
+  TraceRecord read = Read(2000000, 0, 4096, 2);
+  read.file_id = 7;
+  read.tier = 1;
+  SimConfig c = Config("fast-first", 1ull << 30);
+  c.record_timings = true;
+  EXPECT_EQ((std::vector<uint32_t>{kNoRecord, kNoRecord, 1}), WritesBefore({slow, write, read}));
+  const SimResult r = Replay({slow, write, read}, c);
+  std::map<size_t, SimResult::Timing> by_record;
+  for (const SimResult::Timing& t : r.timings) by_record[t.record] = t;
+  ASSERT_EQ(3u, by_record.size());
+  EXPECT_NEAR((ServiceUs("hdd", false, 4096) + 1000) * 1000, double(by_record[1].issued), 1);
+  EXPECT_EQ(by_record[1].done, by_record[2].issued);
+  EXPECT_EQ(1u, r.tiers[0].user_reads);
+  EXPECT_EQ(1u, r.tiers[1].user_reads);  // stream 1's read of file 5
 }
 
 // Places everything on the slow tier, then keeps asking to promote segment 0.

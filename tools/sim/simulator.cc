@@ -1006,16 +1006,37 @@ bool Simulation::Run(const std::vector<TraceRecord>& trace, SimResult* result,
       if (added) streams.emplace_back();
       streams[it->second].push_back(uint32_t(i));
     }
+    // A record waits for the last write of its file by another stream that
+    // the trace puts before it. A stream the replay serves faster than the
+    // capture did runs ahead of the trace's time: a client read a flush's
+    // new table before the flush had written it, and the replay took the
+    // table for data the capture began with, placed where the read was
+    // served, past the placement rules (lab notebook, "The replay read
+    // tables before their flush"). Every wait is for an earlier record, so
+    // the earliest record not yet served can always be.
+    const std::vector<uint32_t> after = WritesBefore(trace);
+    std::vector<uint8_t> served(trace.size(), 0);
     std::vector<size_t> cursor(streams.size(), 0);
     using Event = std::pair<int64_t, size_t>;  // (issue time, stream): ties go to the lower stream
+    std::unordered_map<uint32_t, std::vector<Event>> waiting;  // record -> streams parked on it
     std::priority_queue<Event, std::vector<Event>, std::greater<Event>> ready;
     for (size_t s = 0; s < streams.size(); ++s) ready.push({int64_t(trace[streams[s][0]].time_ns), s});
     while (!ready.empty()) {
       auto [t, s] = ready.top();
       ready.pop();
-      const size_t i = streams[s][cursor[s]++];
+      const size_t i = streams[s][cursor[s]];
+      if (after[i] != kNoRecord && !served[after[i]]) {
+        waiting[after[i]].push_back({t, s});
+        continue;
+      }
+      cursor[s]++;
       int64_t done;
       if (!serve(i, t, &done)) return false;
+      served[i] = 1;
+      if (auto w = waiting.find(uint32_t(i)); w != waiting.end()) {
+        for (const auto& [wanted, stream] : w->second) ready.push({std::max(wanted, done), stream});
+        waiting.erase(w);
+      }
       if (cursor[s] < streams[s].size()) {
         const TraceRecord& r = trace[i];
         const uint64_t gap = trace[streams[s][cursor[s]]].time_ns - r.time_ns;
@@ -1105,6 +1126,19 @@ bool IsDecision(const TraceRecord& r) {
     default:
       return false;
   }
+}
+
+std::vector<uint32_t> WritesBefore(const std::vector<TraceRecord>& trace) {
+  std::vector<uint32_t> after(trace.size(), kNoRecord);
+  std::unordered_map<uint64_t, uint32_t> last_write;  // file -> its last write so far
+  for (size_t i = 0; i < trace.size(); ++i) {
+    const TraceRecord& r = trace[i];
+    if (IsDecision(r)) continue;  // not replayed: nothing waits for one
+    auto w = last_write.find(r.file_id);
+    if (w != last_write.end() && trace[w->second].stream != r.stream) after[i] = w->second;
+    if (r.is_io() && r.is_write()) last_write[r.file_id] = uint32_t(i);
+  }
+  return after;
 }
 
 namespace {

@@ -170,6 +170,12 @@ struct SimResult {
 // the decisions depend on (delete, settle, truncate, sync).
 bool IsDecision(const TraceRecord& r);
 
+// For each record of `trace`, the last write of its file by another stream
+// before it (the closed replay serves it only after that write), or
+// kNoRecord.
+constexpr uint32_t kNoRecord = ~0u;
+std::vector<uint32_t> WritesBefore(const std::vector<TraceRecord>& trace);
+
 // Makes the policy `config.policy` names: a policy of the live registry, or
 // "oracle" (which needs `future`). nullptr and *error on an unknown name or
 // parameter.
