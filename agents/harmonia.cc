@@ -154,6 +154,7 @@ class Harmonia : public Policy {
       o.learning_rate = std::max(0.0, params.Number("copy_lr", o.learning_rate));
       o.warmup = uint64_t(std::max(0.0, params.Number("copy_warmup", double(o.warmup))));
       o.floor = std::clamp(params.Number("copy_floor", o.floor), 0.0, 1.0);
+      o.margin = std::clamp(params.Number("copy_margin", o.margin), 0.0, 1.0);
       copies_ = std::make_unique<ReusePredictor>(o);
     }
     {

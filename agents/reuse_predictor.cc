@@ -167,7 +167,7 @@ bool ReusePredictor::Admit(const Policy::CopyCandidate& page, const Policy::Copy
     return page.frequency >= 2 && (!victim || page.frequency > victim->frequency);
   }
   if (!victim) return p >= options_.floor;
-  return p > ValueLocked(*victim);
+  return p > ValueLocked(*victim) + options_.margin;
 }
 
 bool ReusePredictor::warm() const {

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <string>
 
 #include "agents/policy.h"
@@ -75,6 +76,38 @@ TEST(ReusePredictorTest, LearnsWhichPagesComeBack) {
   EXPECT_FALSE(p.Admit(new_cold, &hot));
   EXPECT_TRUE(p.Admit(hot, nullptr));
   EXPECT_FALSE(p.Admit(new_cold, nullptr));  // under the floor
+}
+
+// Over a victim, a miss is copied only if it beats the victim by the
+// margin (a copy costs a write); into free room the floor alone decides.
+// Three predictors learn the same accesses (the margin plays no part in
+// learning): one tells the gap between a hot and a cold page, the others
+// have a margin just under and just over it.
+TEST(ReusePredictorTest, ReplacesAVictimOnlyForMoreThanTheMargin) {
+  auto learned = [](double margin) {
+    ReusePredictor::Options o;
+    o.sample = 1;
+    o.warmup = 500;
+    o.floor = 0.25;
+    o.margin = margin;
+    auto p = std::make_unique<ReusePredictor>(o);
+    p->SetCapacity(100);
+    uint64_t cold = 0;
+    for (int round = 0; round < 100; ++round) {
+      for (uint64_t k = 0; k < 10; ++k) Access(p.get(), Page(1, k, 0, 3));
+      for (int k = 0; k < 40; ++k) Access(p.get(), Page(2, cold++, 3, 3));
+    }
+    EXPECT_TRUE(p->warm());
+    return p;
+  };
+  const auto hot = Page(1, 4, 0, 3), cold = Page(2, 1u << 20, 3, 3);
+  auto probe = learned(0);
+  const double gap = probe->Value(hot) - probe->Value(cold);
+  ASSERT_GT(gap, 0.2);
+  auto under = learned(gap - 0.01), over = learned(gap + 0.01);
+  EXPECT_TRUE(under->Admit(hot, &cold));
+  EXPECT_FALSE(over->Admit(hot, &cold));
+  EXPECT_TRUE(over->Admit(hot, nullptr));  // room: the floor decides
 }
 
 // A working set that drifts: each access reads one of the 20 keys from
