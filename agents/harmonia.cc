@@ -54,7 +54,7 @@
 // (0.5), plan_interval (1024), placement_optimism, migration_optimism (0),
 // stay_baseline, reward_wait, migration_warmup, migration_warmup_moves;
 // the hot-page copies (agents/reuse_predictor.h, on unless learned_copies
-// is 0): copy_horizon (2), copy_floor (0.1), copy_sample (4), copy_samples
+// is 0): copy_horizon (2), copy_floor (0.1), copy_margin (0.2), copy_sample (4), copy_samples
 // (4096), copy_history (2), copy_lr (0.05), copy_warmup (2048); eviction on
 // placement (agents/eviction_gate.h, off unless evict is 1): when tier 0 is
 // full for a segment the placement agent chose it for, a learned gate evicts
