@@ -447,8 +447,9 @@ bool PageCopies::PlaceBlock(uint64_t set, const Policy::CopyCandidate& candidate
   // The live copies' Keep. TinyLFU asks its sketch or the policy for each,
   // up to 64 at every miss of a full set (every miss, in the steady state):
   // it ranks a random sample of kRankSample of them instead, as LRB and
-  // Redis sample their eviction candidates. An unranked copy stays this miss
-  // (kUnranked: a window that would replace it loses to any other).
+  // Redis sample their eviction candidates. A window that would replace an
+  // unranked copy (kUnranked) loses to any other; if every window would,
+  // the chosen one's copies are ranked below before its victim is.
   int live[kBlockWays];
   int live_n = 0;
   for (int i = 0; i < n; ++i) {
@@ -542,6 +543,21 @@ bool PageCopies::PlaceBlock(uint64_t set, const Policy::CopyCandidate& candidate
       return false;
     }
     w = best_free;
+  }
+  if (w.max_keep == kUnranked) {
+    // Every window replaces a copy the sample left unranked: this one's
+    // victim is the most valued of the copies it replaces, ranked now.
+    w.victim = -1;
+    w.max_keep = 0;
+    for (int i = w.first; i <= w.last; ++i) {
+      Used& u = used[i];
+      if (state_[u.slot] != Slot::kLive) continue;
+      if (u.keep == kUnranked) u.keep = Keep(u.slot);
+      if (w.victim < 0 || u.keep > w.max_keep) {
+        w.victim = i;
+        w.max_keep = u.keep;
+      }
+    }
   }
   if (w.victim >= 0) {
     const uint64_t vs = used[w.victim].slot;

@@ -110,7 +110,7 @@ class PageCopies {
   static constexpr int kWays = 16;
   static constexpr int kBlockWays = 64;
   // Blocks: the live copies of a full set ranked at a miss (a random
-  // sample; PlaceBlock), and the Keep of those not ranked.
+  // sample; PlaceBlock), and the Keep of those not ranked (yet).
   static constexpr int kRankSample = 8;
   static constexpr uint64_t kUnranked = ~0ull;
   // Blocks: the unit of their keys and of their space in a set.

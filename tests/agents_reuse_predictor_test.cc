@@ -80,15 +80,16 @@ TEST(ReusePredictorTest, LearnsWhichPagesComeBack) {
 
 // Over a victim, a miss is copied only if it beats the victim by the
 // margin (a copy costs a write); into free room the floor alone decides.
-// Three predictors learn the same accesses (the margin plays no part in
-// learning): one tells the gap between a hot and a cold page, the others
-// have a margin just under and just over it.
+// Predictors that learn the same accesses (neither the margin nor the floor
+// plays a part in learning): one tells a hot and a cold page's values, the
+// others have a margin just under and just over their gap, and a floor
+// under the hot page's value by less than the margin.
 TEST(ReusePredictorTest, ReplacesAVictimOnlyForMoreThanTheMargin) {
-  auto learned = [](double margin) {
+  auto learned = [](double margin, double floor) {
     ReusePredictor::Options o;
     o.sample = 1;
     o.warmup = 500;
-    o.floor = 0.25;
+    o.floor = floor;
     o.margin = margin;
     auto p = std::make_unique<ReusePredictor>(o);
     p->SetCapacity(100);
@@ -101,13 +102,15 @@ TEST(ReusePredictorTest, ReplacesAVictimOnlyForMoreThanTheMargin) {
     return p;
   };
   const auto hot = Page(1, 4, 0, 3), cold = Page(2, 1u << 20, 3, 3);
-  auto probe = learned(0);
-  const double gap = probe->Value(hot) - probe->Value(cold);
+  auto probe = learned(0, 0);
+  const double p_hot = probe->Value(hot), gap = p_hot - probe->Value(cold);
   ASSERT_GT(gap, 0.2);
-  auto under = learned(gap - 0.01), over = learned(gap + 0.01);
+  const double floor = p_hot - 0.05;
+  auto under = learned(gap - 0.01, floor), over = learned(gap + 0.01, floor);
   EXPECT_TRUE(under->Admit(hot, &cold));
   EXPECT_FALSE(over->Admit(hot, &cold));
-  EXPECT_TRUE(over->Admit(hot, nullptr));  // room: the floor decides
+  EXPECT_TRUE(over->Admit(hot, nullptr));  // room: the floor alone decides
+  EXPECT_FALSE(over->Admit(cold, nullptr));
 }
 
 // A working set that drifts: each access reads one of the 20 keys from

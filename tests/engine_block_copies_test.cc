@@ -175,9 +175,12 @@ class RankingPolicy : public Policy {
     asked.push_back(page.file_id << 32 | page.page);
     return 0.5 * double(page.file_id) + 0.001 * double(page.page % 256);
   }
-  bool AdmitCopy(const CopyCandidate&, const CopyCandidate*) override { return true; }
+  bool AdmitCopy(const CopyCandidate&, const CopyCandidate* victim) override {
+    if (victim) victims.push_back(victim->file_id << 32 | victim->page);
+    return true;
+  }
   int accesses = 0;
-  std::vector<uint64_t> asked;
+  std::vector<uint64_t> asked, victims;
 };
 
 // A miss of a full set ranks a random sample of its copies, not every way
@@ -215,6 +218,46 @@ TEST_F(BlockCopiesTest, APolicyThatRanksCopiesChoosesTheVictimAmongASample) {
   }
   // The samples differ from miss to miss (8 misses of a set of 32).
   EXPECT_GT(ever_asked.size(), size_t(2 * PageCopies::kRankSample));
+}
+
+// A block larger than the copies it replaces takes a window over several;
+// where every window covers a copy the sample left unranked, the victim the
+// policy is asked about is still the most valued copy the window replaces.
+TEST_F(BlockCopiesTest, AWindowOverUnrankedCopiesOffersItsMostValuedVictim) {
+  auto owned = std::make_unique<RankingPolicy>();
+  RankingPolicy* policy = owned.get();
+  Make(1 << 20, 16 * kPage, std::move(owned));  // one set: 32 blocks of 4 KiB
+  std::set<uint64_t> held;  // copies, as asked about: file << 32 | unit
+  for (uint64_t b = 0; b < 32; ++b) {
+    ASSERT_GE(Miss(1, b * 4096, 4096).slot, 0) << b;
+    held.insert(1ull << 32 | b * (4096 / PageCopies::kBlockUnit));
+  }
+  auto value = [](uint64_t block) { return 0.5 * double(block >> 32) + 0.001 * double(block % 256); };
+  int ranked_more = 0;  // misses that ranked copies beyond the sample
+  for (uint64_t m = 0; m < 6; ++m) {
+    policy->asked.clear();
+    policy->victims.clear();
+    const PageCopies::Fill f = Miss(2, m * 16384, 16384);  // over four 4 KiB copies or more
+    ASSERT_GE(f.slot, 0) << m;
+    ranked_more += policy->asked.size() > size_t(PageCopies::kRankSample);
+    std::vector<uint64_t> gone;
+    for (uint64_t block : std::set<uint64_t>(held)) {
+      const uint64_t offset = (block & 0xffffffff) * PageCopies::kBlockUnit;
+      const uint64_t length = (block >> 32) == 1 ? 4096 : 16384;
+      if (Find(block >> 32, offset, length) < 0) {
+        gone.push_back(block);
+        held.erase(block);
+      }
+    }
+    held.insert(2ull << 32 | m * (16384 / PageCopies::kBlockUnit));
+    ASSERT_FALSE(gone.empty()) << m;
+    ASSERT_EQ(1u, policy->victims.size()) << m;
+    double most = 0;
+    for (uint64_t block : gone) most = std::max(most, value(block));
+    EXPECT_DOUBLE_EQ(most, value(policy->victims[0])) << "miss " << m;
+    CheckInvariants();
+  }
+  EXPECT_GT(ranked_more, 0);  // the unranked case came up
 }
 
 TEST_F(BlockCopiesTest, InvalidationAndShrinkFreeTheirBytes) {

@@ -170,9 +170,9 @@ struct SimResult {
 // the decisions depend on (delete, settle, truncate, sync).
 bool IsDecision(const TraceRecord& r);
 
-// For each record of `trace`, the last write of its file by another stream
-// before it (the closed replay serves it only after that write), or
-// kNoRecord.
+// For each record of `trace`, its file's last write before it if another
+// stream made it (the closed replay serves the record only after that
+// write), or kNoRecord.
 constexpr uint32_t kNoRecord = ~0u;
 std::vector<uint32_t> WritesBefore(const std::vector<TraceRecord>& trace);
 
