@@ -470,6 +470,14 @@ bool PageCopies::PlaceBlock(uint64_t set, const Policy::CopyCandidate& candidate
     uint64_t live = 0, freed = 0;  // their live bytes; the bytes of all replaced
     int victim = -1;              // the live copy replaced last to go (index in used)
     int first = 0, last = -1;     // the copies replaced: used[first..last]
+    // Live copy used[i], of Keep `keep`, is replaced: the victim is the one
+    // kept longest.
+    void Weigh(int i, uint64_t keep) {
+      if (victim < 0 || keep > max_keep) {
+        victim = i;
+        max_keep = keep;
+      }
+    }
     bool Better(const Window& o) const {
       if (max_keep != o.max_keep) return max_keep < o.max_keep;
       if (live != o.live) return live < o.live;
@@ -499,10 +507,7 @@ bool PageCopies::PlaceBlock(uint64_t set, const Policy::CopyCandidate& candidate
       w.freed += u.end - u.start;
       if (state_[u.slot] == Slot::kLive) {
         w.live += u.end - u.start;
-        if (w.victim < 0 || u.keep > w.max_keep) {
-          w.victim = i;
-          w.max_keep = u.keep;
-        }
+        w.Weigh(i, u.keep);
       }
     }
     // Copies sorted by start do not overlap: the ones replaced are a run.
@@ -553,10 +558,7 @@ bool PageCopies::PlaceBlock(uint64_t set, const Policy::CopyCandidate& candidate
       Used& u = used[i];
       if (state_[u.slot] != Slot::kLive) continue;
       if (u.keep == kUnranked) u.keep = Keep(u.slot);
-      if (w.victim < 0 || u.keep > w.max_keep) {
-        w.victim = i;
-        w.max_keep = u.keep;
-      }
+      w.Weigh(i, u.keep);
     }
   }
   if (w.victim >= 0) {
