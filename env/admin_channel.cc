@@ -20,6 +20,7 @@
 #include "env/info_log.h"
 #include "env/migrator.h"
 #include "env/store.h"
+#include "util/thread_name.h"
 
 namespace tierfs {
 
@@ -170,7 +171,9 @@ void ServeAdminRequests(Store* store, std::string* dir_problem) {
   }
 }
 
-AdminServer::AdminServer(Store* store) : store_(store), thread_([this] { Run(); }) {}
+AdminServer::AdminServer(Store* store) : store_(store), thread_([this] { Run(); }) {
+  NameThread(thread_, "tierfs-admin");
+}
 
 AdminServer::~AdminServer() {
   {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 
+#include "util/thread_name.h"
+
 namespace tierfs {
 
 namespace {
@@ -17,7 +19,9 @@ Migrator::Migrator(Store* store, const MigrationOptions& options)
     : store_(store),
       options_(options),
       schedule_(options, DeviceModel::NowNanos()),
-      thread_([this] { Run(); }) {}
+      thread_([this] { Run(); }) {
+  NameThread(thread_, "tierfs-migrate");
+}
 
 Migrator::~Migrator() { Stop(); }
 

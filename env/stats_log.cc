@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "env/posix_util.h"
+#include "util/thread_name.h"
 
 namespace tierfs {
 
@@ -70,7 +71,9 @@ StatsLog::StatsLog(std::string path, uint64_t interval_ms, Format format, Snapsh
       snapshot_(std::move(snapshot)),
       start_ns_(SteadyNanos()),
       fd_(fd),
-      thread_([this] { Run(); }) {}
+      thread_([this] { Run(); }) {
+  NameThread(thread_, "tierfs-stats");
+}
 
 // The owner's own Stop (Store::StopStatsLogs) reported the status, or Start
 // returned it; a second Stop returns it again.

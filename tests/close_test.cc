@@ -3,6 +3,11 @@
 // fails is in fault_injection_test.cc, which has the failing file system.
 #include <gtest/gtest.h>
 
+#include <dirent.h>
+
+#include <fstream>
+#include <map>
+
 #include "env/store.h"
 #include "env/tier_fs.h"
 #include "tests/test_util.h"
@@ -159,6 +164,40 @@ TEST_F(CloseTest, FailedOpenLeavesTheSavedStateAlone) {
   std::string after;
   ASSERT_TRUE(rocksdb::ReadFileToString(host.get(), StatsPath(), &after).ok());
   EXPECT_EQ(saved, after);
+}
+
+// The threads of this process by name (/proc/self/task/*/comm).
+std::map<std::string, int> ThreadNames() {
+  std::map<std::string, int> names;
+  DIR* d = opendir("/proc/self/task");
+  if (!d) return names;
+  while (dirent* e = readdir(d)) {
+    if (e->d_name[0] == '.') continue;
+    std::ifstream comm(std::string("/proc/self/task/") + e->d_name + "/comm");
+    std::string name;
+    if (std::getline(comm, name)) names[name]++;
+  }
+  closedir(d);
+  return names;
+}
+
+TEST_F(CloseTest, BackgroundThreadsAreNamedAndJoinedAtClose) {
+  {
+    std::shared_ptr<rocksdb::FileSystem> fs;
+    const std::string uri = uri_ + ";stats_log:" + dir_.path() + "/stats.jsonl";
+    ASSERT_TRUE(NewTierFileSystem(uri, &fs).ok());
+    // Named by their starters: there before the open returns.
+    std::map<std::string, int> names = ThreadNames();
+    EXPECT_EQ(1, names["tierfs-migrate"]);
+    EXPECT_EQ(1, names["tierfs-stats"]);
+    EXPECT_EQ(1, names["tierfs-admin"]);
+    ASSERT_TRUE(Close(fs.get()).ok());
+  }
+  // Close joined them: none is left behind.
+  std::map<std::string, int> names = ThreadNames();
+  EXPECT_EQ(0, names.count("tierfs-migrate"));
+  EXPECT_EQ(0, names.count("tierfs-stats"));
+  EXPECT_EQ(0, names.count("tierfs-admin"));
 }
 
 }  // namespace

@@ -2,8 +2,6 @@
 // only other file that includes LibTorch.
 #include "agents/rl/learner.h"
 
-#include <pthread.h>
-
 #include <torch/torch.h>
 
 #include <algorithm>
@@ -14,6 +12,7 @@
 #include "agents/rl/c51.h"
 #include "agents/rl/torch_seed.h"
 #include "util/mutex.h"
+#include "util/thread_name.h"
 
 namespace tierfs {
 namespace rl {
@@ -208,7 +207,10 @@ TorchLearner::TorchLearner(const LearnerOptions& options, const Weights* initial
   action_terminal_.assign(options_.buffer, 0);
   reward_.assign(options_.buffer, 0);
   discount_.assign(options_.buffer, 0);
-  if (options_.mode == LearnerOptions::Mode::kBackground) thread_ = std::thread([this] { Run(); });
+  if (options_.mode == LearnerOptions::Mode::kBackground) {
+    thread_ = std::thread([this] { Run(); });
+    NameThread(thread_, "tierfs-learner");  // its CPU told apart (benchmarks/learner_cpu.sh)
+  }
 }
 
 TorchLearner::~TorchLearner() { Stop(); }
@@ -292,8 +294,6 @@ bool TorchLearner::Stored(size_t slot, Transition* t) const {
 }
 
 void TorchLearner::Run() {
-  // Named, so that its CPU time can be told apart (benchmarks/learner_cpu.sh).
-  pthread_setname_np(pthread_self(), "tierfs-learner");
   for (;;) {
     {
       MutexLock lock(&mu_);
