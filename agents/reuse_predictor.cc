@@ -39,7 +39,7 @@ void ReusePredictor::NoteAccess(const Policy::CopyCandidate& page) {
   ++now_;
   stats_.accesses++;
   const uint64_t key = KeyOf(page);
-  file_born_.emplace(page.file_id, now_);
+  file_born_.try_emplace(page.file_id, now_);  // no node made for a known file
   History* h = Find(key);
   if (h->tag == Tag(key)) {
     h->gap = uint32_t(now_) - h->last;
@@ -142,7 +142,7 @@ double ReusePredictor::ValueLocked(const Policy::CopyCandidate& page) {
   const Features x = Describe(page);
   if (++questions_ % options_.sample == 0 && head_ - tail_ < samples_.size()) {
     const uint64_t key = KeyOf(page);
-    if (pending_.emplace(key, head_ % samples_.size()).second) {  // one sample a key at a time
+    if (pending_.try_emplace(key, head_ % samples_.size()).second) {  // one sample a key at a time
       Sample& s = samples_[head_++ % samples_.size()];
       s.key = key;
       s.time = now_;
