@@ -107,12 +107,8 @@ IOStatus MoveExecutor::Run(const Move& move, MoveCause cause, Governor* governor
                            uint64_t* bytes_out) {
   *bytes_out = 0;
   if (store_.read_only()) return IOStatus::NotSupported("moves on a TierFS store opened read-only");
-  std::shared_ptr<FileEntry> entry;
-  {
-    MutexLock lock(&store_.ns_mu_);
-    entry = store_.ns_.FindId(move.ref.file_id);
-    if (entry) store_.AddHandle(entry.get());  // the data outlives a delete until we are done
-  }
+  // The data outlives a delete until we are done.
+  std::shared_ptr<FileEntry> entry = store_.PinFile(move.ref.file_id);
   if (!entry) return IOStatus::OK();  // deleted since it was chosen: nothing to do
   struct Unpin {
     Store& store;
@@ -167,16 +163,15 @@ IOStatus MoveExecutor::Run(const Move& move, MoveCause cause, Governor* governor
   if (s.ok() && durable) s = store_.SyncDataDirs();
   uint64_t lsn = 0;
   {
-    ReaderLock state(&store_.state_mu_);
-    WriterLock lock(&e->mu);
+    Store::FileChange change(&store_, e);
     if (s.ok() && (e->writers > 0 || e->writer_opens != writer_opens || e->unlinked ||
                    e->segments.tier(seg) != from || store_.ContentEnd(*e, seg) != end)) {
       s = IOStatus::Busy("file changed during the move");
     }
     if (s.ok() && durable) {
-      s = store_.Log(copy ? JournalRecord::Copy(e->id, seg, uint8_t(to))
+      s = change.Log(copy ? JournalRecord::Copy(e->id, seg, uint8_t(to))
                           : JournalRecord::Segment(e->id, seg, uint8_t(to)),
-                     e, &lsn);
+                     &lsn);
     }
     if (!s.ok()) {
       // Not committed: the home stays; the partial copy goes (best effort:
@@ -205,7 +200,7 @@ IOStatus MoveExecutor::Run(const Move& move, MoveCause cause, Governor* governor
   if (copy) return IOStatus::OK();
   // The old home is garbage once the commit is durable and no reader can be
   // on it. A failed sync leaves it for recovery to punch.
-  s = store_.journal_->SyncTo(lsn);
+  s = store_.SyncJournalTo(lsn);
   if (!s.ok()) return s;
   ReadGate::WaitForReaders();
   // Best effort: if the punch fails, recovery punches the old home.
@@ -221,13 +216,12 @@ IOStatus MoveExecutor::DropCopy(FileEntry* e, uint64_t seg) {
   uint64_t lsn = 0;
   uint64_t charge;
   {
-    ReaderLock state(&store_.state_mu_);
-    WriterLock lock(&e->mu);
+    Store::FileChange change(&store_, e);
     c = e->segments.copy(seg);
     if (c == kNoTier) return IOStatus::OK();
     is_volatile = e->segments.copy_is_volatile(seg);
     if (!is_volatile) {
-      IOStatus s = store_.Log(JournalRecord::Copy(e->id, seg, kNoTier), e, &lsn);
+      IOStatus s = change.Log(JournalRecord::Copy(e->id, seg, kNoTier), &lsn);
       if (!s.ok()) return s;
     }
     e->segments.SetCopy(seg, kNoTier, false);
@@ -241,7 +235,7 @@ IOStatus MoveExecutor::DropCopy(FileEntry* e, uint64_t seg) {
   // A durable copy is punched only once its drop is durable: recovery must
   // never find a recorded copy full of holes.
   if (!is_volatile) {
-    IOStatus s = store_.journal_->SyncTo(lsn);
+    IOStatus s = store_.SyncJournalTo(lsn);
     if (!s.ok()) {
       t.Release(charge);  // the bytes stay until the next open punches them
       return s;

@@ -56,11 +56,11 @@ class MoveExecutor {
     virtual void AfterChunk(int64_t nanos) { (void)nanos; }
   };
 
-  // `store` outlives the executor (it is the store's member). The executor is
-  // a friend of the store: it appends journal records (Store::Log) under
-  // state_mu_, finds files under ns_mu_, syncs the data directories and the
-  // journal, and may start a journal rotation after a move, as the store's own
-  // changes do. It holds no state of its own.
+  // `store` outlives the executor (it is the store's member). The executor
+  // journals its commits under the store's FileChange, finds files by id
+  // (Store::PinFile), syncs the data directories and the journal, and may
+  // start a journal rotation after a move, as the store's own changes do. It
+  // holds no state of its own.
   explicit MoveExecutor(Store& store) : store_(store) {}
 
   // Runs one operation on one segment (the protocol above). Returns Busy if
@@ -99,8 +99,8 @@ class MoveExecutor {
   // Execute without its trace event and the policy's word.
   rocksdb::IOStatus Run(const Move& move, MoveCause cause, Governor* governor, uint64_t* bytes);
   // Drops the extra copy of `seg`: journals Copy(none) (unless the copy is
-  // volatile), syncs it, waits out readers and punches. Takes state_mu_
-  // shared, then entry->mu exclusive.
+  // volatile), syncs it, waits out readers and punches. Takes the file's
+  // Store::FileChange (state_mu_ shared, then entry->mu exclusive).
   rocksdb::IOStatus DropCopy(FileEntry* entry, uint64_t seg) REQUIRES(entry->move_mu)
       EXCLUDES(entry->mu);
   // Charges `bytes` (and the per-file block allowance) to tier t; false if no

@@ -40,27 +40,22 @@ IOStatus StatsFile::Save(Store& store, SavePoint point, bool posix) {
   // Per segment statistics, so policies and `tierfs segments` keep them
   // across restarts: [file id, segment, user reads, background reads, writes,
   // migrations, heat as of last access, last access, placed, last migration],
-  // sequence numbers on the store's request clock, saved as "seq".
-  json segments = json::array();
-  // What the event listener said of each table file: [file id, level, column
+  // sequence numbers on the store's request clock, saved as "seq". And what
+  // the event listener said of each table file: [file id, level, column
   // family], so levels survive a restart (RocksDB does not restate them).
+  std::vector<Store::SavedFile> saved_files;
+  std::vector<Store::SavedSegment> saved_segments;
+  store.CollectSaved(&saved_files, &saved_segments);
   json files = json::array();
-  std::map<uint32_t, std::string> cf_names = store.hints_.FamilyNames();
-  {
-    MutexLock lock(&store.ns_mu_);
-    for (const auto& [id, e] : store.ns_.files()) {
-      ReaderLock elock(&e->mu);
-      if (e->hints.level >= 0 || e->hints.column_family != 0) {
-        files.push_back(json::array({id, e->hints.level, cf_names[e->hints.column_family]}));
-      }
-      for (uint64_t s = 0; s < e->segments.size(); ++s) {
-        if (e->segments.tier(s) == kNoTier) continue;
-        SegmentStats st = e->segments.heat(s)->Snapshot();
-        segments.push_back(json::array({id, s, st.user_reads, st.background_reads, st.writes,
-                                        st.migrations, st.heat, st.last_access, st.placed,
-                                        st.last_migration}));
-      }
-    }
+  for (const Store::SavedFile& f : saved_files) {
+    files.push_back(json::array({f.id, f.level, f.column_family}));
+  }
+  json segments = json::array();
+  for (const Store::SavedSegment& g : saved_segments) {
+    const SegmentStats& st = g.stats;
+    segments.push_back(json::array({g.id, g.segment, st.user_reads, st.background_reads, st.writes,
+                                    st.migrations, st.heat, st.last_access, st.placed,
+                                    st.last_migration}));
   }
   json doc{{"version", 1},
            {"seq", store.Now()},
@@ -69,7 +64,7 @@ IOStatus StatsFile::Save(Store& store, SavePoint point, bool posix) {
            {"files", files},
            {"errors", StoreErrorsToJson(store.errors())},
            {"saved_at", SavePointName(point)},
-           {"generation", store.journal_->generation()}};
+           {"generation", store.journal_generation()}};
   return store.WriteMetaFile("STATS", doc.dump(1), posix);
 }
 
@@ -97,21 +92,12 @@ std::string Missing(const std::string& saved_at, uint64_t saved_gen, uint64_t la
   return "";
 }
 
-// Gives `e` its saved level and (unless `hints` is nullptr) column family
-// `cf`. No thread-safety analysis: Load runs before any other thread uses
-// the store, so it writes the hints without e->mu (stats_file.h).
-void RestoreHints(FileEntry* e, int8_t level, HintTable* hints, const std::string& cf)
-    NO_THREAD_SAFETY_ANALYSIS {
-  e->hints.level = level;
-  e->level.store(int8_t(e->hints.level), std::memory_order_relaxed);
-  if (hints) e->hints.column_family = hints->FamilyId(cf);
-}
-
 }  // namespace
 
 IOStatus StatsFile::Load(Store& store, std::string* missing) {
   // The generation the last process ran to (Recover started the next one).
-  const uint64_t last_gen = store.journal_ ? store.journal_->generation() - 1 : 0;
+  const uint64_t generation = store.journal_generation();  // 0: no journal
+  const uint64_t last_gen = generation > 0 ? generation - 1 : 0;
   const std::string path = store.meta_dir() + "/STATS";
   std::string text;
   IOStatus s = rocksdb::ReadFileToString(store.base(), path, &text);
@@ -129,7 +115,7 @@ IOStatus StatsFile::Load(Store& store, std::string* missing) {
   }
   // Files written before the save points were recorded lack both keys: no
   // guess is made for them.
-  if (missing && store.journal_ && doc["generation"].is_number_unsigned()) {
+  if (missing && generation > 0 && doc["generation"].is_number_unsigned()) {
     const json& at = doc["saved_at"];
     *missing = Missing(at.is_string() ? at.get<std::string>() : "",
                        doc["generation"].get<uint64_t>(), last_gen);
@@ -152,7 +138,7 @@ IOStatus StatsFile::Load(Store& store, std::string* missing) {
 }
 
 void StatsFile::LoadDocument(Store& store, const json& doc, uint64_t* skipped) {
-  store.errors_.AddAll(StoreErrorsFromJson(doc.value("errors", json::object())));
+  store.AddSavedErrors(StoreErrorsFromJson(doc.value("errors", json::object())));
   const json& tiers = doc["tiers"];
   for (size_t i = 0; i < tiers.size() && i < size_t(store.NumTiers()); ++i) {
     const json& j = tiers[i];
@@ -168,42 +154,43 @@ void StatsFile::LoadDocument(Store& store, const json& doc, uint64_t* skipped) {
       if (j.contains(info.name)) t.Merge(info.id, HistogramFromJson(j[info.name]));
     }
   }
-  MutexLock lock(&store.ns_mu_);
   if (doc.contains("files") && doc["files"].is_array()) {
     for (const json& row : doc["files"]) {
       if (!row.is_array() || row.size() < 3) {
         ++*skipped;
         continue;
       }
-      std::shared_ptr<FileEntry> e = store.ns_.FindId(JsonNumber<uint64_t>(row[0]));
-      if (!e) continue;  // deleted since: nothing to restore
-      const int8_t level = JsonNumber<int8_t>(row[1]);  // as FileEntry::level holds it
-      std::string cf = row[2].get<std::string>();
-      RestoreHints(e.get(), level, cf.empty() ? nullptr : &store.hints_, cf);
+      Store::SavedFile f;
+      f.id = JsonNumber<uint64_t>(row[0]);
+      f.level = JsonNumber<int8_t>(row[1]);  // as FileEntry::level holds it
+      f.column_family = row[2].get<std::string>();
+      store.RestoreSaved(f);
     }
   }
   // The request clock goes on where it stopped, so ages and decay continue.
-  store.clock_.Restore(JsonNumber<uint64_t>(doc, "seq", 0));
+  store.RestoreClock(JsonNumber<uint64_t>(doc, "seq", 0));
   if (!doc.contains("segments") || !doc["segments"].is_array()) return;
   for (const json& row : doc["segments"]) {
     if (!row.is_array() || row.size() < 7) {
       ++*skipped;
       continue;
     }
-    std::shared_ptr<FileEntry> e = store.ns_.FindId(JsonNumber<uint64_t>(row[0]));
-    uint64_t s = JsonNumber<uint64_t>(row[1]);
-    if (!e || e->segments.tier(s) == kNoTier) continue;  // deleted or moved since
-    SegmentHeat* h = e->segments.heat(s);
-    h->user_reads = JsonNumber<uint32_t>(row[2]);
-    h->background_reads = JsonNumber<uint32_t>(row[3]);
-    h->writes = JsonNumber<uint32_t>(row[4]);
-    h->migrations = JsonNumber<uint32_t>(row[5]);
-    h->heat = JsonNumber<float>(row[6]);
-    if (row.size() >= 10) {
-      h->last_access = JsonNumber<uint64_t>(row[7]);
-      h->placed = JsonNumber<uint64_t>(row[8]);
-      h->last_migration = JsonNumber<uint64_t>(row[9]);
+    Store::SavedSegment g;
+    g.id = JsonNumber<uint64_t>(row[0]);
+    g.segment = JsonNumber<uint64_t>(row[1]);
+    SegmentStats& st = g.stats;
+    st.user_reads = JsonNumber<uint32_t>(row[2]);
+    st.background_reads = JsonNumber<uint32_t>(row[3]);
+    st.writes = JsonNumber<uint32_t>(row[4]);
+    st.migrations = JsonNumber<uint32_t>(row[5]);
+    st.heat = JsonNumber<float>(row[6]);
+    const bool times = row.size() >= 10;
+    if (times) {
+      st.last_access = JsonNumber<uint64_t>(row[7]);
+      st.placed = JsonNumber<uint64_t>(row[8]);
+      st.last_migration = JsonNumber<uint64_t>(row[9]);
     }
+    store.RestoreSaved(g, times);
   }
 }
 

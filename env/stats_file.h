@@ -55,10 +55,9 @@ enum class SavePoint {
 // "close", "last database closed", "exit": as STATS and the LOG say it.
 const char* SavePointName(SavePoint point);
 
-// Both calls go through the store's parts, in its lock order: the hint
-// table's lock alone, then ns_mu_ -> FileEntry::mu shared (Save); ns_mu_ ->
-// the hint table's lock (Load). A friend of Store: the namespace, the
-// request clock and the error counters are the store's own.
+// The format alone: the state is the store's, collected and restored by its
+// calls (Store::CollectSaved, RestoreSaved, RestoreClock, AddSavedErrors),
+// which take its locks.
 class StatsFile {
  public:
   // Writes `store`'s statistics to its STATS, saying they were saved at
@@ -72,8 +71,8 @@ class StatsFile {
   // Corruption naming the file and what was not loaded: all of it (not a
   // statistics file), the rest of the file after a value of the wrong type,
   // or the count of malformed rows skipped. What was read before the damage
-  // stays added. REQUIRES: no other thread uses the store (Open calls it
-  // before starting any), as it writes files' hints without their mutex.
+  // stays added, up to the last whole row. Open calls it before starting any
+  // thread, so nothing the store does can come between its rows.
   // *missing (if given) says what the statistics loaded miss, for the LOG:
   // "" if they were saved when the store was last closed, else which save
   // they come from and why later activity is not in them (the process was

@@ -309,6 +309,13 @@ void Store::AddHandle(FileEntry* entry) {
   entry->open_handles++;
 }
 
+std::shared_ptr<FileEntry> Store::PinFile(uint64_t id) {
+  MutexLock lock(&ns_mu_);
+  std::shared_ptr<FileEntry> entry = ns_.FindId(id);
+  if (entry) AddHandle(entry.get());
+  return entry;
+}
+
 void Store::DropHandle(const std::shared_ptr<FileEntry>& entry) {
   bool free_now;
   {

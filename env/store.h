@@ -298,6 +298,44 @@ class Store : public StorageView {
   }
   // "migrate 12:3 -> tier 1", as `tierfs queue` and the info log show a move.
   static std::string DescribeMove(const Move& move) { return MoveExecutor::Describe(move); }
+  // What a move does to the store as its own changes do (the executor's
+  // calls): the file with id `id`, a handle held on it (DropHandle lets go),
+  // nullptr if there is none; ...
+  std::shared_ptr<FileEntry> PinFile(uint64_t id) EXCLUDES(ns_mu_);
+  // ... the locks of a journaled change to one file, held to the end of the
+  // scope: state_mu_ shared, then the file's mu exclusive. Log journals a
+  // record about the file under them (ClosedError once Close began) ...
+  class SCOPED_CAPABILITY FileChange {
+   public:
+    // The analysis is told of the file's mu alone: told of both, clang-14
+    // reported state_mu_ taken after the file's mu, the reverse of the order
+    // below (which is ACQUIRED_BEFORE's).
+    FileChange(Store* store, FileEntry* entry) ACQUIRE(entry->mu) NO_THREAD_SAFETY_ANALYSIS
+        : store_(store), entry_(entry) {
+      store_->state_mu_.LockShared();
+      entry_->mu.Lock();
+    }
+    ~FileChange() RELEASE() NO_THREAD_SAFETY_ANALYSIS {
+      entry_->mu.Unlock();
+      store_->state_mu_.UnlockShared();
+    }
+    FileChange(const FileChange&) = delete;
+    FileChange& operator=(const FileChange&) = delete;
+    rocksdb::IOStatus Log(const JournalRecord& record, uint64_t* lsn) {
+      store_->state_mu_.AssertReaderHeld();
+      return store_->Log(record, entry_, lsn);
+    }
+
+   private:
+    Store* const store_;
+    FileEntry* const entry_;
+  };
+  // ... the journal durable up to record `lsn` (Log's) ...
+  rocksdb::IOStatus SyncJournalTo(uint64_t lsn) { return journal_->SyncTo(lsn); }
+  // ... the directory entries of new backing files durable ...
+  rocksdb::IOStatus SyncDataDirs() EXCLUDES(dir_sync_mu_);
+  // ... and a new journal generation if the journal grew long.
+  void MaybeRotate() EXCLUDES(state_mu_, ns_mu_);
 
   // Trace capture (env/trace_capture.h): records every I/O into `path`
   // until StopTrace or close. One capture at a time: Busy if one runs.
@@ -369,6 +407,34 @@ class Store : public StorageView {
   // the base file system, or (`posix`, at process exit) WriteFileDurably.
   rocksdb::IOStatus WriteMetaFile(const std::string& name, const std::string& bytes, bool posix);
 
+  // ---- the state STATS keeps (env/stats_file.h; store_saved_stats.cc) ----
+  // What the event listener said of a table file; a placed segment's
+  // statistics.
+  struct SavedFile {
+    uint64_t id = 0;
+    int8_t level = -1;
+    std::string column_family;  // "" unknown
+  };
+  struct SavedSegment {
+    uint64_t id = 0, segment = 0;
+    SegmentStats stats;
+  };
+  // Every file with a level or a column family, and every placed segment.
+  // Takes the hint table's lock alone, then ns_mu_ -> each file's mu shared.
+  void CollectSaved(std::vector<SavedFile>* files, std::vector<SavedSegment>* segments)
+      EXCLUDES(ns_mu_);
+  // At open (StatsFile::Load): gives a file its saved level and, if named, its
+  // column family; a placed segment its saved counts and heat, and with
+  // `times` its last access, placement and last migration. A file deleted or
+  // a segment unplaced since is left alone.
+  void RestoreSaved(const SavedFile& file) EXCLUDES(ns_mu_);
+  void RestoreSaved(const SavedSegment& segment, bool times) EXCLUDES(ns_mu_);
+  // The request clock goes on from `seq`; the error counters add `counts`.
+  void RestoreClock(uint64_t seq) { clock_.Restore(seq); }
+  void AddSavedErrors(const StoreErrorCounts& counts) { errors_.AddAll(counts); }
+  // The journal's generation; 0 if the store has no journal (read-only).
+  uint64_t journal_generation() const { return journal_ ? journal_->generation() : 0; }
+
  private:
   // InvalidArgument naming `what` and `path` unless `path`'s directory
   // exists and lies outside every tier (a trace file, the stats log).
@@ -396,9 +462,6 @@ class Store : public StorageView {
   void DescribeSegment(const FileEntry& e, uint64_t s, SegmentInfo* info) const
       REQUIRES_SHARED(e.mu);
   rocksdb::IOStatus OpenTiers();
-  // The STATS file saves and restores the counters, the clock and what the
-  // hint table and the namespace know of each file.
-  friend class StatsFile;
   // Appends `record`, updating `entry`'s lsn.
   rocksdb::IOStatus Log(const JournalRecord& record, FileEntry* entry, uint64_t* lsn = nullptr)
       REQUIRES_SHARED(state_mu_);
@@ -409,18 +472,12 @@ class Store : public StorageView {
   // Sets up meta_reserve_: which tiers share tier 0's device, and how to ask
   // it for its free space. Called by OpenTiers of a writable store.
   void WatchMetaDevice();
-  // Starts a new journal generation if the journal grew long.
-  void MaybeRotate() EXCLUDES(state_mu_, ns_mu_);
   std::string FullMessage() const;
   // The last resort when every tier is full: drops hot-page copies (free to
   // drop) so that data has room. False if there were none to drop.
   bool DropPageCopiesForData(uint64_t bytes);
   // Tries tiers in the order want, slower ones, faster ones; charges `bytes`.
   int ChargeSomeTier(FileEntry* entry, int want, int exclude, uint64_t bytes) REQUIRES(entry->mu);
-  rocksdb::IOStatus SyncDataDirs() EXCLUDES(dir_sync_mu_);
-  // Moves journal their commits (Log) under state_mu_, find files under
-  // ns_mu_ and sync as the store's own changes do.
-  friend class MoveExecutor;
 
   const Options options_;
   const uint64_t seg_size_;
