@@ -296,6 +296,15 @@ class PageCopies {
                     std::string* why,
                     const std::function<bool(uint64_t slot, uint64_t where, uint64_t tag)>&
                         accept = nullptr) EXCLUDES(mu_);
+  // The saved state's file (the owner's PAGES.state; the simulator reads
+  // one): the magic "TFSPAGES", the CRC-32 of the state, the state.
+  static std::string StateFileBytes(const std::string& state);
+  // The state in a file's bytes; false and *why if they are not a saved copy
+  // state or fail their checksum.
+  static bool StateFromFileBytes(const std::string& bytes, std::string* state, std::string* why);
+  // The files a state kept copies of, with their sizes at the save; false
+  // if the state is malformed.
+  static bool SavedFiles(const std::string& state, FileSizes* files);
   // Every slot index is below this.
   uint64_t slot_limit() const { return sets_ * ways_; }
   // `hook` runs, under the copies' lock, when a copy is unpublished while the

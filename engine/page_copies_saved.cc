@@ -15,6 +15,8 @@
 //
 // S3-FIFO's ghosts (keys dropped unread) are not kept: after a restart the
 // copy policy starts without them.
+#include <zlib.h>
+
 #include <algorithm>
 
 #include "engine/page_copies.h"
@@ -24,7 +26,58 @@ namespace tierfs {
 
 namespace {
 constexpr uint64_t kStateVersion = 1;
+constexpr char kStateMagic[8] = {'T', 'F', 'S', 'P', 'A', 'G', 'E', 'S'};
+
+uint32_t Crc(const std::string& bytes) {
+  return uint32_t(crc32(0L, reinterpret_cast<const Bytef*>(bytes.data()), uInt(bytes.size())));
+}
+
+// The header's fields (SaveState's order) and the file list after them.
+bool ReadHeader(ByteReader* in, uint64_t* version, uint64_t* page, uint64_t* slots, uint8_t* blocks,
+                uint8_t* policy, uint64_t* clock, PageCopies::FileSizes* files) {
+  uint64_t n = 0;
+  if (!in->U64(version) || !in->U64(page) || !in->U64(slots) || !in->U8(blocks) ||
+      !in->U8(policy) || !in->U64(clock) || !in->U64(&n) || n > in->left() / 16) {
+    return false;
+  }
+  for (uint64_t i = 0; i < n; ++i) {
+    uint64_t id = 0, size = 0;
+    in->U64(&id);
+    in->U64(&size);
+    (*files)[id] = size;
+  }
+  return true;
+}
 }  // namespace
+
+std::string PageCopies::StateFileBytes(const std::string& state) {
+  std::string out(kStateMagic, sizeof(kStateMagic));
+  PutFixed32(&out, Crc(state));
+  return out + state;
+}
+
+bool PageCopies::StateFromFileBytes(const std::string& bytes, std::string* state,
+                                    std::string* why) {
+  if (bytes.size() < sizeof(kStateMagic) + 4 ||
+      bytes.compare(0, sizeof(kStateMagic), kStateMagic, sizeof(kStateMagic)) != 0) {
+    *why = "not a saved copy state";
+    return false;
+  }
+  state->assign(bytes, sizeof(kStateMagic) + 4, std::string::npos);
+  if (Crc(*state) != GetFixed32(bytes.data() + sizeof(kStateMagic))) {
+    *why = "its checksum does not match";
+    return false;
+  }
+  return true;
+}
+
+bool PageCopies::SavedFiles(const std::string& state, FileSizes* files) {
+  ByteReader in(state.data(), state.size());
+  uint64_t version = 0, page = 0, slots = 0, clock = 0;
+  uint8_t blocks = 0, policy = 0;
+  return ReadHeader(&in, &version, &page, &slots, &blocks, &policy, &clock, files) &&
+         version == kStateVersion;
+}
 
 void FrequencySketch::AppendTo(std::string* out) const {
   PutFixed64(out, additions_);
@@ -107,26 +160,17 @@ bool PageCopies::RestoreState(const std::string& bytes, const FileSizes& now, ui
     *why = what;
     return false;
   };
-  uint64_t version = 0, page = 0, slots = 0, clock = 0, n_files = 0, n_copies = 0;
+  uint64_t version = 0, page = 0, slots = 0, clock = 0, n_copies = 0;
   uint8_t blocks = 0, policy = 0;
-  if (!in.U64(&version) || version != kStateVersion) return bad("unknown version");
-  if (!in.U64(&page) || !in.U64(&slots) || !in.U8(&blocks) || !in.U8(&policy) ||
-      !in.U64(&clock)) {
-    return bad("truncated header");
-  }
+  FileSizes files;
+  const bool whole = ReadHeader(&in, &version, &page, &slots, &blocks, &policy, &clock, &files);
+  if (version != kStateVersion) return bad("unknown version");
+  if (!whole) return bad("truncated header or file list");
   if (page != config_.page || slots != config_.slots || (blocks != 0) != config_.blocks ||
       policy != uint8_t(config_.policy)) {
     return bad("saved with another configuration (page " + std::to_string(page) + ", slots " +
                std::to_string(slots) + ", " + (blocks ? "blocks" : "pages") + ", copy policy " +
                std::to_string(policy) + ")");
-  }
-  FileSizes files;
-  if (!in.U64(&n_files) || n_files > in.left() / 16) return bad("truncated file list");
-  for (uint64_t i = 0; i < n_files; ++i) {
-    uint64_t id = 0, size = 0;
-    in.U64(&id);
-    in.U64(&size);
-    files[id] = size;
   }
   struct Saved {
     uint64_t slot, key, where, extent, charge, stamp, tag;

@@ -15,21 +15,6 @@ namespace tierfs {
 
 using rocksdb::IOStatus;
 
-namespace {
-
-constexpr char kStateMagic[8] = {'T', 'F', 'S', 'P', 'A', 'G', 'E', 'S'};
-
-// The saved state's file: the magic, the CRC-32 of the state, the state.
-std::string StateFile(const std::string& state) {
-  std::string out(kStateMagic, sizeof(kStateMagic));
-  PutFixed32(&out, uint32_t(crc32(0L, reinterpret_cast<const Bytef*>(state.data()),
-                                  uInt(state.size()))));
-  out += state;
-  return out;
-}
-
-}  // namespace
-
 bool HotPages::ReadSavedState(const std::string& path, std::string* state, std::string* why) {
   why->clear();
   const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -50,19 +35,7 @@ bool HotPages::ReadSavedState(const std::string& path, std::string* state, std::
     bytes.append(buf, size_t(n));
   }
   close(fd);
-  if (bytes.size() < sizeof(kStateMagic) + 4 ||
-      bytes.compare(0, sizeof(kStateMagic), kStateMagic, sizeof(kStateMagic)) != 0) {
-    *why = "not a saved copy state";
-    return false;
-  }
-  state->assign(bytes, sizeof(kStateMagic) + 4, std::string::npos);
-  const uint32_t crc = uint32_t(
-      crc32(0L, reinterpret_cast<const Bytef*>(state->data()), uInt(state->size())));
-  if (crc != GetFixed32(bytes.data() + sizeof(kStateMagic))) {
-    *why = "its checksum does not match";
-    return false;
-  }
-  return true;
+  return PageCopies::StateFromFileBytes(bytes, state, why);
 }
 
 HotPages::HotPages(Tier* tier0, std::string path, int fd)
@@ -109,7 +82,7 @@ IOStatus HotPages::Save(const PageCopies::FileSizes& files) {
     if (fdatasync(fd_) != 0) {
       s = PosixError("TierFS: syncing the page copy file " + path_, errno);
     } else {
-      s = WriteFileDurably(state_path_, StateFile(state));
+      s = WriteFileDurably(state_path_, PageCopies::StateFileBytes(state));
     }
     if (!s.ok()) {
       // The failed save's state must not outlive it; if it cannot be
