@@ -3,11 +3,14 @@
 // in idle time, the oracle, determinism, and configuration errors.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <map>
 
 #include "tools/sim/compare.h"
 #include "tools/sim/report.h"
+#include "agents/policies.h"
 #include "engine/migration.h"
+#include "engine/page_copies.h"
 #include "engine/placement.h"
 #include "tools/sim/simulator.h"
 #include "tools/sim/workloads.h"
@@ -411,6 +414,76 @@ TEST(SimulatorTest, AWriteAnywhereInAFileDropsItsCopies) {
   // Read 1 from the copy; read 3, after the write to segment 1, from the home.
   EXPECT_EQ(1u, r.tiers[0].served);
   EXPECT_EQ(3u, r.tiers[1].served);
+}
+
+TEST(SimulatorTest, AReplayStartsWithTheCopiesTheStoreTookBack) {
+  // A store whose tier 0 holds page copies of four pages of table 7 at its
+  // open (saved at the last close): its first reads of them hit. The replay
+  // given that state does the same; without it, nothing is copied yet.
+  SimConfig config = Config("fast-first", 4 << 20, "sata-ssd");
+  config.copies.blocks = false;
+  config.copies.page = 8192;
+  const uint64_t page = config.copies.page;
+  const uint64_t reserve = (4u << 20) / 100 * config.copies.share_pct / page * page;
+  CapacityAccount account(4 << 20);
+  account.SetCopyReserve(reserve);
+  std::string error;
+  std::unique_ptr<Policy> policy = NewPolicy("fast-first", {}, &error);
+  ASSERT_TRUE(policy) << error;
+  PageCopies::Config c;
+  c.page = page;
+  c.slots = reserve / page;
+  c.blocks = false;
+  PageCopies copies(c, policy.get(), &account, [] {}, [](uint64_t, uint64_t) {});
+  for (uint64_t p = 0; p < 4; ++p) {
+    Policy::CopyCandidate candidate;
+    candidate.file_id = 7;
+    candidate.kind = FileKind::kSst;
+    candidate.page = p;
+    for (int i = 0; i < 4; ++i) {  // misses until the sketch admits it
+      PageCopies::Fill f = copies.OnMiss(candidate, /*blocking=*/true);
+      if (f.slot >= 0) {
+        ASSERT_TRUE(copies.Publish(f));
+        break;
+      }
+    }
+  }
+  std::string state;
+  ASSERT_TRUE(copies.SaveState({{7, 1 << 20}}, [&](const std::string& bytes) {
+    state = bytes;
+    return true;
+  }));
+  const std::string file = testing::TempDir() + "/sim-copies.state";
+  std::ofstream(file, std::ios::binary) << PageCopies::StateFileBytes(state);
+
+  std::vector<TraceRecord> trace;
+  for (uint64_t p = 0; p < 4; ++p) {
+    TraceRecord r = Read(p * 1000000, p * page, 4096);
+    r.file_id = 7;
+    r.kind = FileKind::kSst;
+    r.tier = 1;  // where the capture found the table
+    trace.push_back(r);
+  }
+  SimResult cold = Replay(trace, config);
+  EXPECT_EQ(0u, cold.tiers[0].page_hits);
+  EXPECT_EQ(0u, cold.copies_restored);
+  config.copies_state_file = file;
+  SimResult warm = Replay(trace, config);
+  EXPECT_EQ(4u, warm.copies_restored);
+  EXPECT_EQ(4u, warm.tiers[0].page_hits);
+  EXPECT_EQ(4u, warm.tiers[0].user_reads) << ResultJson(warm, config);
+
+  // A state saved under another configuration, or no state at all, is an
+  // error naming the file.
+  SimResult r;
+  config.copies.page = 16384;
+  EXPECT_FALSE(RunPolicy(trace, config, &r, &error));
+  EXPECT_NE(std::string::npos, error.find(file)) << error;
+  EXPECT_NE(std::string::npos, error.find("another configuration")) << error;
+  config.copies.page = page;
+  std::ofstream(file, std::ios::binary) << "not a state";
+  EXPECT_FALSE(RunPolicy(trace, config, &r, &error));
+  EXPECT_NE(std::string::npos, error.find("not a saved copy state")) << error;
 }
 
 TEST(SimulatorTest, TheOracleKeepsTheSegmentNeededSoonestFast) {

@@ -209,6 +209,7 @@ std::string ResultJson(const SimResult& r, const SimConfig& config,
                       {"moves_skipped", r.moves_skipped},
                       {"plans", r.plans},
                       {"forced_chunks", r.forced_chunks},
+                      {"copies_restored", r.copies_restored},
                       {"tiers", tiers}};
   if (!ceilings.empty()) j["ceilings"] = CeilingsJsonValue(ceilings);
   return j.dump(2);

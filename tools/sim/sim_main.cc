@@ -76,6 +76,9 @@ DEFINE_string(ceilings, tierfs::sim::kDefaultCeilings,
 DEFINE_string(state_in, "",
               "run: start the policy from this saved state (a store's meta/AGENTS as it was at "
               "the open a trace begins with, or --state_out's), as NAME:state=FILE does");
+DEFINE_string(copies_in, "",
+              "run: start the hot-page copies from this saved state (a store's "
+              "meta/PAGES.state as it was at the open a trace begins with)");
 DEFINE_string(state_out, "",
               "run: write what a learning policy learned (Policy::SaveState) to this file, a "
               "start for another run (--policy=NAME:state=FILE) or a store (meta/AGENTS)");
@@ -144,6 +147,7 @@ bool LoadTrace(const char* command, std::vector<TraceRecord>* trace, SimConfig* 
   }
   config->replay = replay;
   if (!FLAGS_state_in.empty()) config->policy_state_files.push_back(FLAGS_state_in);
+  config->copies_state_file = FLAGS_copies_in;
   return true;
 }
 

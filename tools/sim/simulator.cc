@@ -114,7 +114,9 @@ class Simulation : public StorageView {
   // Every segment of [offset, end) has been placed (has a home).
   bool Placed(const File& file, uint64_t offset, uint64_t end) const;
   // Hot-page copies for a trace of RocksDB files (SST, blob), as the store.
-  void SetUpCopies(const std::vector<TraceRecord>& trace);
+  // With SimConfig::copies_state_file, starts them from it; false and
+  // *error if it cannot.
+  bool SetUpCopies(const std::vector<TraceRecord>& trace, std::string* error);
   bool ServeRange(const TraceRecord& r, File& file, uint64_t offset, uint64_t end, int64_t t,
                   int64_t* completion, std::string* error);
 
@@ -202,6 +204,16 @@ class Simulation : public StorageView {
   std::vector<Move> scratch_;
   std::vector<double> used_sum_;  // per tier: bytes charged, summed at each request
   std::unique_ptr<PageCopies> copies_;  // nullptr: no hot-page copies
+  PageCopies::FileSizes restored_files_;  // the files of the copies restored at the start
+  // A copy of `r`'s file restored at the start holds the bytes `r` reads.
+  bool RestoredCopyHolds(const File& file, const TraceRecord& r) const {
+    if (!copies_ || restored_files_.count(file.id) == 0) return false;
+    if (!config_.copies.blocks) {
+      return copies_->Find(PageCopies::Key(file.id, r.offset / config_.copies.page)) >= 0;
+    }
+    return copies_->FindBlock(PageCopies::Key(file.id, r.offset / PageCopies::kBlockUnit),
+                              r.offset, r.size) >= 0;
+  }
   std::unordered_map<uint32_t, PageCopies::Reader> readers_;  // per stream, as per thread
   uint64_t ios_ = 0;  // I/O records served so far
 
@@ -449,13 +461,16 @@ bool Simulation::Place(const TraceRecord& r, File& file, uint64_t seg, uint64_t 
   // capture starts on a store that holds data already): it is where the
   // capture found it, on the tier that served the read, not where the policy
   // would put a new segment. Copies do not outlive a process, so that tier is
-  // its home. A trace that does not say (synthetic ones) leaves it to the
-  // policy.
+  // its home, unless a copy the store took back at its open holds the bytes
+  // read: the trace says tier 0 either way, and copies are made of bytes
+  // tier 0 does not serve, so the home is below it (tier 1, as far as the
+  // replay can tell). A trace that does not say (synthetic ones) leaves it
+  // to the policy.
   const bool found = !r.is_write() && r.tier >= 0 && r.tier < NumTiers();
-  const int want =
-      found ? r.tier
-            : placement_.Choose(req, IsBulkKind(file.kind), seg_size_ + kFileBlock, *this,
-                                [&](const Move& m) { *ready = EvictNow(m, *ready); });
+  int want = found ? r.tier
+                   : placement_.Choose(req, IsBulkKind(file.kind), seg_size_ + kFileBlock, *this,
+                                       [&](const Move& m) { *ready = EvictNow(m, *ready); });
+  if (found && want == 0 && NumTiers() > 1 && RestoredCopyHolds(file, r)) want = 1;
   const int placed = SpillOrder(want, NumTiers(), -1, [&](int i) { return Charge(file, i, seg_size_); });
   if (placed < 0) {
     *error = "the trace does not fit the tiers: no room for segment " + std::to_string(seg) +
@@ -608,6 +623,13 @@ bool Simulation::Serve(const TraceRecord& r, int64_t t, int64_t* completion, std
     c.file_id = file.id;
     c.kind = file.kind;
     c.level = file.level;
+    // Data the capture began with is placed before the read looks at the
+    // copies, as the store had it placed at its open.
+    for (uint64_t seg = r.offset / seg_size_; seg <= (end - 1) / seg_size_; ++seg) {
+      if (seg >= file.segments.size()) file.segments.resize(seg + 1);
+      int64_t ready = t;
+      if (file.segments[seg].home < 0 && !Place(r, file, seg, r.size, t, &ready, error)) return false;
+    }
     // The file's end as far as the trace knows it: the highest byte seen.
     switch (ReadThroughCopies(*copies_, c, r.offset, end, std::max(file.size, end), io)) {
       case CopyRead::kFailed:
@@ -894,7 +916,7 @@ void Simulation::Migrate(int64_t t) {
   }
 }
 
-void Simulation::SetUpCopies(const std::vector<TraceRecord>& trace) {
+bool Simulation::SetUpCopies(const std::vector<TraceRecord>& trace, std::string* error) {
   // As Store::Open (env/hot_pages.cc), for a trace of RocksDB files: a block
   // trace (kVolume) has no immutable file to copy, and tier 0 keeps no
   // reserve it could not use.
@@ -904,10 +926,16 @@ void Simulation::SetUpCopies(const std::vector<TraceRecord>& trace) {
   const int own = policy_->CopySharePct();
   const uint64_t share = own >= 0 ? uint64_t(own) : config_.copies.share_pct;
   const uint64_t page = config_.copies.page;
-  if (!config_.copies.enabled || !tables || tiers_.size() < 2 || page == 0) return;
+  const std::string& saved = config_.copies_state_file;
+  auto none = [&] {
+    if (saved.empty()) return true;
+    *error = "the saved copies " + saved + " need hot-page copies, which this replay has none of";
+    return false;
+  };
+  if (!config_.copies.enabled || !tables || tiers_.size() < 2 || page == 0) return none();
   CapacityAccount& fast = tiers_[0]->account;
   const uint64_t reserve = fast.capacity() / 100 * share / page * page;
-  if (reserve == 0) return;
+  if (reserve == 0) return none();
   fast.SetCopyReserve(reserve);
   PageCopies::Config c;
   c.page = page;
@@ -918,6 +946,31 @@ void Simulation::SetUpCopies(const std::vector<TraceRecord>& trace) {
   // One thread: no reader to wait for, no file to punch.
   copies_ = std::make_unique<PageCopies>(c, policy_, &fast, [] {}, [](uint64_t, uint64_t) {});
   placement_.AttachCopies(copies_.get());
+  if (saved.empty()) return true;
+  // As HotPages::Open: the copies of files the state names, at the sizes it
+  // names (the store checked them against its files; the replay has no
+  // other word for a file's size before the trace touches it).
+  std::ifstream in(saved, std::ios::binary);
+  std::stringstream bytes;
+  bytes << in.rdbuf();
+  std::string state, why;
+  PageCopies::FileSizes files;
+  uint64_t restored = 0;
+  if (!in) {
+    why = "cannot read it";
+  } else if (PageCopies::StateFromFileBytes(bytes.str(), &state, &why) &&
+             !PageCopies::SavedFiles(state, &files)) {
+    why = "a malformed state";
+  } else if (why.empty()) {
+    copies_->RestoreState(state, files, &restored, &why);
+  }
+  if (!why.empty()) {
+    *error = "the saved copies " + saved + ": " + why;
+    return false;
+  }
+  stats_.copies_restored = restored;
+  restored_files_ = std::move(files);
+  return true;
 }
 
 // The counts of a warm-up taken out of the run's (SimConfig::measure_after).
@@ -959,7 +1012,7 @@ bool Simulation::Run(const std::vector<TraceRecord>& trace, SimResult* result,
   used_sum_.assign(tiers_.size(), 0);
   tracks_writers_ = std::any_of(trace.begin(), trace.end(),
                                 [](const TraceRecord& r) { return r.event == TraceEvent::kSettle; });
-  SetUpCopies(trace);
+  if (!SetUpCopies(trace, error)) return false;
   // The warm-up's counts, subtracted at the end.
   uint64_t& ios = ios_;
   SimResult warm;

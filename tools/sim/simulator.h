@@ -86,6 +86,12 @@ struct SimConfig {
   // Saved states offered to the policy before any given by kStateParam
   // (which separates its files by '+'), each a whole path.
   std::vector<std::string> policy_state_files;
+  // The hot-page copies the store held when the trace began: its
+  // <tier 0>/meta/PAGES.state as the capture's process opened it (a restart
+  // keeps the copies: engine/page_copies.h). The replay starts with them, as
+  // the store did; "" starts with none. An error if the copies are off, or
+  // the file is not a state saved under this configuration.
+  std::string copies_state_file;
 };
 
 // The policy parameter the simulator keeps for itself: `state=FILE[+FILE...]`
@@ -145,6 +151,7 @@ struct SimResult {
   std::vector<TierResult> tiers;
   // The hot-page copies' decisions (PageCopies::counters), if copies are on.
   PageCopies::Counters copies;
+  uint64_t copies_restored = 0;  // from SimConfig::copies_state_file
   double wall_seconds = 0;          // what the simulation itself took
   // A learning policy's training loss (Policy::LossCurves); x is the number
   // of transitions its agent had seen.
