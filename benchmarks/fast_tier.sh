@@ -199,24 +199,28 @@ run_keys() {
     echo ";trace:$1/$2.trace")"
 }
 
-# keep_agents DIR W: what a learning policy learned before workload W's
-# process (tier 0's meta/AGENTS, written by the processes before it), kept as
-# DIR/W.agents: the replay of W's trace starts from it, as the store did.
-keep_agents() {
-  rm -f "$1/$2.agents"
+# keep_start DIR W: what workload W's process will start from, written by
+# the processes before it: what a learning policy learned (tier 0's
+# meta/AGENTS, kept as DIR/W.agents) and the hot-page copies a restart keeps
+# (meta/PAGES.state, as DIR/W.copies). The replay of W's trace starts from
+# both, as the store did.
+keep_start() {
+  rm -f "$1/$2.agents" "$1/$2.copies"
   [ ! -f "$1/tier0/meta/AGENTS" ] || cp "$1/tier0/meta/AGENTS" "$1/$2.agents"
+  [ ! -f "$1/tier0/meta/PAGES.state" ] || cp "$1/tier0/meta/PAGES.state" "$1/$2.copies"
 }
 
 # summarize DIR W FAST_BYTES: the trace's figures, then the trace goes. A store
 # whose policy TierFS decides (STORE_URI, not placement:rocksdb: the simulator
 # does not follow RocksDB's paths) also gets its window replayed by tierfs-sim
-# with the same URI (and the policy's state at the process's start): the
-# report's fidelity table.
+# with the same URI (and the policy's state and the copies at the process's
+# start): the report's fidelity table.
 summarize() {
   [ "$TRACE" = on ] || return 0
   local replay=()
   case "$STORE_URI" in *placement:rocksdb*) ;; *) replay=(--config-uri "$STORE_URI") ;; esac
   [ ! -f "$1/$2.agents" ] || replay+=(--state-in "$1/$2.agents")
+  [ ! -f "$1/$2.copies" ] || replay+=(--copies-in "$1/$2.copies")
   "$PY" "$REPORT_PY" summarize --run-dir "$1" --workload "$2" --capacity "$3" \
     --trace-tool "$TRACE_TOOL" --sim-tool "$SIM_TOOL" --copy-page "$(tfs_size_bytes "$COPY_PAGE")" \
     --segment "$(tfs_size_bytes "$SEGMENT")" "${replay[@]}" >"$1/$2.summary.out" 2>&1 || {
@@ -231,7 +235,7 @@ summarize() {
 run_db_bench() {
   local dir="$1" w="$2" uri="$3"
   shift 3
-  keep_agents "$dir" "$w"
+  keep_start "$dir" "$w"
   tfs_db_bench "$dir/$w.log" --fs_uri="$uri$(run_keys "$dir" "$w")" "$@"
 }
 
@@ -282,7 +286,7 @@ run_ycsb() {
   fi
   for w in "${YCSB_LIST[@]}"; do
     progress "$config: $system: $w (${WARMUP}s warm-up, ${MEASURE}s measured)"
-    keep_agents "$dir" "$w"
+    keep_start "$dir" "$w"
     # shellcheck disable=SC2046  # tfs_ycsb_workload is a word list
     tfs_ycsb "$dir" "$w" -run $(tfs_ycsb_workload "$w") "${props[@]}" \
       -p "rocksdb.fs_uri=$STORE_URI$(run_keys "$dir" "$w")" -p operationcount=0 \
