@@ -163,15 +163,16 @@ IOStatus MoveExecutor::Run(const Move& move, MoveCause cause, Governor* governor
   if (s.ok() && durable) s = store_.SyncDataDirs();
   uint64_t lsn = 0;
   {
-    Store::FileChange change(&store_, e);
+    Store::JournalLock journal(&store_);
+    WriterLock lock(&e->mu);
     if (s.ok() && (e->writers > 0 || e->writer_opens != writer_opens || e->unlinked ||
                    e->segments.tier(seg) != from || store_.ContentEnd(*e, seg) != end)) {
       s = IOStatus::Busy("file changed during the move");
     }
     if (s.ok() && durable) {
-      s = change.Log(copy ? JournalRecord::Copy(e->id, seg, uint8_t(to))
-                          : JournalRecord::Segment(e->id, seg, uint8_t(to)),
-                     &lsn);
+      s = journal.Log(copy ? JournalRecord::Copy(e->id, seg, uint8_t(to))
+                           : JournalRecord::Segment(e->id, seg, uint8_t(to)),
+                      e, &lsn);
     }
     if (!s.ok()) {
       // Not committed: the home stays; the partial copy goes (best effort:
@@ -216,12 +217,13 @@ IOStatus MoveExecutor::DropCopy(FileEntry* e, uint64_t seg) {
   uint64_t lsn = 0;
   uint64_t charge;
   {
-    Store::FileChange change(&store_, e);
+    Store::JournalLock journal(&store_);
+    WriterLock lock(&e->mu);
     c = e->segments.copy(seg);
     if (c == kNoTier) return IOStatus::OK();
     is_volatile = e->segments.copy_is_volatile(seg);
     if (!is_volatile) {
-      IOStatus s = change.Log(JournalRecord::Copy(e->id, seg, kNoTier), &lsn);
+      IOStatus s = journal.Log(JournalRecord::Copy(e->id, seg, kNoTier), e, &lsn);
       if (!s.ok()) return s;
     }
     e->segments.SetCopy(seg, kNoTier, false);

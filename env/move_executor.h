@@ -57,7 +57,7 @@ class MoveExecutor {
   };
 
   // `store` outlives the executor (it is the store's member). The executor
-  // journals its commits under the store's FileChange, finds files by id
+  // journals its commits under the store's JournalLock, finds files by id
   // (Store::PinFile), syncs the data directories and the journal, and may
   // start a journal rotation after a move, as the store's own changes do. It
   // holds no state of its own.
@@ -99,8 +99,8 @@ class MoveExecutor {
   // Execute without its trace event and the policy's word.
   rocksdb::IOStatus Run(const Move& move, MoveCause cause, Governor* governor, uint64_t* bytes);
   // Drops the extra copy of `seg`: journals Copy(none) (unless the copy is
-  // volatile), syncs it, waits out readers and punches. Takes the file's
-  // Store::FileChange (state_mu_ shared, then entry->mu exclusive).
+  // volatile), syncs it, waits out readers and punches. Takes
+  // Store::JournalLock (state_mu_ shared), then entry->mu exclusive.
   rocksdb::IOStatus DropCopy(FileEntry* entry, uint64_t seg) REQUIRES(entry->move_mu)
       EXCLUDES(entry->mu);
   // Charges `bytes` (and the per-file block allowance) to tier t; false if no

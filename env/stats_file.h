@@ -71,8 +71,10 @@ class StatsFile {
   // Corruption naming the file and what was not loaded: all of it (not a
   // statistics file), the rest of the file after a value of the wrong type,
   // or the count of malformed rows skipped. What was read before the damage
-  // stays added, up to the last whole row. Open calls it before starting any
-  // thread, so nothing the store does can come between its rows.
+  // stays added, up to the last whole row; a row is read whole before its
+  // file is looked up, so a value of the wrong type is damage even in the
+  // row of a file deleted since. Open calls it before starting any thread,
+  // so nothing the store does can come between its rows.
   // *missing (if given) says what the statistics loaded miss, for the LOG:
   // "" if they were saved when the store was last closed, else which save
   // they come from and why later activity is not in them (the process was

@@ -22,7 +22,7 @@
 // the hint calls that need the namespace
 // (store_hints.cc), StorageView and inspection (store_view.cc), trace capture
 // and the statistics log (store_trace.cc), the policy's saved state
-// (store_policy_state.cc).
+// (store_policy_state.cc), the state STATS keeps (store_saved_stats.cc).
 //
 // Lock order, outermost first: the one list (DESIGN.md points here). A lock
 // is taken only while holding locks above it. The ACQUIRED_BEFORE/AFTER
@@ -302,33 +302,24 @@ class Store : public StorageView {
   // calls): the file with id `id`, a handle held on it (DropHandle lets go),
   // nullptr if there is none; ...
   std::shared_ptr<FileEntry> PinFile(uint64_t id) EXCLUDES(ns_mu_);
-  // ... the locks of a journaled change to one file, held to the end of the
-  // scope: state_mu_ shared, then the file's mu exclusive. Log journals a
-  // record about the file under them (ClosedError once Close began) ...
-  class SCOPED_CAPABILITY FileChange {
+  // ... state_mu_ shared to the end of the scope, the lock every journaled
+  // change holds (a file's mu or ns_mu_ is taken after it), with Log to
+  // journal a record about `entry` under it (ClosedError once Close began) ...
+  class SCOPED_CAPABILITY JournalLock {
    public:
-    // The analysis is told of the file's mu alone: told of both, clang-14
-    // reported state_mu_ taken after the file's mu, the reverse of the order
-    // below (which is ACQUIRED_BEFORE's).
-    FileChange(Store* store, FileEntry* entry) ACQUIRE(entry->mu) NO_THREAD_SAFETY_ANALYSIS
-        : store_(store), entry_(entry) {
+    explicit JournalLock(Store* store) ACQUIRE_SHARED(store->state_mu_) : store_(store) {
       store_->state_mu_.LockShared();
-      entry_->mu.Lock();
     }
-    ~FileChange() RELEASE() NO_THREAD_SAFETY_ANALYSIS {
-      entry_->mu.Unlock();
-      store_->state_mu_.UnlockShared();
-    }
-    FileChange(const FileChange&) = delete;
-    FileChange& operator=(const FileChange&) = delete;
-    rocksdb::IOStatus Log(const JournalRecord& record, uint64_t* lsn) {
+    ~JournalLock() RELEASE() { store_->state_mu_.UnlockShared(); }
+    JournalLock(const JournalLock&) = delete;
+    JournalLock& operator=(const JournalLock&) = delete;
+    rocksdb::IOStatus Log(const JournalRecord& record, FileEntry* entry, uint64_t* lsn) {
       store_->state_mu_.AssertReaderHeld();
-      return store_->Log(record, entry_, lsn);
+      return store_->Log(record, entry, lsn);
     }
 
    private:
     Store* const store_;
-    FileEntry* const entry_;
   };
   // ... the journal durable up to record `lsn` (Log's) ...
   rocksdb::IOStatus SyncJournalTo(uint64_t lsn) { return journal_->SyncTo(lsn); }

@@ -182,19 +182,17 @@ std::map<std::string, int> ThreadNames() {
 }
 
 TEST_F(CloseTest, BackgroundThreadsAreNamedAndJoinedAtClose) {
-  {
-    std::shared_ptr<rocksdb::FileSystem> fs;
-    const std::string uri = uri_ + ";stats_log:" + dir_.path() + "/stats.jsonl";
-    ASSERT_TRUE(NewTierFileSystem(uri, &fs).ok());
-    // Named by their starters: there before the open returns.
-    std::map<std::string, int> names = ThreadNames();
-    EXPECT_EQ(1, names["tierfs-migrate"]);
-    EXPECT_EQ(1, names["tierfs-stats"]);
-    EXPECT_EQ(1, names["tierfs-admin"]);
-    ASSERT_TRUE(Close(fs.get()).ok());
-  }
-  // Close joined them: none is left behind.
+  std::shared_ptr<rocksdb::FileSystem> fs;
+  const std::string uri = uri_ + ";stats_log:" + dir_.path() + "/stats.jsonl";
+  ASSERT_TRUE(NewTierFileSystem(uri, &fs).ok());
+  // Named by their starters: there before the open returns.
   std::map<std::string, int> names = ThreadNames();
+  EXPECT_EQ(1, names["tierfs-migrate"]);
+  EXPECT_EQ(1, names["tierfs-stats"]);
+  EXPECT_EQ(1, names["tierfs-admin"]);
+  ASSERT_TRUE(Close(fs.get()).ok());
+  // Close joined them, with the file system still held: none is left.
+  names = ThreadNames();
   EXPECT_EQ(0, names.count("tierfs-migrate"));
   EXPECT_EQ(0, names.count("tierfs-stats"));
   EXPECT_EQ(0, names.count("tierfs-admin"));

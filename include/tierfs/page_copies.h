@@ -30,7 +30,8 @@ enum class CopyPolicy : uint8_t { kTinyLfu = 0, kWTinyLfu, kS3Fifo };
 struct PageCopyOptions {
   // Copies on tier 0 of hot pages of SST and blob files that live on slower
   // tiers: admitted only on evidence of reuse, dropped (never written back)
-  // when cold or when new data needs the space, forgotten at restart.
+  // when cold or when new data needs the space, kept across a clean restart
+  // (validated at open, else forgotten).
   // URI key copies:on|off. Default: on.
   bool enabled = true;
   // The copy unit, a power of two from 4 KiB to 64 KiB. URI key copy_page.

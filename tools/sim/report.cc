@@ -210,6 +210,7 @@ std::string ResultJson(const SimResult& r, const SimConfig& config,
                       {"plans", r.plans},
                       {"forced_chunks", r.forced_chunks},
                       {"copies_restored", r.copies_restored},
+                      {"copies_refused", r.copies_refused},
                       {"tiers", tiers}};
   if (!ceilings.empty()) j["ceilings"] = CeilingsJsonValue(ceilings);
   return j.dump(2);

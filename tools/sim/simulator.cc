@@ -205,14 +205,19 @@ class Simulation : public StorageView {
   std::vector<double> used_sum_;  // per tier: bytes charged, summed at each request
   std::unique_ptr<PageCopies> copies_;  // nullptr: no hot-page copies
   PageCopies::FileSizes restored_files_;  // the files of the copies restored at the start
-  // A copy of `r`'s file restored at the start holds the bytes `r` reads.
+  // Copies of `r`'s file restored at the start hold every byte `r` reads
+  // (as engine/copy_read.cc's ReadHit finds them).
   bool RestoredCopyHolds(const File& file, const TraceRecord& r) const {
-    if (!copies_ || restored_files_.count(file.id) == 0) return false;
-    if (!config_.copies.blocks) {
-      return copies_->Find(PageCopies::Key(file.id, r.offset / config_.copies.page)) >= 0;
+    if (!copies_ || r.size == 0 || restored_files_.count(file.id) == 0) return false;
+    if (copies_->blocks()) {
+      return copies_->FindBlock(PageCopies::Key(file.id, r.offset / PageCopies::kBlockUnit),
+                                r.offset, r.size) >= 0;
     }
-    return copies_->FindBlock(PageCopies::Key(file.id, r.offset / PageCopies::kBlockUnit),
-                              r.offset, r.size) >= 0;
+    const uint64_t page = copies_->page();
+    for (uint64_t p = r.offset / page; p <= (r.offset + r.size - 1) / page; ++p) {
+      if (copies_->Find(PageCopies::Key(file.id, p)) < 0) return false;
+    }
+    return true;
   }
   std::unordered_map<uint32_t, PageCopies::Reader> readers_;  // per stream, as per thread
   uint64_t ios_ = 0;  // I/O records served so far
@@ -460,12 +465,11 @@ bool Simulation::Place(const TraceRecord& r, File& file, uint64_t seg, uint64_t 
   // A segment first met by a read existed before the trace began (a live
   // capture starts on a store that holds data already): it is where the
   // capture found it, on the tier that served the read, not where the policy
-  // would put a new segment. Copies do not outlive a process, so that tier is
-  // its home, unless a copy the store took back at its open holds the bytes
-  // read: the trace says tier 0 either way, and copies are made of bytes
-  // tier 0 does not serve, so the home is below it (tier 1, as far as the
-  // replay can tell). A trace that does not say (synthetic ones) leaves it
-  // to the policy.
+  // would put a new segment. That tier is its home, unless a copy the store
+  // took back at its open holds the bytes read: the trace says tier 0 either
+  // way, and copies are made of bytes tier 0 does not serve, so the home is
+  // below it (tier 1, as far as the replay can tell). A trace that does not
+  // say (synthetic ones) leaves it to the policy.
   const bool found = !r.is_write() && r.tier >= 0 && r.tier < NumTiers();
   int want = found ? r.tier
                    : placement_.Choose(req, IsBulkKind(file.kind), seg_size_ + kFileBlock, *this,
@@ -623,9 +627,12 @@ bool Simulation::Serve(const TraceRecord& r, int64_t t, int64_t* completion, std
     c.file_id = file.id;
     c.kind = file.kind;
     c.level = file.level;
-    // Data the capture began with is placed before the read looks at the
-    // copies, as the store had it placed at its open.
-    for (uint64_t seg = r.offset / seg_size_; seg <= (end - 1) / seg_size_; ++seg) {
+    // Data the capture began with (a first read that says where it was
+    // found) is placed before the read looks at the copies, as the store had
+    // it placed at its open: bytes on tier 0 are no copy's. Found in place,
+    // it evicts nothing and the read starts at t.
+    const bool found = r.tier >= 0 && r.tier < NumTiers();
+    for (uint64_t seg = r.offset / seg_size_; found && seg <= (end - 1) / seg_size_; ++seg) {
       if (seg >= file.segments.size()) file.segments.resize(seg + 1);
       int64_t ready = t;
       if (file.segments[seg].home < 0 && !Place(r, file, seg, r.size, t, &ready, error)) return false;
@@ -926,11 +933,24 @@ bool Simulation::SetUpCopies(const std::vector<TraceRecord>& trace, std::string*
   const int own = policy_->CopySharePct();
   const uint64_t share = own >= 0 ? uint64_t(own) : config_.copies.share_pct;
   const uint64_t page = config_.copies.page;
+  // As HotPages::Open, a state the copies cannot take is forgotten (the
+  // replay starts with none, SimResult::copies_refused says why); one that
+  // cannot be read is an error.
   const std::string& saved = config_.copies_state_file;
+  std::string bytes;
+  if (!saved.empty()) {
+    std::ifstream in(saved, std::ios::binary);
+    std::stringstream read;
+    read << in.rdbuf();
+    if (!in) {
+      *error = "cannot read the saved copies " + saved;
+      return false;
+    }
+    bytes = read.str();
+  }
   auto none = [&] {
-    if (saved.empty()) return true;
-    *error = "the saved copies " + saved + " need hot-page copies, which this replay has none of";
-    return false;
+    if (!saved.empty()) stats_.copies_refused = "this replay keeps no hot-page copies";
+    return true;
   };
   if (!config_.copies.enabled || !tables || tiers_.size() < 2 || page == 0) return none();
   CapacityAccount& fast = tiers_[0]->account;
@@ -947,26 +967,20 @@ bool Simulation::SetUpCopies(const std::vector<TraceRecord>& trace, std::string*
   copies_ = std::make_unique<PageCopies>(c, policy_, &fast, [] {}, [](uint64_t, uint64_t) {});
   placement_.AttachCopies(copies_.get());
   if (saved.empty()) return true;
-  // As HotPages::Open: the copies of files the state names, at the sizes it
-  // names (the store checked them against its files; the replay has no
-  // other word for a file's size before the trace touches it).
-  std::ifstream in(saved, std::ios::binary);
-  std::stringstream bytes;
-  bytes << in.rdbuf();
+  // The copies of the files the state names, at the sizes it names (the
+  // store checked them against its files; the replay has no other word for
+  // a file's size before the trace touches it). A malformed file list is
+  // RestoreState's to name.
   std::string state, why;
   PageCopies::FileSizes files;
   uint64_t restored = 0;
-  if (!in) {
-    why = "cannot read it";
-  } else if (PageCopies::StateFromFileBytes(bytes.str(), &state, &why) &&
-             !PageCopies::SavedFiles(state, &files)) {
-    why = "a malformed state";
-  } else if (why.empty()) {
+  if (PageCopies::StateFromFileBytes(bytes, &state, &why)) {
+    PageCopies::SavedFiles(state, &files);
     copies_->RestoreState(state, files, &restored, &why);
   }
   if (!why.empty()) {
-    *error = "the saved copies " + saved + ": " + why;
-    return false;
+    stats_.copies_refused = why;
+    return true;
   }
   stats_.copies_restored = restored;
   restored_files_ = std::move(files);

@@ -89,8 +89,10 @@ struct SimConfig {
   // The hot-page copies the store held when the trace began: its
   // <tier 0>/meta/PAGES.state as the capture's process opened it (a restart
   // keeps the copies: engine/page_copies.h). The replay starts with them, as
-  // the store did; "" starts with none. An error if the copies are off, or
-  // the file is not a state saved under this configuration.
+  // the store did; "" starts with none. A file that cannot be read is an
+  // error; a state the copies cannot take (copies off, another
+  // configuration, not a state) is forgotten, as the store forgets it
+  // (SimResult::copies_refused).
   std::string copies_state_file;
 };
 
@@ -152,6 +154,7 @@ struct SimResult {
   // The hot-page copies' decisions (PageCopies::counters), if copies are on.
   PageCopies::Counters copies;
   uint64_t copies_restored = 0;  // from SimConfig::copies_state_file
+  std::string copies_refused;    // why that state was forgotten; "" if it was not
   double wall_seconds = 0;          // what the simulation itself took
   // A learning policy's training loss (Policy::LossCurves); x is the number
   // of transitions its agent had seen.
