@@ -183,6 +183,7 @@ class Simulation : public StorageView {
     uint64_t segment;
   };
   mutable std::vector<Pooled> read_below_fast_;
+  mutable size_t pool_sorted_ = 0;  // its first entries, in memory order
   void Pool(File& file, uint64_t segment) {
     Segment& s = file.segments[segment];
     if (s.pooled) return;
@@ -418,24 +419,34 @@ void Simulation::ForEachSegmentThat(bool tables, bool read_below_fast,
   }
   if (!read_below_fast) return;
   // The pool holds every segment read below tier 0 since it got there, and
-  // some no longer so: those are dropped here (the last entry takes their
-  // place: the order is no one's concern, ties are broken by name).
-  for (size_t i = 0; i < read_below_fast_.size();) {
+  // some no longer so: those are dropped here. It is walked in memory order
+  // (by file, then segment: entries added since the last walk are sorted and
+  // merged in, and the walk compacts in place), for a pool of tens of
+  // thousands of segments walked in the order they were read missed the
+  // cache at every entry (a hintstor replay of mix6 spent half its time so).
+  const auto by_place = [](const Pooled& a, const Pooled& b) {
+    return a.file != b.file ? a.file < b.file : a.segment < b.segment;
+  };
+  const auto merged = read_below_fast_.begin() + long(pool_sorted_);
+  std::sort(merged, read_below_fast_.end(), by_place);
+  std::inplace_merge(read_below_fast_.begin(), merged, read_below_fast_.end(), by_place);
+  size_t kept = 0;
+  for (size_t i = 0; i < read_below_fast_.size(); ++i) {
     const Pooled p = read_below_fast_[i];
     const File& file = files_[p.file];
     const bool stale = file.generation != p.generation || p.segment >= file.segments.size();
     if (stale || file.segments[p.segment].home <= 0 || !IsBulkKind(file.kind)) {
       if (!stale) file.segments[p.segment].pooled = false;
-      read_below_fast_[i] = read_below_fast_.back();
-      read_below_fast_.pop_back();
       continue;
     }
+    read_below_fast_[kept++] = p;
     if (!(tables && file.kind == FileKind::kSst)) {  // else given above
       Describe(file, p.segment, &info);
       fn(info);
     }
-    ++i;
   }
+  read_below_fast_.resize(kept);
+  pool_sorted_ = kept;
 }
 
 bool Simulation::Lookup(const SegmentRef& ref, SegmentInfo* info) const {
