@@ -29,9 +29,7 @@ class FixedTier : public Policy {
     return slowest_ ? view.NumTiers() - 1 : 0;
   }
   // slow-only is a bound: its data stays slow.
-  double FillRank(const SegmentInfo& s, uint64_t now) const override {
-    return slowest_ ? 0 : Policy::FillRank(s, now);
-  }
+  bool Fills() const override { return !slowest_; }
   // slow-only is the all-slow reference: no copies either.
   int CopySharePct() const override { return slowest_ ? 0 : -1; }
   // Both are bounds: each places as it says.

@@ -267,11 +267,15 @@ class Policy {
   // beyond its headroom, every plan also promotes segments of slower tiers
   // that were read, highest rank first. The rank of `segment` at request
   // `now`; 0 or less: do not promote it. Default: its heat (decayed user
-  // reads). A policy may rank; only a reference that must stay where it is
-  // (slow-only, rocksdb-levels) returns 0 for all.
+  // reads). A policy may rank; a reference that must stay where it is
+  // (slow-only, rocksdb-levels) does not fill (Fills).
   virtual double FillRank(const SegmentInfo& segment, uint64_t now) const {
     return segment.stats.HeatAt(now);
   }
+  // Whether the fill promotes for this policy at all. A reference that must
+  // stay where it put its data (slow-only, RocksDB's own tiering) says no:
+  // the engine then neither walks the segments for it nor asks FillRank.
+  virtual bool Fills() const { return true; }
 
   // The share of tier 0 (0 to 1) this policy's own plans keep free, for a
   // policy that demotes whenever tier 0 is fuller than that (sibyl's `fill`).

@@ -42,7 +42,7 @@ class RocksDBLevels : public Policy {
 
   const char* Name() const override { return "rocksdb-levels"; }
   // RocksDB's db_paths never move a file: neither does its emulation.
-  double FillRank(const SegmentInfo&, uint64_t) const override { return 0; }
+  bool Fills() const override { return false; }
   int CopySharePct() const override { return 0; }
   bool KeepsItsPlacement() const override { return true; }
 

@@ -25,7 +25,7 @@ class RocksDBTemperature : public Policy {
  public:
   const char* Name() const override { return "rocksdb-temperature"; }
   // Follows RocksDB's placement, which moves nothing.
-  double FillRank(const SegmentInfo&, uint64_t) const override { return 0; }
+  bool Fills() const override { return false; }
   int CopySharePct() const override { return 0; }
   bool KeepsItsPlacement() const override { return true; }
   int Place(const PlacementRequest& request, const StorageView& view) override {

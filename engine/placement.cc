@@ -370,7 +370,7 @@ bool PlacementEngine::Fill(const StorageView& view, size_t max, std::vector<Move
   if (counted) *counted = false;
   const bool could_resume = fill_more_;
   fill_more_ = fill_resumed_ = false;
-  if (view.NumTiers() < 2) return false;
+  if (view.NumTiers() < 2 || !policy_->Fills()) return false;
   const uint64_t headroom = Headroom(view.Capacity(0));
   // The copies' reserve they do not use yet is theirs to grow into, as far
   // as they are growing.
@@ -389,6 +389,7 @@ bool PlacementEngine::Fill(const StorageView& view, size_t max, std::vector<Move
                   now - fill_scanned_at_ < kFillResumeRequests;
   if (!fill_resumed_) {
     fill_.clear();
+    fill_least_bytes_ = UINT64_MAX;
     fill_next_ = fill_ordered_ = 0;
     fill_scanned_at_ = now;
     view.ForEachSegmentThat(levels != nullptr, /*read_below_fast=*/true, [&](const SegmentInfo& s) {
@@ -396,7 +397,9 @@ bool PlacementEngine::Fill(const StorageView& view, size_t max, std::vector<Move
       if (levels) levels->Add(s);
       if (!wanted(s)) return;
       const double rank = policy_->FillRank(s, now);
-      if (rank > 0) fill_.push_back({rank, s.bytes, s.ref});
+      if (rank <= 0) return;
+      fill_.push_back({rank, s.bytes, s.ref});
+      fill_least_bytes_ = std::min(fill_least_bytes_, s.bytes);
     });
     if (counted) *counted = levels != nullptr;
   }
@@ -404,15 +407,22 @@ bool PlacementEngine::Fill(const StorageView& view, size_t max, std::vector<Move
   // moves, skipping those planned already, those too large for the room and,
   // resumed, those that have moved or changed since the scan. A plan comes
   // after every move while the fill has more, so a full sort of every
-  // candidate each time, or a scan each time, cost most of a replay.
+  // candidate each time, or a scan each time, cost most of a replay. Room
+  // for less than the smallest candidate skips every one left, at once: in
+  // order, as all were skipped for their size, that cost most of a mutant
+  // replay (a file's last segments are the small ones).
   size_t added = 0;
   SegmentInfo now_info;
   for (; fill_next_ < fill_.size(); ++fill_next_) {
+    if (room <= 0) break;
+    if (uint64_t(room) < fill_least_bytes_) {
+      fill_next_ = fill_.size();
+      break;
+    }
     if (fill_next_ == fill_ordered_) {
       OrderBestUpTo(&fill_, std::max(2 * fill_ordered_, max + moves->size() + 8), &fill_ordered_);
     }
     const Candidate& c = fill_[fill_next_];
-    if (room <= 0) break;
     if (int64_t(c.bytes) > room) continue;
     if (added == max) {
       fill_more_ = true;

@@ -226,8 +226,10 @@ class PlacementEngine {
   // The fill's candidates, best first as far as fill_ordered_, kept for the
   // fills that resume them: the next to look at, the request of the walk,
   // whether the last fill stopped for want of room in the queue, and
-  // whether the last one resumed.
+  // whether the last one resumed; and the fewest bytes of any of them: less
+  // room than that, and none fits.
   std::vector<Candidate> fill_ GUARDED_BY(decide_mu_);
+  uint64_t fill_least_bytes_ GUARDED_BY(decide_mu_) = 0;
   size_t fill_next_ GUARDED_BY(decide_mu_) = 0;
   size_t fill_ordered_ GUARDED_BY(decide_mu_) = 0;
   uint64_t fill_scanned_at_ GUARDED_BY(decide_mu_) = 0;

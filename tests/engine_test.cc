@@ -333,6 +333,32 @@ TEST(EngineTest, AFillLeftWithMoreGoesOnDownItsOrderWithoutWalkingAgain) {
   EXPECT_GT(view.walks, after_policy);
 }
 
+TEST(EngineTest, TheFillTakesTheCandidatesThatFitTheRoomDownToTheSmallest) {
+  // Tier 0: 1 MiB, headroom 0. Candidates of 64 KiB, and a file's last
+  // segment of 4 KiB, the coldest.
+  MigrationOptions o;
+  o.fast_headroom_pct = 0;
+  o.fast_headroom_auto = false;
+  for (const uint64_t free : {uint64_t(4 << 10), uint64_t(4 << 10) - 1}) {
+    CapacityAccount fast(1 << 20), slow(1 << 30);
+    fast.ForceCharge((1 << 20) - free);
+    SegmentsView view({&fast, &slow});
+    for (uint64_t i = 0; i < 4; ++i) view.Add(i, 1, uint32_t(10 + i));
+    view.Add(4, 1, 1);
+    view.segments.back().bytes = 4 << 10;
+    NoPlans policy;
+    PlacementEngine engine(&policy, o);
+    std::vector<Move> moves;
+    EXPECT_FALSE(engine.Plan(view, 10, &moves));
+    if (free == (4 << 10)) {  // the small one fits exactly, the others never
+      ASSERT_EQ(1u, moves.size());
+      EXPECT_EQ(4u, moves[0].ref.segment);
+    } else {
+      EXPECT_TRUE(moves.empty()) << "a byte short of the smallest candidate";
+    }
+  }
+}
+
 TEST(EngineTest, TheHeadroomKeepsAMemtablesWorthOnceNewWritesFindTierZeroFull) {
   // Tier 0: 1 MiB with 8 segments' worth used; 8 read segments on tier 1.
   CapacityAccount fast(1 << 20), slow(1 << 30);
@@ -482,6 +508,20 @@ TEST(EngineTest, APolicyRanksTheFillOrKeepsItsDataWhereItIs) {
   moves.clear();
   PlacementEngine(&stays, MigrationOptions()).Plan(view, 10, &moves);
   EXPECT_TRUE(moves.empty());
+  // A reference that does not fill: no promotion, and no rank asked.
+  class DoesNotFill : public NoPlans {
+   public:
+    bool Fills() const override { return false; }
+    double FillRank(const SegmentInfo&, uint64_t) const override {
+      ranked++;
+      return 1;
+    }
+    mutable int ranked = 0;
+  } does_not_fill;
+  moves.clear();
+  PlacementEngine(&does_not_fill, MigrationOptions()).Plan(view, 10, &moves);
+  EXPECT_TRUE(moves.empty());
+  EXPECT_EQ(0, does_not_fill.ranked);
   // fast_headroom_pct 100: the fill is off.
   MigrationOptions off;
   off.fast_headroom_pct = 100;
