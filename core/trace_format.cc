@@ -21,6 +21,8 @@ enum : uint8_t {
   kHasLevel = 1 << 5,
   kHasTier = 1 << 6,
   kHasLatency = 1 << 7,
+  // An event's code from here up is in a byte of its own (version 3).
+  kEventCodeFollows = 7,
 };
 
 void PutVarint(uint64_t v, std::string* out) {
@@ -88,6 +90,7 @@ const char* TraceEventName(TraceEvent event) {
     case TraceEvent::kMove: return "move";
     case TraceEvent::kPlan: return "plan";
     case TraceEvent::kQueued: return "queued";
+    case TraceEvent::kHeld: return "held";
   }
   return "unknown";
 }
@@ -132,11 +135,13 @@ void TraceEncoder::Append(const TraceRecord& r, std::string* out) {
   const bool tier = r.tier >= 0 && r.tier < 256;
   const uint8_t type = r.is_io() ? uint8_t(r.type) : uint8_t(kEventType);
   const uint8_t sub = r.is_io() ? uint8_t(r.priority) : uint8_t(uint8_t(r.event) - 1);
-  uint8_t flags = uint8_t(type & kTypeMask) | uint8_t((sub & kPriorityMask) << kPriorityShift);
+  uint8_t flags = uint8_t(type & kTypeMask) |
+                  uint8_t((std::min<uint8_t>(sub, kEventCodeFollows) & kPriorityMask) << kPriorityShift);
   if (level) flags |= kHasLevel;
   if (tier) flags |= kHasTier;
   if (r.latency_ns) flags |= kHasLatency;
   out->push_back(char(flags));
+  if (!r.is_io() && sub >= kEventCodeFollows) out->push_back(char(sub));
   out->push_back(char(r.kind));
   const uint64_t time = r.time_ns > last_time_ ? r.time_ns : last_time_;
   PutVarint(time - last_time_, out);
@@ -231,24 +236,25 @@ bool TraceReader::ReadHeader(std::string* error) {
 }
 
 bool TraceReader::Next(TraceRecord* r, std::string* error) {
-  // A record is at most 2 + 6 varints of 10 bytes + 2 bytes.
-  constexpr size_t kMaxRecord = 2 + 6 * 10 + 2;
+  // A record is at most 3 bytes + 6 varints of 10 bytes + 2 bytes.
+  constexpr size_t kMaxRecord = 3 + 6 * 10 + 2;
   Fill(kMaxRecord);
   if (pos_ == buf_.size()) return false;
   const char* begin = buf_.data() + pos_;
   const char* end = buf_.data() + buf_.size();
   const char* p = begin;
-  if (end - p < 2) {
+  if (end - p < 3) {  // flags, [code], kind, and at least a varint
     truncated_ = true;
     return false;
   }
-  const uint8_t flags = uint8_t(p[0]);
-  const uint8_t kind = uint8_t(p[1]);
-  p += 2;
+  const uint8_t flags = uint8_t(*p++);
   const uint8_t type = flags & kTypeMask;
-  const uint8_t priority = (flags >> kPriorityShift) & kPriorityMask;
   const bool event = type == kEventType;
-  if ((event && (header_.version < 2 || priority + 1 > uint8_t(TraceEvent::kQueued))) ||
+  uint8_t priority = (flags >> kPriorityShift) & kPriorityMask;  // an event's code
+  if (event && priority == kEventCodeFollows && header_.version >= 3) priority = uint8_t(*p++);
+  const uint8_t kind = uint8_t(*p++);
+  if ((event && (header_.version < 2 || priority + 1 > uint8_t(TraceEvent::kHeld) ||
+                 (header_.version < 3 && priority + 1 > uint8_t(TraceEvent::kQueued)))) ||
       (!event && priority > uint8_t(TracePriority::kUnknown)) ||
       kind > uint8_t(FileKind::kVolume)) {
     *error = name_ + ": malformed record " + std::to_string(records_) + " (bad flags or kind)";

@@ -18,7 +18,9 @@
 //                                        3 event)
 //                               bits 2-4 I/O: priority, RocksDB's IOPriority (0 low,
 //                                        1 mid, 2 high, 3 user, 4 total), 5 unknown;
-//                                        event: the event's code (TraceEvent - 1)
+//                                        event: the event's code (TraceEvent - 1); from
+//                                        version 3, 7 says a byte with the code follows
+//              [byte   code]    an event's code of 7 or more (version 3)
 //                               bit  5   a level byte follows
 //                               bit  6   a tier byte follows
 //                               bit  7   a latency varint follows
@@ -57,6 +59,10 @@
 //                                                                not due); they follow as
 //                                                                `queued` events
 //   7     queued   segment   op                        to        a planned move queued
+//   8     held     segment   the file's size           home      a segment the store held
+//                                                                when the capture began (and
+//                                                                the file's level, if known),
+//                                                                before any other record
 //
 // An I/O record costs 8 to 20 bytes. A file that ends inside a record (a capture
 // cut short by a crash) decodes up to the last whole record; the reader says
@@ -91,6 +97,7 @@ enum class TraceEvent : uint8_t {
   kMove,
   kPlan,
   kQueued,
+  kHeld,
 };
 const char* TraceEventName(TraceEvent event);
 // The tier field of a plan event whose plan was the fill's alone.
@@ -143,8 +150,9 @@ struct TraceTier {
 };
 
 struct TraceHeader {
-  // Version 2 added events; version 1 traces (I/O only) still read.
-  static constexpr uint32_t kVersion = 2;
+  // Version 2 added events, version 3 the `held` event (and the code byte it
+  // needs); traces of versions 1 (I/O only) and 2 still read.
+  static constexpr uint32_t kVersion = 3;
   uint32_t version = kVersion;
   uint64_t segment_size = 0;
   uint64_t start_unix_ns = 0;

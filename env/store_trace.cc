@@ -61,6 +61,19 @@ IOStatus Store::StartTrace(const std::string& path) {
     header.tiers.push_back(TraceTier{tier(t).capacity(), options_.tiers[size_t(t)].device,
                                      tier(t).root});
   }
+  // Where every segment is as the capture begins (`held` events), so that a
+  // replay starts with the tiers as full as the store's, not only with the
+  // data the trace reads (it would find room the store did not have). Taken
+  // before trace_mu_ (the lock order); a segment placed or a file deleted
+  // between here and the capture's start is missed, and the replay places
+  // it where its first read finds it. At open, nothing runs in between.
+  std::vector<TraceRecord> held;
+  ForEachSegment([&](const SegmentInfo& s) {
+    TraceRecord r = MakeEvent(TraceEvent::kHeld, s.ref.file_id, s.kind, s.ref.segment,
+                              s.file_bytes, s.tier);
+    r.level = s.hints.level;
+    held.push_back(r);
+  });
   MutexLock lock(&trace_mu_);
   if (trace_.load()) {
     return IOStatus::Busy("a trace is already being captured into '" + trace_.load()->path() + "'");
@@ -68,6 +81,9 @@ IOStatus Store::StartTrace(const std::string& path) {
   std::unique_ptr<TraceCapture> capture;
   IOStatus s = TraceCapture::Start(path, header, &capture);
   if (!s.ok()) return s;
+  for (const TraceRecord& r : held) {
+    capture->RecordEvent(r.event, r.file_id, r.kind, r.offset, r.size, r.tier, r.level);
+  }
   trace_.store(capture.get(), std::memory_order_release);
   traces_.push_back(std::move(capture));
   return IOStatus::OK();

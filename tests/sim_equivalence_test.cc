@@ -30,6 +30,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
 
 #include <random>
 #include <string>
@@ -288,6 +289,88 @@ TEST_P(SimEquivalenceTest, TheReplayMakesTheStoresDecisions) {
     }
     fclose(f);
   }
+}
+
+// A store reopened holds the data the first process left, where it left it,
+// and takes back the copies it saved at its close (meta/PAGES.state). The
+// replay of the reopened store's capture, started from the tiers as the
+// capture's `held` events give them and from the saved copies
+// (SimConfig::copies_state_file), makes its decisions — the page copies
+// among them — where a replay without either does not: tier 0 would look
+// emptier than the store's, and the copies would be admitted into room the
+// store did not have.
+TEST(SimEquivalenceRestartTest, TheReplayOfAReopenedStoreStartsFromWhatItHeldAndItsSavedCopies) {
+  test::ScratchDir dir("equivalence-restart");
+  test::ScratchDir run("equivalence-restart-store");
+  const std::string trace = dir.path() + "/live.trace";
+  const std::string saved = dir.path() + "/PAGES.state";
+  const std::string config = ";segment_size:64K;policy:fast-first;migration_plan_ms:1000000000";
+  const std::string uri = test::MakeUri(run, {"768K:optane", "64M:sata-ssd"}, config);
+  {
+    std::shared_ptr<rocksdb::FileSystem> fs;
+    ASSERT_TRUE(NewTierFileSystem(uri, &fs).ok());
+    ASSERT_TRUE(fs->CreateDir("/db", IOOptions(), nullptr).ok());
+    ASSERT_NO_FATAL_FAILURE(RunWorkload(fs.get(), "/db", false, false, false, 7));
+  }  // closed: the copies saved
+  {
+    std::ifstream in(run.Sub("tier0") + "/meta/PAGES.state", std::ios::binary);
+    ASSERT_TRUE(in.good()) << "no saved copies";
+    std::ofstream(saved, std::ios::binary) << in.rdbuf();
+  }
+  {
+    // Reopened, captured: reads of the tables the first process left.
+    std::shared_ptr<rocksdb::FileSystem> fs;
+    ASSERT_TRUE(NewTierFileSystem(uri + ";trace:" + trace, &fs).ok());
+    std::vector<std::string> names;
+    ASSERT_TRUE(fs->GetChildren("/db", IOOptions(), &names, nullptr).ok());
+    std::mt19937_64 rng(11);
+    char buf[4096];
+    for (int i = 0; i < 600; ++i) {
+      const std::string& name = names[size_t(rng() % std::min<size_t>(names.size(), 8))];
+      if (name.find(".sst") == std::string::npos) continue;
+      std::unique_ptr<rocksdb::FSRandomAccessFile> r;
+      uint64_t size = 0;
+      ASSERT_TRUE(fs->GetFileSize("/db/" + name, IOOptions(), &size, nullptr).ok());
+      ASSERT_TRUE(fs->NewRandomAccessFile("/db/" + name, FileOptions(), &r, nullptr).ok());
+      rocksdb::Slice got;
+      const uint64_t off = rng() % (size / 4096) * 4096;
+      ASSERT_TRUE(r->Read(off, sizeof(buf), IOOptions(), &got, buf, nullptr).ok());
+    }
+  }
+  TraceHeader header;
+  std::vector<TraceRecord> records;
+  std::string error;
+  ASSERT_TRUE(ReadTrace(trace, &header, &records, &error)) << error;
+  sim::SimConfig sc;
+  ASSERT_TRUE(sim::ParseSimConfig(test::MakeUri(dir, {"768K:optane", "64M:sata-ssd"}, config),
+                                  &sc, &error))
+      << error;
+  sc.copies_state_file = saved;
+  sim::Verification v;
+  ASSERT_TRUE(sim::Verify(records, sc, &v, &error)) << error;
+  EXPECT_TRUE(v.ok()) << v.difference;
+  EXPECT_EQ(v.live, v.same);
+  EXPECT_GT(v.live, 0u) << "the reopened store decided nothing";
+  // The capture began with what the store held, every bulk segment of it.
+  const size_t held = size_t(std::count_if(records.begin(), records.end(), [](const TraceRecord& r) {
+    return r.event == TraceEvent::kHeld;
+  }));
+  EXPECT_GT(held, 0u);
+  for (size_t i = 0; i < held; ++i) EXPECT_EQ(TraceEvent::kHeld, records[i].event) << i;
+  // Started with no copies, the replay decides otherwise.
+  sc.copies_state_file.clear();
+  sim::Verification cold;
+  ASSERT_TRUE(sim::Verify(records, sc, &cold, &error)) << error;
+  EXPECT_FALSE(cold.ok()) << "the saved copies changed no decision";
+  // And so it does without the held data (found only where reads find it).
+  sc.copies_state_file = saved;
+  std::vector<TraceRecord> unheld;
+  for (const TraceRecord& r : records) {
+    if (r.event != TraceEvent::kHeld) unheld.push_back(r);
+  }
+  sim::Verification found;
+  ASSERT_TRUE(sim::Verify(unheld, sc, &found, &error)) << error;
+  EXPECT_FALSE(found.ok()) << "the held data changed no decision";
 }
 
 INSTANTIATE_TEST_SUITE_P(

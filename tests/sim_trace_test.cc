@@ -52,8 +52,8 @@ std::vector<TraceRecord> SampleRecords() {
   c.priority = TracePriority::kLow;
   c.kind = FileKind::kVolume;
   out.push_back(c);
-  // Every event (version 2), a move's outcome packed in its size.
-  for (uint8_t e = uint8_t(TraceEvent::kDelete); e <= uint8_t(TraceEvent::kQueued); ++e) {
+  // Every event (versions 2 and 3), a move's outcome packed in its size.
+  for (uint8_t e = uint8_t(TraceEvent::kDelete); e <= uint8_t(TraceEvent::kHeld); ++e) {
     TraceRecord d;
     d.time_ns = c.time_ns + e;
     d.stream = e;
@@ -64,7 +64,11 @@ std::vector<TraceRecord> SampleRecords() {
     d.size = d.event == TraceEvent::kMove
                  ? EncodeMoveOutcome(Move::kReplicate, true, MoveCause::kEviction, true)
                  : 1000 * e;
-    d.tier = d.event == TraceEvent::kPlace || d.event == TraceEvent::kMove ? 1 : -1;
+    d.tier = d.event == TraceEvent::kPlace || d.event == TraceEvent::kMove ||
+                     d.event == TraceEvent::kHeld
+                 ? 1
+                 : -1;
+    if (d.event == TraceEvent::kHeld) d.level = 3;
     out.push_back(d);
   }
   return out;
@@ -106,6 +110,34 @@ TEST(TraceFormatTest, AVersionOneTraceHasNoEvents) {
   EXPECT_TRUE(reader.Next(&r, &error)) << error;  // version 1 I/O still reads
   EXPECT_FALSE(reader.Next(&r, &error));
   EXPECT_NE(std::string::npos, error.find("malformed record 1")) << error;
+}
+
+TEST(TraceFormatTest, AVersionTwoTraceReadsItsLastCodeAsQueued) {
+  // Version 2 wrote an event's code in the flags alone, `queued` (7) the
+  // last: no code byte follows it there.
+  TraceHeader h;
+  h.version = 2;
+  TraceRecord queued = MakeEvent(TraceEvent::kQueued, 9, FileKind::kSst, 4, 0, 1);
+  std::string bytes = TraceEncoder::EncodeHeader(h);
+  const size_t at = bytes.size();
+  TraceEncoder().Append(queued, &bytes);
+  ASSERT_EQ(char(7), bytes[at + 1]) << "version 3 writes queued's code in a byte of its own";
+  bytes.erase(at + 1, 1);
+  TraceReader reader;
+  std::string error;
+  ASSERT_TRUE(reader.OpenBuffer(bytes, &error)) << error;
+  TraceRecord r;
+  ASSERT_TRUE(reader.Next(&r, &error)) << error;
+  EXPECT_TRUE(r == queued);
+  // Version 3: a code byte past the last event is damage.
+  bytes = TraceEncoder::EncodeHeader(TraceHeader());
+  const size_t held_at = bytes.size();
+  TraceEncoder().Append(MakeEvent(TraceEvent::kHeld, 9, FileKind::kSst, 0, 100, 0), &bytes);
+  bytes[held_at + 1] = char(uint8_t(TraceEvent::kHeld));  // one past held's code
+  TraceReader damaged;
+  ASSERT_TRUE(damaged.OpenBuffer(bytes, &error)) << error;
+  EXPECT_FALSE(damaged.Next(&r, &error));
+  EXPECT_NE(std::string::npos, error.find("malformed record 0")) << error;
 }
 
 std::string Encode(const TraceHeader& h, const std::vector<TraceRecord>& records) {

@@ -158,6 +158,9 @@ class Simulation : public StorageView {
   // Events that change state besides I/O (core/trace_format.h), as the store
   // handles them.
   bool ApplyEvent(const TraceRecord& r, int64_t t, std::string* error);
+  // A segment the store held as the capture began (a `held` event): homed
+  // where it was, charged what it holds, before any other record.
+  bool Hold(const TraceRecord& r, std::string* error);
   void Delete(File& f);
   void Settle(File& f, uint64_t size);
   // A decision, for SimResult::decisions.
@@ -371,9 +374,32 @@ bool Simulation::ApplyEvent(const TraceRecord& r, int64_t t, std::string* error)
       return true;
     case TraceEvent::kSync:    // the device models' flush is not replayed
     case TraceEvent::kQueued:  // a decision: the replay makes its own
+    case TraceEvent::kHeld:    // held from the start (Hold)
     case TraceEvent::kNone:
       return true;
   }
+  return true;
+}
+
+bool Simulation::Hold(const TraceRecord& r, std::string* error) {
+  File& f = FileOf(r);
+  f.size = std::max(f.size, r.size);
+  if (r.offset >= f.segments.size()) f.segments.resize(r.offset + 1);
+  Segment& s = f.segments[r.offset];
+  if (s.home >= 0) return true;
+  // As the store has it at its open: settled, charged in whole blocks.
+  const uint64_t bytes = ContentBytes(f, r.offset);
+  const int want = r.tier >= 0 && r.tier < NumTiers() ? r.tier : NumTiers() - 1;
+  const int placed = SpillOrder(want, NumTiers(), -1, [&](int i) { return Charge(f, i, bytes); });
+  if (placed < 0) {
+    *error = "the data the trace began with does not fit the tiers: no room for segment " +
+             std::to_string(r.offset) + " of file " + std::to_string(f.id) + " (" +
+             DescribeTiers(config_) + ")";
+    return false;
+  }
+  s.home = int8_t(placed);
+  s.charged = bytes;
+  s.heat.Reset(Now());
   return true;
 }
 
@@ -1037,6 +1063,11 @@ bool Simulation::Run(const std::vector<TraceRecord>& trace, SimResult* result,
   used_sum_.assign(tiers_.size(), 0);
   tracks_writers_ = std::any_of(trace.begin(), trace.end(),
                                 [](const TraceRecord& r) { return r.event == TraceEvent::kSettle; });
+  // The data the capture began with, where the store held it, before the
+  // copies it took back at its open (as the store restores them).
+  for (const TraceRecord& r : trace) {
+    if (r.event == TraceEvent::kHeld && !Hold(r, error)) return false;
+  }
   if (!SetUpCopies(trace, error)) return false;
   // The warm-up's counts, subtracted at the end.
   uint64_t& ios = ios_;
@@ -1079,7 +1110,8 @@ bool Simulation::Run(const std::vector<TraceRecord>& trace, SimResult* result,
     std::unordered_map<uint32_t, size_t> stream_index;
     std::vector<std::vector<uint32_t>> streams;
     for (size_t i = 0; i < trace.size(); ++i) {
-      if (IsDecision(trace[i])) continue;  // the replay makes its own
+      // The replay makes its own decisions; what was held is placed already.
+      if (IsDecision(trace[i]) || trace[i].event == TraceEvent::kHeld) continue;
       auto [it, added] = stream_index.try_emplace(trace[i].stream, streams.size());
       if (added) streams.emplace_back();
       streams[it->second].push_back(uint32_t(i));
