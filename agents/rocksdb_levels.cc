@@ -57,7 +57,9 @@ class RocksDBLevels : public Policy {
 
   void Plan(const StorageView& view, size_t, std::vector<Move>*) override {
     uint64_t seen[kLevels] = {};
-    view.ForEachSegment([&seen](const SegmentInfo& s) {
+    // The table files' segments alone: a view that keeps them answers
+    // without a walk of every segment (a block trace has none).
+    view.ForEachSegmentThat(/*tables=*/true, /*read_below_fast=*/false, [&seen](const SegmentInfo& s) {
       if (s.kind != FileKind::kSst) return;
       const int level = LevelOf(s.hints);
       if (level >= 0) seen[level] += s.bytes;
