@@ -91,6 +91,7 @@ const char* TraceEventName(TraceEvent event) {
     case TraceEvent::kPlan: return "plan";
     case TraceEvent::kQueued: return "queued";
     case TraceEvent::kHeld: return "held";
+    case TraceEvent::kStart: return "start";
   }
   return "unknown";
 }
@@ -253,7 +254,7 @@ bool TraceReader::Next(TraceRecord* r, std::string* error) {
   uint8_t priority = (flags >> kPriorityShift) & kPriorityMask;  // an event's code
   if (event && priority == kEventCodeFollows && header_.version >= 3) priority = uint8_t(*p++);
   const uint8_t kind = uint8_t(*p++);
-  if ((event && (header_.version < 2 || priority + 1 > uint8_t(TraceEvent::kHeld) ||
+  if ((event && (header_.version < 2 || priority + 1 > uint8_t(TraceEvent::kStart) ||
                  (header_.version < 3 && priority + 1 > uint8_t(TraceEvent::kQueued)))) ||
       (!event && priority > uint8_t(TracePriority::kUnknown)) ||
       kind > uint8_t(FileKind::kVolume)) {

@@ -62,7 +62,11 @@
 //   8     held     segment   the file's size           home      a segment the store held
 //                                                                when the capture began (and
 //                                                                the file's level, if known),
-//                                                                before any other record
+//                                                                after `start`, before the rest
+//   9     start    clock     -                         -         the store's request clock as
+//                                                                the capture began (a store
+//                                                                reopened goes on from its
+//                                                                last), the first record
 //
 // An I/O record costs 8 to 20 bytes. A file that ends inside a record (a capture
 // cut short by a crash) decodes up to the last whole record; the reader says
@@ -98,6 +102,7 @@ enum class TraceEvent : uint8_t {
   kPlan,
   kQueued,
   kHeld,
+  kStart,
 };
 const char* TraceEventName(TraceEvent event);
 // The tier field of a plan event whose plan was the fill's alone.
@@ -135,6 +140,11 @@ struct TraceRecord {
   TraceEvent event = TraceEvent::kNone;  // an event, not an I/O: type is meaningless
 
   bool is_io() const { return event == TraceEvent::kNone; }
+  // The store's state as the capture began (held, start): no I/O, no
+  // decision, before any other record.
+  bool is_start_state() const {
+    return event == TraceEvent::kHeld || event == TraceEvent::kStart;
+  }
   bool is_write() const { return is_io() && type == IoType::kWrite; }
   bool operator==(const TraceRecord& o) const;
 };
@@ -150,8 +160,8 @@ struct TraceTier {
 };
 
 struct TraceHeader {
-  // Version 2 added events, version 3 the `held` event (and the code byte it
-  // needs); traces of versions 1 (I/O only) and 2 still read.
+  // Version 2 added events, version 3 the `held` and `start` events (and the
+  // code byte they need); traces of versions 1 (I/O only) and 2 still read.
   static constexpr uint32_t kVersion = 3;
   uint32_t version = kVersion;
   uint64_t segment_size = 0;

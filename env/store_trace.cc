@@ -81,6 +81,9 @@ IOStatus Store::StartTrace(const std::string& path) {
   std::unique_ptr<TraceCapture> capture;
   IOStatus s = TraceCapture::Start(path, header, &capture);
   if (!s.ok()) return s;
+  // The request clock goes on from the last process's (RestoreClock): a
+  // replay that started at 0 planned a plan interval later than the store.
+  capture->RecordEvent(TraceEvent::kStart, 0, FileKind::kOther, Now(), 0, -1, -1);
   for (const TraceRecord& r : held) {
     capture->RecordEvent(r.event, r.file_id, r.kind, r.offset, r.size, r.tier, r.level);
   }

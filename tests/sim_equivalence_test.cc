@@ -351,12 +351,16 @@ TEST(SimEquivalenceRestartTest, TheReplayOfAReopenedStoreStartsFromWhatItHeldAnd
   EXPECT_TRUE(v.ok()) << v.difference;
   EXPECT_EQ(v.live, v.same);
   EXPECT_GT(v.live, 0u) << "the reopened store decided nothing";
-  // The capture began with what the store held, every bulk segment of it.
+  // The capture began with the store's clock, gone on from the first
+  // process's, and what the store held, every bulk segment of it.
+  ASSERT_FALSE(records.empty());
+  EXPECT_EQ(TraceEvent::kStart, records[0].event);
+  EXPECT_GT(records[0].offset, 0u) << "the reopened store's clock started again";
   const size_t held = size_t(std::count_if(records.begin(), records.end(), [](const TraceRecord& r) {
     return r.event == TraceEvent::kHeld;
   }));
   EXPECT_GT(held, 0u);
-  for (size_t i = 0; i < held; ++i) EXPECT_EQ(TraceEvent::kHeld, records[i].event) << i;
+  for (size_t i = 1; i <= held; ++i) EXPECT_EQ(TraceEvent::kHeld, records[i].event) << i;
   // Started with no copies, the replay decides otherwise.
   sc.copies_state_file.clear();
   sim::Verification cold;

@@ -498,6 +498,27 @@ TEST(SimulatorTest, AReplayStartsWithTheCopiesTheStoreTookBack) {
   EXPECT_NE(std::string::npos, error.find(file + ".missing")) << error;
 }
 
+TEST(SimulatorTest, AReplayGoesOnFromTheStoresClockAndPlansAtOnceAsTheStoreDid) {
+  // A capture of a reopened store begins with its request clock (a `start`
+  // event: it goes on from the last process's) and what it held. The
+  // store's migration engine, its last plan at request 0, plans at once; so
+  // does the replay. Fifty reads a millisecond apart: within neither the
+  // plan interval's requests nor its time.
+  std::vector<TraceRecord> trace;
+  trace.push_back(MakeEvent(TraceEvent::kStart, 0, FileKind::kOther, 1 << 20, 0, -1));
+  trace.push_back(MakeEvent(TraceEvent::kHeld, 5, FileKind::kSst, 0, kSeg, 1));
+  for (int i = 0; i < 50; ++i) {
+    TraceRecord r = Read(uint64_t(i) * 1000000, uint64_t(i % 16) * 4096);
+    r.file_id = 5;
+    r.kind = FileKind::kSst;
+    trace.push_back(r);
+  }
+  const SimConfig config = Config("fast-first", 10 * kSeg);
+  EXPECT_GE(Replay(trace, config).plans, 1u);
+  std::vector<TraceRecord> from_zero(trace.begin() + 1, trace.end());
+  EXPECT_EQ(0u, Replay(from_zero, config).plans);
+}
+
 TEST(SimulatorTest, TheOracleKeepsTheSegmentNeededSoonestFast) {
   // One hot segment read every other request among 1000 segments read once;
   // tier 0 holds one segment. Whatever comes first, the oracle keeps the

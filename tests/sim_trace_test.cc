@@ -53,7 +53,7 @@ std::vector<TraceRecord> SampleRecords() {
   c.kind = FileKind::kVolume;
   out.push_back(c);
   // Every event (versions 2 and 3), a move's outcome packed in its size.
-  for (uint8_t e = uint8_t(TraceEvent::kDelete); e <= uint8_t(TraceEvent::kHeld); ++e) {
+  for (uint8_t e = uint8_t(TraceEvent::kDelete); e <= uint8_t(TraceEvent::kStart); ++e) {
     TraceRecord d;
     d.time_ns = c.time_ns + e;
     d.stream = e;
@@ -133,7 +133,7 @@ TEST(TraceFormatTest, AVersionTwoTraceReadsItsLastCodeAsQueued) {
   bytes = TraceEncoder::EncodeHeader(TraceHeader());
   const size_t held_at = bytes.size();
   TraceEncoder().Append(MakeEvent(TraceEvent::kHeld, 9, FileKind::kSst, 0, 100, 0), &bytes);
-  bytes[held_at + 1] = char(uint8_t(TraceEvent::kHeld));  // one past held's code
+  bytes[held_at + 1] = char(uint8_t(TraceEvent::kStart));  // one past the last code
   TraceReader damaged;
   ASSERT_TRUE(damaged.OpenBuffer(bytes, &error)) << error;
   EXPECT_FALSE(damaged.Next(&r, &error));

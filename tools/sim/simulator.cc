@@ -374,7 +374,8 @@ bool Simulation::ApplyEvent(const TraceRecord& r, int64_t t, std::string* error)
       return true;
     case TraceEvent::kSync:    // the device models' flush is not replayed
     case TraceEvent::kQueued:  // a decision: the replay makes its own
-    case TraceEvent::kHeld:    // held from the start (Hold)
+    case TraceEvent::kHeld:    // the start state: before any record (Run)
+    case TraceEvent::kStart:
     case TraceEvent::kNone:
       return true;
   }
@@ -1063,9 +1064,12 @@ bool Simulation::Run(const std::vector<TraceRecord>& trace, SimResult* result,
   used_sum_.assign(tiers_.size(), 0);
   tracks_writers_ = std::any_of(trace.begin(), trace.end(),
                                 [](const TraceRecord& r) { return r.event == TraceEvent::kSettle; });
-  // The data the capture began with, where the store held it, before the
-  // copies it took back at its open (as the store restores them).
+  // The store as the capture began: its request clock (a store reopened
+  // goes on from its last process's, and plans at once), the data it held
+  // where it held it, then the copies it took back at its open (as the store
+  // restores them).
   for (const TraceRecord& r : trace) {
+    if (r.event == TraceEvent::kStart) clock_.Restore(std::max(clock_.Now(), r.offset));
     if (r.event == TraceEvent::kHeld && !Hold(r, error)) return false;
   }
   if (!SetUpCopies(trace, error)) return false;
@@ -1110,8 +1114,8 @@ bool Simulation::Run(const std::vector<TraceRecord>& trace, SimResult* result,
     std::unordered_map<uint32_t, size_t> stream_index;
     std::vector<std::vector<uint32_t>> streams;
     for (size_t i = 0; i < trace.size(); ++i) {
-      // The replay makes its own decisions; what was held is placed already.
-      if (IsDecision(trace[i]) || trace[i].event == TraceEvent::kHeld) continue;
+      // The replay makes its own decisions; the start state is taken already.
+      if (IsDecision(trace[i]) || trace[i].is_start_state()) continue;
       auto [it, added] = stream_index.try_emplace(trace[i].stream, streams.size());
       if (added) streams.emplace_back();
       streams[it->second].push_back(uint32_t(i));
