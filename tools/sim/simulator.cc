@@ -1067,8 +1067,9 @@ bool Simulation::Run(const std::vector<TraceRecord>& trace, SimResult* result,
   // The store as the capture began: its request clock (a store reopened
   // goes on from its last process's, and plans at once), the data it held
   // where it held it, then the copies it took back at its open (as the store
-  // restores them).
+  // restores them). Those records come first (core/trace_format.h).
   for (const TraceRecord& r : trace) {
+    if (!r.is_start_state()) break;
     if (r.event == TraceEvent::kStart) clock_.Restore(std::max(clock_.Now(), r.offset));
     if (r.event == TraceEvent::kHeld && !Hold(r, error)) return false;
   }
