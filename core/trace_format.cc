@@ -317,7 +317,11 @@ bool TraceWriter::Open(const std::string& path, const TraceHeader& header, std::
     *error = "cannot create trace '" + path + "': " + strerror(errno);
     return false;
   }
-  buf_ = TraceEncoder::EncodeHeader(header);
+  // The records are encoded in the current format, whatever version they
+  // were read from (`tierfs-trace cut` of a version-2 capture).
+  TraceHeader current = header;
+  current.version = TraceHeader::kVersion;
+  buf_ = TraceEncoder::EncodeHeader(current);
   return Flush(error);
 }
 

@@ -5,7 +5,7 @@
 // A trace file is a header followed by records, little-endian, no padding:
 //
 //   header  := magic "TIERFSTR" (8 bytes)
-//              fixed32 version (1)
+//              fixed32 version (1 to 3; a writer writes the current one)
 //              varint  segment_size        bytes; 0 = whole file (as TierFS)
 //              varint  start_unix_ns       wall clock when capture began (0 unknown)
 //              varint  num_tiers           tier layout at capture, fastest first
@@ -20,10 +20,10 @@
 //                                        1 mid, 2 high, 3 user, 4 total), 5 unknown;
 //                                        event: the event's code (TraceEvent - 1); from
 //                                        version 3, 7 says a byte with the code follows
-//              [byte   code]    an event's code of 7 or more (version 3)
 //                               bit  5   a level byte follows
 //                               bit  6   a tier byte follows
 //                               bit  7   a latency varint follows
+//              [byte   code]    an event's code of 7 or more (version 3)
 //              byte    kind     FileKind
 //              varint  time delta  ns since the previous record's time (times never decrease)
 //              varint  stream   who issued it: a capturing thread's small number, or a

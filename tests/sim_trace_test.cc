@@ -129,6 +129,33 @@ TEST(TraceFormatTest, AVersionTwoTraceReadsItsLastCodeAsQueued) {
   TraceRecord r;
   ASSERT_TRUE(reader.Next(&r, &error)) << error;
   EXPECT_TRUE(r == queued);
+  // Written again (as `tierfs-trace cut` writes what it read), it is a
+  // version 3 trace, and the same record reads back.
+  test::ScratchDir dir("trace-v2");
+  const std::string path = dir.path() + "/again.trace";
+  {
+    TraceWriter writer;
+    ASSERT_TRUE(writer.Open(path, reader.header(), &error)) << error;
+    ASSERT_TRUE(writer.Append(r, &error)) << error;
+    ASSERT_TRUE(writer.Close(&error)) << error;
+  }
+  TraceHeader again;
+  std::vector<TraceRecord> back;
+  ASSERT_TRUE(ReadTrace(path, &again, &back, &error)) << error;
+  EXPECT_EQ(TraceHeader::kVersion, again.version);
+  ASSERT_EQ(1u, back.size());
+  EXPECT_TRUE(back[0] == queued);
+  // Version 3: a file that ends right after a code byte is cut short, not
+  // damaged.
+  bytes = TraceEncoder::EncodeHeader(TraceHeader());
+  const size_t record_at = bytes.size();
+  TraceEncoder().Append(queued, &bytes);
+  bytes.resize(record_at + 2);  // flags, code
+  TraceReader cut;
+  ASSERT_TRUE(cut.OpenBuffer(bytes, &error)) << error;
+  EXPECT_FALSE(cut.Next(&r, &error));
+  EXPECT_TRUE(error.empty()) << error;
+  EXPECT_TRUE(cut.truncated());
   // Version 3: a code byte past the last event is damage.
   bytes = TraceEncoder::EncodeHeader(TraceHeader());
   const size_t held_at = bytes.size();
