@@ -61,12 +61,21 @@ IOStatus Store::StartTrace(const std::string& path) {
     header.tiers.push_back(TraceTier{tier(t).capacity(), options_.tiers[size_t(t)].device,
                                      tier(t).root});
   }
+  {
+    MutexLock lock(&trace_mu_);
+    if (trace_.load()) {
+      return IOStatus::Busy("a trace is already being captured into '" + trace_.load()->path() +
+                            "'");
+    }
+  }
   // Where every segment is as the capture begins (`held` events), so that a
   // replay starts with the tiers as full as the store's, not only with the
   // data the trace reads (it would find room the store did not have). Taken
-  // before trace_mu_ (the lock order); a segment placed or a file deleted
-  // between here and the capture's start is missed, and the replay places
-  // it where its first read finds it. At open, nothing runs in between.
+  // before trace_mu_ (the lock order). What happens between here and the
+  // capture's start is not recorded: a segment placed then is placed where
+  // its first read finds it, a move leaves it on its old tier, and a file
+  // deleted then stays in the replay. At open, nothing runs in between; a
+  // capture started on a running store (StartTrace) may miss a few.
   std::vector<TraceRecord> held;
   ForEachSegment([&](const SegmentInfo& s) {
     TraceRecord r = MakeEvent(TraceEvent::kHeld, s.ref.file_id, s.kind, s.ref.segment,
