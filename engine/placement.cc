@@ -397,7 +397,7 @@ bool PlacementEngine::Fill(const StorageView& view, size_t max, std::vector<Move
       if (levels) levels->Add(s);
       if (!wanted(s)) return;
       const double rank = policy_->FillRank(s, now);
-      if (rank <= 0) return;
+      if (!(rank > 0)) return;  // NaN too
       fill_.push_back({rank, s.bytes, s.ref});
       fill_least_bytes_ = std::min(fill_least_bytes_, s.bytes);
     });
