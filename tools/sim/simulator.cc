@@ -23,6 +23,16 @@ namespace sim {
 
 namespace {
 
+// The bytes of the file at `path`; false if it cannot be read.
+bool ReadWholeFile(const std::string& path, std::string* bytes) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream read;
+  read << in.rdbuf();
+  if (!in) return false;
+  *bytes = read.str();
+  return true;
+}
+
 struct Segment {
   int8_t home = -1;          // tier, -1 not placed yet
   int8_t copy = -1;          // tier of the extra copy, -1 none
@@ -161,6 +171,9 @@ class Simulation : public StorageView {
   // A segment the store held as the capture began (a `held` event): homed
   // where it was, charged what it holds, before any other record.
   bool Hold(const TraceRecord& r, std::string* error);
+  // Homes segment `seg` of `file` on `want`, or the tier it spills to,
+  // charged `bytes`: the tier, or -1 and *error if no tier has room.
+  int Home(File& file, uint64_t seg, int want, uint64_t bytes, std::string* error);
   void Delete(File& f);
   void Settle(File& f, uint64_t size);
   // A decision, for SimResult::decisions.
@@ -389,19 +402,22 @@ bool Simulation::Hold(const TraceRecord& r, std::string* error) {
   Segment& s = f.segments[r.offset];
   if (s.home >= 0) return true;
   // As the store has it at its open: settled, charged in whole blocks.
-  const uint64_t bytes = ContentBytes(f, r.offset);
   const int want = r.tier >= 0 && r.tier < NumTiers() ? r.tier : NumTiers() - 1;
-  const int placed = SpillOrder(want, NumTiers(), -1, [&](int i) { return Charge(f, i, bytes); });
+  return Home(f, r.offset, want, ContentBytes(f, r.offset), error) >= 0;
+}
+
+int Simulation::Home(File& file, uint64_t seg, int want, uint64_t bytes, std::string* error) {
+  const int placed = SpillOrder(want, NumTiers(), -1, [&](int i) { return Charge(file, i, bytes); });
   if (placed < 0) {
-    *error = "the data the trace began with does not fit the tiers: no room for segment " +
-             std::to_string(r.offset) + " of file " + std::to_string(f.id) + " (" +
-             DescribeTiers(config_) + ")";
-    return false;
+    *error = "the trace does not fit the tiers: no room for segment " + std::to_string(seg) +
+             " of file " + std::to_string(file.id) + " (" + DescribeTiers(config_) + ")";
+    return -1;
   }
+  Segment& s = file.segments[seg];
   s.home = int8_t(placed);
   s.charged = bytes;
   s.heat.Reset(Now());
-  return true;
+  return placed;
 }
 
 void Simulation::Describe(const File& f, uint64_t segment, SegmentInfo* info) const {
@@ -513,16 +529,8 @@ bool Simulation::Place(const TraceRecord& r, File& file, uint64_t seg, uint64_t 
                    : placement_.Choose(req, IsBulkKind(file.kind), seg_size_ + kFileBlock, *this,
                                        [&](const Move& m) { *ready = EvictNow(m, *ready); });
   if (found && want == 0 && NumTiers() > 1 && RestoredCopyHolds(file, r)) want = 1;
-  const int placed = SpillOrder(want, NumTiers(), -1, [&](int i) { return Charge(file, i, seg_size_); });
-  if (placed < 0) {
-    *error = "the trace does not fit the tiers: no room for segment " + std::to_string(seg) +
-             " of file " + std::to_string(file.id) + " (" + DescribeTiers(config_) + ")";
-    return false;
-  }
-  Segment& s = file.segments[seg];
-  s.home = int8_t(placed);
-  s.charged = seg_size_;
-  s.heat.Reset(req.seq);
+  const int placed = Home(file, seg, want, seg_size_, error);
+  if (placed < 0) return false;
   // A segment found in place was placed before the capture began: no
   // decision of this replay's, and none in the trace to compare with.
   if (!found) Decide(TraceEvent::kPlace, file.id, file.kind, seg, req.write_size, placed);
@@ -976,15 +984,9 @@ bool Simulation::SetUpCopies(const std::vector<TraceRecord>& trace, std::string*
   // cannot be read is an error.
   const std::string& saved = config_.copies_state_file;
   std::string bytes;
-  if (!saved.empty()) {
-    std::ifstream in(saved, std::ios::binary);
-    std::stringstream read;
-    read << in.rdbuf();
-    if (!in) {
-      *error = "cannot read the saved copies " + saved;
-      return false;
-    }
-    bytes = read.str();
+  if (!saved.empty() && !ReadWholeFile(saved, &bytes)) {
+    *error = "cannot read the saved copies " + saved;
+    return false;
   }
   auto none = [&] {
     if (!saved.empty()) stats_.copies_refused = "this replay keeps no hot-page copies";
@@ -1263,15 +1265,13 @@ bool OfferStates(const std::vector<std::string>& files, int tiers, Policy* polic
                  std::string* error) {
   std::string refusals;
   for (const std::string& file : files) {
-    std::ifstream in(file, std::ios::binary);
-    std::stringstream bytes;
-    bytes << in.rdbuf();
-    if (!in) {
+    std::string bytes;
+    if (!ReadWholeFile(file, &bytes)) {
       *error = "cannot read the policy state " + file;
       return false;
     }
     std::string why;
-    if (policy->LoadState(bytes.str(), tiers, &why)) return true;
+    if (policy->LoadState(bytes, tiers, &why)) return true;
     refusals += (refusals.empty() ? "" : "; ") + file + ": " + why;
   }
   *error = std::string(policy->Name()) + " took none of the states offered: " + refusals;
