@@ -460,8 +460,10 @@ def print_tables(rows, configs, systems, workloads, equal_cache, page, copy_page
         print("\nTier 0's share of the user reads' bytes / the most any tier 0 of %s MiB "
               "serves of them, whatever it held when the window began (Belady's MIN started "
               "warm, on bytes; tierfs-sim's belady-warm), taking bytes in when their segment "
-              "is read or written (a bound of every policy) / when their %d KiB copy unit is "
-              "(a bound of copies alone) (share / segment ceiling (ratio) / copy ceiling):\n"
+              "is read or written (a bound of every policy, loose: 1.0 when every segment is accessed "
+              "often enough that the bytes waited for at any moment fit tier 0) / when their %d "
+              "KiB copy unit is (a bound of copies alone) (share / segment ceiling (ratio) / copy "
+              "ceiling):\n"
               % (fmt(fast, "mib"), copy_page >> 10))
         table(rows, config, [s for s in sys_here if s != "read_cache"], reads,
               lambda r: "%s / %s (%s) / %s" % (

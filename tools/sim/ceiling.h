@@ -32,9 +32,16 @@
 //                      read again latest (in part if need be). Byte for
 //                      byte MIN is optimal, so its byte_share is the most
 //                      any tier 0 of that capacity can serve of the user
-//                      reads' bytes, whatever its unit (pages, blocks,
-//                      segments), its policy and its homes or copies, moves
-//                      free: the ceiling of a byte share. Its other shares
+//                      reads' bytes when bytes come in only with an access
+//                      of their page, whatever its unit up to the page, its
+//                      policy and its homes or copies: the ceiling of a
+//                      byte share. Not of a move between accesses (free
+//                      moves at any time could serve every read). The
+//                      larger the page, the looser: at 64 KiB segments on
+//                      YCSB windows it is 1.0, a segment's next access
+//                      coming soon enough that the bytes waited for at any
+//                      moment (about a read per segment) fit many times
+//                      over (lab notebook, "A ceiling of 1.0"). Its other shares
 //                      are those of its schedule, not their optimum; its
 //                      `pages` is the capacity in bytes and `held` the bytes
 //                      it took in during the window.
@@ -106,12 +113,12 @@ struct CeilingSpec {
 };
 
 // "best-static-4K", "belady-copies-4K", "best-static-4K-8M" (a capacity of
-// its own), "belady-warm", "belady-warm-8M".
+// its own), "belady-warm-4K", "belady-warm-64K-8M".
 std::string CeilingName(const CeilingSpec& spec);
 
 // Parses a comma-separated list of KIND[:PAGE[:CAPACITY]], KIND one of
 // best-static, best-static-freed, belady-copies, belady-warm, past-static,
-// lfu-copies, sizes as "4K", "16M" (belady-warm's PAGE empty or 1: bytes);
+// lfu-copies, sizes as "4K", "16M" (PAGE a multiple of 4K, 4K if left out);
 // "none" is the empty list. False and *error naming the bad item.
 bool ParseCeilingSpecs(const std::string& list, std::vector<CeilingSpec>* specs,
                        std::string* error);
