@@ -59,7 +59,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "env/json_number.h"
+#include "core/json_number.h"
 #include "env/tier_stats_json.h"
 
 namespace tierfs {

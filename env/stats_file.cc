@@ -5,7 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "env/json_number.h"
+#include "core/json_number.h"
+#include "core/saved_segments.h"
 #include "env/store.h"
 #include "env/tier_stats_json.h"
 
@@ -38,25 +39,19 @@ IOStatus StatsFile::Save(Store& store, SavePoint point, bool posix) {
     tiers.push_back(tier);
   }
   // Per segment statistics, so policies and `tierfs segments` keep them
-  // across restarts: [file id, segment, user reads, background reads, writes,
-  // migrations, heat as of last access, last access, placed, last migration],
-  // sequence numbers on the store's request clock, saved as "seq". And what
+  // across restarts (core/saved_segments.h), sequence numbers on the store's
+  // request clock, saved as "seq". And what
   // the event listener said of each table file: [file id, level, column
   // family], so levels survive a restart (RocksDB does not restate them).
   std::vector<Store::SavedFile> saved_files;
-  std::vector<Store::SavedSegment> saved_segments;
+  std::vector<SavedSegment> saved_segments;
   store.CollectSaved(&saved_files, &saved_segments);
   json files = json::array();
   for (const Store::SavedFile& f : saved_files) {
     files.push_back(json::array({f.id, f.level, f.column_family}));
   }
   json segments = json::array();
-  for (const Store::SavedSegment& g : saved_segments) {
-    const SegmentStats& st = g.stats;
-    segments.push_back(json::array({g.id, g.segment, st.user_reads, st.background_reads, st.writes,
-                                    st.migrations, st.heat, st.last_access, st.placed,
-                                    st.last_migration}));
-  }
+  for (const SavedSegment& g : saved_segments) segments.push_back(SavedSegmentToJson(g));
   json doc{{"version", 1},
            {"seq", store.Now()},
            {"tiers", tiers},
@@ -121,7 +116,7 @@ IOStatus StatsFile::Load(Store& store, std::string* missing) {
                        doc["generation"].get<uint64_t>(), last_gen);
   }
   // Rows are read in the order the file has them; a value of the wrong type
-  // (or a number its field cannot hold: env/json_number.h) throws, and what
+  // (or a number its field cannot hold: core/json_number.h) throws, and what
   // was added before it stays.
   uint64_t skipped = 0;
   try {
@@ -171,26 +166,12 @@ void StatsFile::LoadDocument(Store& store, const json& doc, uint64_t* skipped) {
   store.RestoreClock(JsonNumber<uint64_t>(doc, "seq", 0));
   if (!doc.contains("segments") || !doc["segments"].is_array()) return;
   for (const json& row : doc["segments"]) {
-    if (!row.is_array() || row.size() < 7) {
+    SavedSegment g;
+    if (!SavedSegmentFromJson(row, &g)) {
       ++*skipped;
       continue;
     }
-    Store::SavedSegment g;
-    g.id = JsonNumber<uint64_t>(row[0]);
-    g.segment = JsonNumber<uint64_t>(row[1]);
-    SegmentStats& st = g.stats;
-    st.user_reads = JsonNumber<uint32_t>(row[2]);
-    st.background_reads = JsonNumber<uint32_t>(row[3]);
-    st.writes = JsonNumber<uint32_t>(row[4]);
-    st.migrations = JsonNumber<uint32_t>(row[5]);
-    st.heat = JsonNumber<float>(row[6]);
-    const bool times = row.size() >= 10;
-    if (times) {
-      st.last_access = JsonNumber<uint64_t>(row[7]);
-      st.placed = JsonNumber<uint64_t>(row[8]);
-      st.last_migration = JsonNumber<uint64_t>(row[9]);
-    }
-    store.RestoreSaved(g, times);
+    store.RestoreSaved(g);
   }
 }
 

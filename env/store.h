@@ -73,6 +73,7 @@
 #include <rocksdb/file_system.h>
 
 #include "agents/policy.h"
+#include "core/saved_segments.h"
 #include "engine/observe.h"
 #include "engine/placement.h"
 #include "engine/request_clock.h"
@@ -406,20 +407,16 @@ class Store : public StorageView {
     int8_t level = -1;
     std::string column_family;  // "" unknown
   };
-  struct SavedSegment {
-    uint64_t id = 0, segment = 0;
-    SegmentStats stats;
-  };
   // Every file with a level or a column family, and every placed segment.
   // Takes the hint table's lock alone, then ns_mu_ -> each file's mu shared.
   void CollectSaved(std::vector<SavedFile>* files, std::vector<SavedSegment>* segments)
       EXCLUDES(ns_mu_);
   // At open (StatsFile::Load): gives a file its saved level and, if named, its
   // column family; a placed segment its saved counts and heat, and with
-  // `times` its last access, placement and last migration. A file deleted or
-  // a segment unplaced since is left alone.
+  // its times (SavedSegment::times) its last access, placement and last
+  // migration. A file deleted or a segment unplaced since is left alone.
   void RestoreSaved(const SavedFile& file) EXCLUDES(ns_mu_);
-  void RestoreSaved(const SavedSegment& segment, bool times) EXCLUDES(ns_mu_);
+  void RestoreSaved(const SavedSegment& segment) EXCLUDES(ns_mu_);
   // The request clock goes on from `seq`; the error counters add `counts`.
   void RestoreClock(uint64_t seq) { clock_.Restore(seq); }
   void AddSavedErrors(const StoreErrorCounts& counts) { errors_.AddAll(counts); }

@@ -34,7 +34,7 @@ void Store::RestoreSaved(const SavedFile& file) {
   if (family != 0) e->hints.column_family = family;
 }
 
-void Store::RestoreSaved(const SavedSegment& segment, bool times) {
+void Store::RestoreSaved(const SavedSegment& segment) {
   MutexLock lock(&ns_mu_);
   std::shared_ptr<FileEntry> e = ns_.FindId(segment.id);
   if (!e || e->segments.tier(segment.segment) == kNoTier) return;  // deleted or moved since
@@ -45,7 +45,7 @@ void Store::RestoreSaved(const SavedSegment& segment, bool times) {
   h->writes = st.writes;
   h->migrations = st.migrations;
   h->heat = st.heat;
-  if (!times) return;
+  if (!segment.times) return;
   h->last_access = st.last_access;
   h->placed = st.placed;
   h->last_migration = st.last_migration;

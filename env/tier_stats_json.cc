@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "env/json_number.h"
+#include "core/json_number.h"
 
 namespace tierfs {
 

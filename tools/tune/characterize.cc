@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "env/json_number.h"
+#include "core/json_number.h"
 #include "tools/tune/window_features.h"
 
 namespace tierfs {
