@@ -201,26 +201,29 @@ run_keys() {
 
 # keep_start DIR W: what workload W's process will start from, written by
 # the processes before it: what a learning policy learned (tier 0's
-# meta/AGENTS, kept as DIR/W.agents) and the hot-page copies a restart keeps
-# (meta/PAGES.state, as DIR/W.copies). The replay of W's trace starts from
-# both, as the store did.
+# meta/AGENTS, kept as DIR/W.agents), the hot-page copies a restart keeps
+# (meta/PAGES.state, as DIR/W.copies) and the segments' statistics
+# (meta/STATS, as DIR/W.segstats). The replay of W's trace starts from all
+# three, as the store did.
 keep_start() {
-  rm -f "$1/$2.agents" "$1/$2.copies"
+  rm -f "$1/$2.agents" "$1/$2.copies" "$1/$2.segstats"
   [ ! -f "$1/tier0/meta/AGENTS" ] || cp "$1/tier0/meta/AGENTS" "$1/$2.agents"
   [ ! -f "$1/tier0/meta/PAGES.state" ] || cp "$1/tier0/meta/PAGES.state" "$1/$2.copies"
+  [ ! -f "$1/tier0/meta/STATS" ] || cp "$1/tier0/meta/STATS" "$1/$2.segstats"
 }
 
 # summarize DIR W FAST_BYTES: the trace's figures, then the trace goes. A store
 # whose policy TierFS decides (STORE_URI, not placement:rocksdb: the simulator
 # does not follow RocksDB's paths) also gets its window replayed by tierfs-sim
-# with the same URI (and the policy's state and the copies at the process's
-# start): the report's fidelity table.
+# with the same URI (and the policy's state, the copies and the segments'
+# statistics at the process's start): the report's fidelity table.
 summarize() {
   [ "$TRACE" = on ] || return 0
   local replay=()
   case "$STORE_URI" in *placement:rocksdb*) ;; *) replay=(--config-uri "$STORE_URI") ;; esac
   [ ! -f "$1/$2.agents" ] || replay+=(--state-in "$1/$2.agents")
   [ ! -f "$1/$2.copies" ] || replay+=(--copies-in "$1/$2.copies")
+  [ ! -f "$1/$2.segstats" ] || replay+=(--stats-in "$1/$2.segstats")
   "$PY" "$REPORT_PY" summarize --run-dir "$1" --workload "$2" --capacity "$3" \
     --trace-tool "$TRACE_TOOL" --sim-tool "$SIM_TOOL" --copy-page "$(tfs_size_bytes "$COPY_PAGE")" \
     --segment "$(tfs_size_bytes "$SEGMENT")" "${replay[@]}" >"$1/$2.summary.out" 2>&1 || {

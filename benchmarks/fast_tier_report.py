@@ -260,7 +260,7 @@ def io_records(info):
 
 
 def summarize(run_dir, workload, capacity, tools, page, copy_page, segment, config_uri=None,
-              state_in=None, copies_in=None):
+              state_in=None, copies_in=None, stats_in=None):
     """DIR/W.trace.json from DIR/W.trace and DIR/W.stats.jsonl: the trace cut
     to the measured window (`tierfs-trace cut`), its WAL bytes and its user
     reads' latency as the store measured them (`tierfs-trace info --json`),
@@ -269,7 +269,8 @@ def summarize(run_dir, workload, capacity, tools, page, copy_page, segment, conf
     after the same warm-up (`tierfs-sim run`; a learning policy from
     `state_in`, what it had learned when the process opened the store; the
     hot-page copies from `copies_in`, those the store took back at that
-    open): the fidelity figures."""
+    open; the segments' statistics from `stats_in`, likewise): the fidelity
+    figures."""
     trace_tool, sim_tool = tools
     trace = os.path.join(run_dir, workload + ".trace")
     cut = trace + ".window"
@@ -303,7 +304,8 @@ def summarize(run_dir, workload, capacity, tools, page, copy_page, segment, conf
         replay = run_json([sim_tool, "run", "--config=" + config_uri, "--workload=" + upto,
                            "--json", "--ceilings=none", "--warmup=%.6f" % warmup] +
                           (["--state_in=" + state_in] if state_in else []) +
-                          (["--copies_in=" + copies_in] if copies_in else []))
+                          (["--copies_in=" + copies_in] if copies_in else []) +
+                          (["--stats_in=" + stats_in] if stats_in else []))
     learned = learned_specs(capacity, copy_page)
     if warmup > 0:
         learned_ceilings = run_json(
@@ -1079,6 +1081,8 @@ def main(argv=None):
                    "start: the replay starts from it")
     s.add_argument("--copies-in", help="the hot-page copies' saved state (meta/PAGES.state) at "
                    "the process's start: the replay starts with them")
+    s.add_argument("--stats-in", help="the segments' saved statistics (meta/STATS) at the "
+                   "process's start: the replay gives them to the segments it holds")
     r = sub.add_parser("report")
     r.add_argument("--runs", required=True)
     r.add_argument("--csv", required=True)
@@ -1119,7 +1123,7 @@ def main(argv=None):
     if args.command == "summarize":
         t = summarize(args.run_dir, args.workload, args.capacity,
                       (args.trace_tool, args.sim_tool), args.page, args.copy_page, args.segment,
-                      args.config_uri, args.state_in, args.copies_in)
+                      args.config_uri, args.state_in, args.copies_in, args.stats_in)
         print(json.dumps(t))
         return 0
     if args.command == "report":

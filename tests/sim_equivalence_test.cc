@@ -30,6 +30,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 
 #include <random>
@@ -376,6 +377,15 @@ TEST(SimEquivalenceRestartTest, TheReplayOfAReopenedStoreStartsFromWhatItHeldAnd
   sim::Verification found;
   ASSERT_TRUE(sim::Verify(unheld, sc, &found, &error)) << error;
   EXPECT_FALSE(found.ok()) << "the held data changed no decision";
+  // The same from the command line: `tierfs-sim verify` starts from the
+  // saved copies when told (--copies_in), and from none when not.
+  const std::string verify = std::string(TIERFS_BUILD_DIR) +
+                             "/tools/sim/tierfs-sim verify --workload=" + trace + " --config='" +
+                             test::MakeUri(dir, {"768K:optane", "64M:sata-ssd"}, config) +
+                             "'";
+  const std::string quiet = " > " + dir.path() + "/verify.out 2>&1";
+  EXPECT_EQ(0, std::system((verify + " --copies_in=" + saved + quiet).c_str()));
+  EXPECT_NE(0, std::system((verify + quiet).c_str()));
 }
 
 INSTANTIATE_TEST_SUITE_P(

@@ -519,6 +519,69 @@ TEST(SimulatorTest, AReplayGoesOnFromTheStoresClockAndPlansAtOnceAsTheStoreDid) 
   EXPECT_EQ(0u, Replay(from_zero, config).plans);
 }
 
+TEST(SimulatorTest, AReplayGivesTheHeldSegmentsTheStatisticsTheStoreTookBack) {
+  // A reopened store took back its segments' statistics (meta/STATS) and
+  // its first plan, at once, promotes by them: of two table segments held
+  // on the slow tier, the one its last process read most, where tier 0 has
+  // room for one. Given the same file (--stats_in), the replay promotes it
+  // too and serves its read from tier 0; without, the first plan has
+  // nothing to rank and that read stays slow.
+  const uint64_t start = 1 << 20;
+  std::vector<TraceRecord> trace;
+  trace.push_back(MakeEvent(TraceEvent::kStart, 0, FileKind::kOther, start, 0, -1));
+  trace.push_back(MakeEvent(TraceEvent::kHeld, 5, FileKind::kSst, 0, 2 * kSeg, 1));
+  trace.push_back(MakeEvent(TraceEvent::kHeld, 5, FileKind::kSst, 1, 2 * kSeg, 1));
+  for (int i = 0; i < 50; ++i) {  // a plan interval's time, the devices idle
+    TraceRecord r = Read(uint64_t(i) * 20000000, 0);
+    r.file_id = 6;
+    r.kind = FileKind::kOther;  // never moved
+    r.tier = 1;                 // where the capture found it
+    trace.push_back(r);
+  }
+  TraceRecord hot = Read(uint64_t(50) * 20000000, kSeg);
+  hot.file_id = 5;
+  hot.kind = FileKind::kSst;
+  trace.push_back(hot);
+
+  const std::string stats = testing::TempDir() + "/sim-STATS";
+  auto write = [&](const std::string& segments) {
+    std::ofstream(stats) << R"({"version": 1, "seq": )" << start
+                         << R"(, "tiers": [], "files": [], "segments": )" << segments << "}";
+  };
+  // [file, segment, user reads, background reads, writes, migrations, heat,
+  // last access, placed, last migration]; file 9 is not held: left alone.
+  const std::string rows = "[[5, 1, 40, 0, 1, 0, 40.0, " + std::to_string(start - 10) +
+                           ", 1, 0], [9, 0, 7, 0, 0, 0, 7.0, 5, 1, 0]";
+  write(rows + "]");
+  SimConfig config = Config("fast-first", kSeg + kFileBlock + kSeg / 2);
+  config.stats_state_file = stats;
+  const SimResult warm = Replay(trace, config);
+  EXPECT_EQ(1u, warm.stats_restored);
+  EXPECT_EQ("", warm.stats_refused);
+  EXPECT_GE(warm.moves, 1u);
+  EXPECT_EQ(1u, warm.tiers[0].user_reads) << "the hot segment's read";
+  config.stats_state_file.clear();
+  const SimResult cold = Replay(trace, config);
+  EXPECT_EQ(0u, cold.stats_restored);
+  EXPECT_EQ(0u, cold.tiers[0].user_reads);
+
+  // A damaged row ends the rows restored there, as at the store's open; a
+  // malformed one is skipped; a file that is no statistics file is an error.
+  config.stats_state_file = stats;
+  write(rows + R"(, [5, 0, "many", 0, 0, 0, 1.0], [5, 0, 3, 0, 0, 0, 3.0]])");
+  const SimResult damaged = Replay(trace, config);
+  EXPECT_EQ(1u, damaged.stats_restored);
+  EXPECT_NE(std::string::npos, damaged.stats_refused.find("segment row 2 is damaged"))
+      << damaged.stats_refused;
+  write(rows + ", [5, 0]]");
+  EXPECT_NE(std::string::npos, Replay(trace, config).stats_refused.find("1 malformed rows skipped"));
+  std::ofstream(stats) << "[1, 2, 3]";
+  SimResult r;
+  std::string error;
+  EXPECT_FALSE(RunPolicy(trace, config, &r, &error));
+  EXPECT_NE(std::string::npos, error.find("sim-STATS is not a TierFS statistics file")) << error;
+}
+
 TEST(SimulatorTest, TheOracleKeepsTheSegmentNeededSoonestFast) {
   // One hot segment read every other request among 1000 segments read once;
   // tier 0 holds one segment. Whatever comes first, the oracle keeps the

@@ -211,6 +211,8 @@ std::string ResultJson(const SimResult& r, const SimConfig& config,
                       {"forced_chunks", r.forced_chunks},
                       {"copies_restored", r.copies_restored},
                       {"copies_refused", r.copies_refused},
+                      {"stats_restored", r.stats_restored},
+                      {"stats_refused", r.stats_refused},
                       {"tiers", tiers}};
   if (!ceilings.empty()) j["ceilings"] = CeilingsJsonValue(ceilings);
   return j.dump(2);

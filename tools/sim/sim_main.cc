@@ -74,11 +74,15 @@ DEFINE_string(ceilings, tierfs::sim::kDefaultCeilings,
               "past-static or lfu-copies (learning from the --warmup; tools/sim/ceiling.h) "
               "(CAPACITY: instead of tier 0's), or none");
 DEFINE_string(state_in, "",
-              "run: start the policy from this saved state (a store's meta/AGENTS as it was at "
+              "run, verify: start the policy from this saved state (a store's meta/AGENTS as it "
+              "was at "
               "the open a trace begins with, or --state_out's), as NAME:state=FILE does");
 DEFINE_string(copies_in, "",
-              "run: start the hot-page copies from this saved state (a store's "
+              "run, verify: start the hot-page copies from this saved state (a store's "
               "meta/PAGES.state as it was at the open a trace begins with)");
+DEFINE_string(stats_in, "",
+              "run, verify: start the held segments' statistics from this saved state (a "
+              "store's meta/STATS as it was at the open a trace begins with)");
 DEFINE_string(state_out, "",
               "run: write what a learning policy learned (Policy::SaveState) to this file, a "
               "start for another run (--policy=NAME:state=FILE) or a store (meta/AGENTS)");
@@ -120,6 +124,14 @@ bool ParseCommon(SimConfig::Replay* replay, uint64_t* segment_size) {
   return true;
 }
 
+// --state_in, --copies_in and --stats_in: what the replay starts from, as a
+// store reopened on saved state does.
+void StartFromSaved(SimConfig* config) {
+  if (!FLAGS_state_in.empty()) config->policy_state_files.push_back(FLAGS_state_in);
+  config->copies_state_file = FLAGS_copies_in;
+  config->stats_state_file = FLAGS_stats_in;
+}
+
 // The trace and configuration of `run` and `ceiling`: --workload, and
 // --config with --policy. False (the reason printed) on an error.
 bool LoadTrace(const char* command, std::vector<TraceRecord>* trace, SimConfig* config) {
@@ -146,8 +158,7 @@ bool LoadTrace(const char* command, std::vector<TraceRecord>* trace, SimConfig* 
     return false;
   }
   config->replay = replay;
-  if (!FLAGS_state_in.empty()) config->policy_state_files.push_back(FLAGS_state_in);
-  config->copies_state_file = FLAGS_copies_in;
+  StartFromSaved(config);
   return true;
 }
 
@@ -367,6 +378,7 @@ int VerifyCommand() {
     fprintf(stderr, "tierfs-sim: %s\n", error.c_str());
     return 1;
   }
+  StartFromSaved(&config);
   Verification v;
   if (!Verify(trace, config, &v, &error)) {
     fprintf(stderr, "tierfs-sim: %s\n", error.c_str());

@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "core/config.h"
+#include "core/saved_segments.h"
 #include "core/segment_table.h"
 #include "engine/copy_read.h"
 #include "engine/migration.h"
@@ -171,6 +172,9 @@ class Simulation : public StorageView {
   // A segment the store held as the capture began (a `held` event): homed
   // where it was, charged what it holds, before any other record.
   bool Hold(const TraceRecord& r, std::string* error);
+  // The held segments' saved statistics (SimConfig::stats_state_file), as
+  // Store::RestoreSaved gives them at the store's open.
+  bool RestoreStats(std::string* error);
   // Homes segment `seg` of `file` on `want`, or the tier it spills to,
   // charged `bytes`: the tier, or -1 and *error if no tier has room.
   int Home(File& file, uint64_t seg, int want, uint64_t bytes, std::string* error);
@@ -404,6 +408,46 @@ bool Simulation::Hold(const TraceRecord& r, std::string* error) {
   // As the store has it at its open: settled, charged in whole blocks.
   const int want = r.tier >= 0 && r.tier < NumTiers() ? r.tier : NumTiers() - 1;
   return Home(f, r.offset, want, ContentBytes(f, r.offset), error) >= 0;
+}
+
+bool Simulation::RestoreStats(std::string* error) {
+  const std::string& path = config_.stats_state_file;
+  if (path.empty()) return true;
+  std::string text, why;
+  if (!ReadWholeFile(path, &text)) {
+    *error = "cannot read the saved statistics " + path;
+    return false;
+  }
+  std::vector<SavedSegment> rows;
+  uint64_t skipped = 0;
+  if (!ReadSavedSegments(text, &rows, &skipped, &why)) {
+    *error = path + " is not a TierFS statistics file";
+    return false;
+  }
+  if (skipped > 0) {
+    why += (why.empty() ? "" : "; ") + std::to_string(skipped) + " malformed rows skipped";
+  }
+  stats_.stats_refused = why;
+  for (const SavedSegment& row : rows) {
+    File* f = FindFile(row.id);
+    // A segment the capture did not hold (deleted, or not placed) is left
+    // alone, as the store leaves it.
+    if (!f || row.segment >= f->segments.size() || f->segments[row.segment].home < 0) continue;
+    SegmentHeat& h = f->segments[row.segment].heat;
+    const SegmentStats& st = row.stats;
+    h.user_reads = st.user_reads;
+    h.background_reads = st.background_reads;
+    h.writes = st.writes;
+    h.migrations = st.migrations;
+    h.heat = float(st.heat);
+    if (row.times) {
+      h.last_access = st.last_access;
+      h.placed = st.placed;
+      h.last_migration = st.last_migration;
+    }
+    stats_.stats_restored++;
+  }
+  return true;
 }
 
 int Simulation::Home(File& file, uint64_t seg, int want, uint64_t bytes, std::string* error) {
@@ -1075,7 +1119,7 @@ bool Simulation::Run(const std::vector<TraceRecord>& trace, SimResult* result,
     if (r.event == TraceEvent::kStart) clock_.Restore(std::max(clock_.Now(), r.offset));
     if (r.event == TraceEvent::kHeld && !Hold(r, error)) return false;
   }
-  if (!SetUpCopies(trace, error)) return false;
+  if (!RestoreStats(error) || !SetUpCopies(trace, error)) return false;
   // The warm-up's counts, subtracted at the end.
   uint64_t& ios = ios_;
   SimResult warm;

@@ -94,6 +94,14 @@ struct SimConfig {
   // configuration, not a state) is forgotten, as the store forgets it
   // (SimResult::copies_refused).
   std::string copies_state_file;
+  // The segments' statistics the store took back at that open: its
+  // <tier 0>/meta/STATS as the capture's process opened it. The replay gives
+  // them to the segments the capture held (its `held` events), as the store
+  // gave them, so its first plans rank what the store's ranked; "" gives
+  // none. A file that cannot be read or is not a statistics file is an
+  // error; a damaged row ends the rows restored there, as at the store's
+  // open (SimResult::stats_refused).
+  std::string stats_state_file;
 };
 
 // The policy parameter the simulator keeps for itself: `state=FILE[+FILE...]`
@@ -155,6 +163,8 @@ struct SimResult {
   PageCopies::Counters copies;
   uint64_t copies_restored = 0;  // from SimConfig::copies_state_file
   std::string copies_refused;    // why that state was forgotten; "" if it was not
+  uint64_t stats_restored = 0;   // held segments given statistics by SimConfig::stats_state_file
+  std::string stats_refused;     // the rows of that file not restored, and why; "" none
   double wall_seconds = 0;          // what the simulation itself took
   // A learning policy's training loss (Policy::LossCurves); x is the number
   // of transitions its agent had seen.
