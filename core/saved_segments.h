@@ -39,6 +39,9 @@ bool SavedSegmentFromJson(const nlohmann::json& row, SavedSegment* out);
 // (nothing read). A damaged row (a value of the wrong type or out of its
 // field's range) ends the rows read there: *damage says which and why ("" if
 // none), the rows before it are in *rows, as the store's open keeps them.
+// Damage in the sections the store reads before these rows (its errors,
+// tiers, files and clock: env/stats_file.cc) stops its load before any row;
+// it is not looked for here, so a replay takes every row of such a file.
 bool ReadSavedSegments(const std::string& text, std::vector<SavedSegment>* rows,
                        uint64_t* skipped, std::string* damage);
 

@@ -34,7 +34,9 @@
 #include <fstream>
 
 #include <random>
+#include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/trace_format.h"
@@ -379,13 +381,24 @@ TEST(SimEquivalenceRestartTest, TheReplayOfAReopenedStoreStartsFromWhatItHeldAnd
   EXPECT_FALSE(found.ok()) << "the held data changed no decision";
   // The same from the command line: `tierfs-sim verify` starts from the
   // saved copies when told (--copies_in), and from none when not.
-  const std::string verify = std::string(TIERFS_BUILD_DIR) +
-                             "/tools/sim/tierfs-sim verify --workload=" + trace + " --config='" +
-                             test::MakeUri(dir, {"768K:optane", "64M:sata-ssd"}, config) +
-                             "'";
-  const std::string quiet = " > " + dir.path() + "/verify.out 2>&1";
-  EXPECT_EQ(0, std::system((verify + " --copies_in=" + saved + quiet).c_str()));
-  EXPECT_NE(0, std::system((verify + quiet).c_str()));
+  const std::string out = dir.path() + "/verify.out";
+  auto verify = [&](const std::string& extra) {
+    const std::string command =
+        "'" + std::string(TIERFS_BUILD_DIR) + "/tools/sim/tierfs-sim' verify '--workload=" + trace +
+        "' '--config=" + test::MakeUri(dir, {"768K:optane", "64M:sata-ssd"}, config) + "' " +
+        extra + " > '" + out + "' 2>&1";
+    const int status = std::system(command.c_str());
+    std::ifstream in(out);
+    std::stringstream printed;
+    printed << in.rdbuf();
+    return std::make_pair(status, printed.str());
+  };
+  const auto [warm_status, warm_out] = verify("'--copies_in=" + saved + "'");
+  EXPECT_EQ(0, warm_status) << warm_out;
+  EXPECT_NE(std::string::npos, warm_out.find("all the same in the replay")) << warm_out;
+  const auto [cold_status, cold_out] = verify("");
+  EXPECT_NE(0, cold_status) << cold_out;
+  EXPECT_NE(std::string::npos, cold_out.find("differs")) << cold_out;
 }
 
 INSTANTIATE_TEST_SUITE_P(

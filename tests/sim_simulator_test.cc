@@ -565,9 +565,17 @@ TEST(SimulatorTest, AReplayGivesTheHeldSegmentsTheStatisticsTheStoreTookBack) {
   EXPECT_EQ(0u, cold.stats_restored);
   EXPECT_EQ(0u, cold.tiers[0].user_reads);
 
+  // A row without the times (7 fields, as files saved before the clock was)
+  // gives the counts and heat alone: its last access stays the replay's
+  // placement, so the heat is decayed from then, still the hottest.
+  config.stats_state_file = stats;
+  write("[[5, 1, 40, 0, 1, 0, 40.0]]");
+  const SimResult untimed = Replay(trace, config);
+  EXPECT_EQ(1u, untimed.stats_restored);
+  EXPECT_EQ(1u, untimed.tiers[0].user_reads);
+
   // A damaged row ends the rows restored there, as at the store's open; a
   // malformed one is skipped; a file that is no statistics file is an error.
-  config.stats_state_file = stats;
   write(rows + R"(, [5, 0, "many", 0, 0, 0, 1.0], [5, 0, 3, 0, 0, 0, 3.0]])");
   const SimResult damaged = Replay(trace, config);
   EXPECT_EQ(1u, damaged.stats_restored);

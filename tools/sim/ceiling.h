@@ -118,7 +118,7 @@ std::string CeilingName(const CeilingSpec& spec);
 
 // Parses a comma-separated list of KIND[:PAGE[:CAPACITY]], KIND one of
 // best-static, best-static-freed, belady-copies, belady-warm, past-static,
-// lfu-copies, sizes as "4K", "16M" (PAGE a multiple of 4K, 4K if left out);
+// lfu-copies, sizes as "4K", "16M" (PAGE a multiple of 4K up to 1G, 4K if left out);
 // "none" is the empty list. False and *error naming the bad item.
 bool ParseCeilingSpecs(const std::string& list, std::vector<CeilingSpec>* specs,
                        std::string* error);

@@ -7,7 +7,8 @@
 //                      [--policies=all|A,B] [--ceilings=LIST|none] --out=DIR
 //   tierfs-sim ceiling --config=URI|perf|cost|tri --workload=NAME|TRACE
 //                      [--ceilings=LIST]
-//   tierfs-sim verify --workload=TRACE --config=URI [--policy=P]
+//   tierfs-sim verify --workload=TRACE --config=URI [--policy=P] [--state_in=AGENTS]
+//                     [--copies_in=PAGES.state] [--stats_in=STATS]
 //   tierfs-sim list      (workloads and policies)
 //
 // `verify` replays a trace captured from a live store with the capture's own
@@ -75,8 +76,7 @@ DEFINE_string(ceilings, tierfs::sim::kDefaultCeilings,
               "(CAPACITY: instead of tier 0's), or none");
 DEFINE_string(state_in, "",
               "run, verify: start the policy from this saved state (a store's meta/AGENTS as it "
-              "was at "
-              "the open a trace begins with, or --state_out's), as NAME:state=FILE does");
+              "was at the open a trace begins with, or --state_out's), as NAME:state=FILE does");
 DEFINE_string(copies_in, "",
               "run, verify: start the hot-page copies from this saved state (a store's "
               "meta/PAGES.state as it was at the open a trace begins with)");
@@ -383,6 +383,15 @@ int VerifyCommand() {
   if (!Verify(trace, config, &v, &error)) {
     fprintf(stderr, "tierfs-sim: %s\n", error.c_str());
     return 1;
+  }
+  // A saved start taken in part explains a difference that follows.
+  if (!v.copies_refused.empty()) {
+    fprintf(stderr, "tierfs-sim verify: the saved copies were not taken: %s\n",
+            v.copies_refused.c_str());
+  }
+  if (!v.stats_refused.empty()) {
+    fprintf(stderr, "tierfs-sim verify: the saved statistics were taken in part: %s\n",
+            v.stats_refused.c_str());
   }
   if (v.ok()) {
     printf("%zu decisions, all the same in the replay (policy %s)\n", v.live,

@@ -100,7 +100,9 @@ struct SimConfig {
   // gave them, so its first plans rank what the store's ranked; "" gives
   // none. A file that cannot be read or is not a statistics file is an
   // error; a damaged row ends the rows restored there, as at the store's
-  // open (SimResult::stats_refused).
+  // open (SimResult::stats_refused). Damage before the rows, which stops
+  // the store's load before any of them, is not looked for
+  // (core/saved_segments.h).
   std::string stats_state_file;
 };
 

@@ -54,6 +54,8 @@ bool Verify(const std::vector<TraceRecord>& trace, SimConfig config, Verificatio
   result->replay = replay.decisions.size();
   result->copies = replay.copies;
   result->losses = replay.losses;
+  result->copies_refused = replay.copies_refused;
+  result->stats_refused = replay.stats_refused;
   auto same = [](const TraceRecord& a, const TraceRecord& b) {
     return a.event == b.event && a.file_id == b.file_id && a.offset == b.offset &&
            a.size == b.size && a.tier == b.tier;

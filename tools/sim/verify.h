@@ -26,6 +26,9 @@ struct Verification {
   // A learning policy's training in the replay (Policy::LossCurves): a
   // replay that decided the same without training would prove little.
   std::vector<Policy::LossCurve> losses;
+  // What the replay's saved start refused (SimResult::copies_refused,
+  // stats_refused): "" if it took all it was given.
+  std::string copies_refused, stats_refused;
   // Empty if every decision was the same; else the first that differs, with
   // the decisions before it.
   std::string difference;
