@@ -449,6 +449,11 @@ class Store : public StorageView {
   void AbandonBaseObjects();
   void DescribeSegment(const FileEntry& e, uint64_t s, SegmentInfo* info) const
       REQUIRES_SHARED(e.mu);
+  // Every placed segment of every live file (ForEachSegment: of the bulk
+  // kinds alone, those the policies move), each file under its mu shared.
+  void ForEachPlacedSegment(bool bulk_only,
+                            const std::function<void(const SegmentInfo&)>& fn) const
+      EXCLUDES(ns_mu_);
   rocksdb::IOStatus OpenTiers();
   // Appends `record`, updating `entry`'s lsn.
   rocksdb::IOStatus Log(const JournalRecord& record, FileEntry* entry, uint64_t* lsn = nullptr)

@@ -40,12 +40,17 @@ bool Store::Lookup(const SegmentRef& ref, SegmentInfo* info) const {
 }
 
 void Store::ForEachSegment(const std::function<void(const SegmentInfo&)>& fn) const {
+  ForEachPlacedSegment(/*bulk_only=*/true, fn);
+}
+
+void Store::ForEachPlacedSegment(bool bulk_only,
+                                 const std::function<void(const SegmentInfo&)>& fn) const {
   std::vector<std::shared_ptr<FileEntry>> files;
   {
     MutexLock lock(&ns_mu_);
     files.reserve(ns_.files().size());
     for (const auto& kv : ns_.files()) {
-      if (IsBulkKind(kv.second->kind)) files.push_back(kv.second);
+      if (!bulk_only || IsBulkKind(kv.second->kind)) files.push_back(kv.second);
     }
   }
   SegmentInfo info;
