@@ -79,6 +79,21 @@ struct SegmentHeat {
     last_access = last_migration = 0;
     placed = seq;
   }
+  // Statistics saved at a store's close (core/saved_segments.h), taken back
+  // at its next open, or by a replay that starts where it did: the counts
+  // and heat, and with `times` the last access, placement and last
+  // migration (sequence numbers of the saving store's clock).
+  void Restore(const SegmentStats& st, bool times) {
+    user_reads = st.user_reads;
+    background_reads = st.background_reads;
+    writes = st.writes;
+    migrations = st.migrations;
+    heat = float(st.heat);
+    if (!times) return;
+    last_access = st.last_access;
+    placed = st.placed;
+    last_migration = st.last_migration;
+  }
   void CopyFrom(const SegmentHeat& o) {
     auto r = std::memory_order_relaxed;
     user_reads.store(o.user_reads.load(r), r);

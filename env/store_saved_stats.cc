@@ -38,17 +38,7 @@ void Store::RestoreSaved(const SavedSegment& segment) {
   MutexLock lock(&ns_mu_);
   std::shared_ptr<FileEntry> e = ns_.FindId(segment.id);
   if (!e || e->segments.tier(segment.segment) == kNoTier) return;  // deleted or moved since
-  SegmentHeat* h = e->segments.heat(segment.segment);
-  const SegmentStats& st = segment.stats;
-  h->user_reads = st.user_reads;
-  h->background_reads = st.background_reads;
-  h->writes = st.writes;
-  h->migrations = st.migrations;
-  h->heat = st.heat;
-  if (!segment.times) return;
-  h->last_access = st.last_access;
-  h->placed = st.placed;
-  h->last_migration = st.last_migration;
+  e->segments.heat(segment.segment)->Restore(segment.stats, segment.times);
 }
 
 }  // namespace tierfs

@@ -433,18 +433,7 @@ bool Simulation::RestoreStats(std::string* error) {
     // A segment the capture did not hold (deleted, or not placed) is left
     // alone, as the store leaves it.
     if (!f || row.segment >= f->segments.size() || f->segments[row.segment].home < 0) continue;
-    SegmentHeat& h = f->segments[row.segment].heat;
-    const SegmentStats& st = row.stats;
-    h.user_reads = st.user_reads;
-    h.background_reads = st.background_reads;
-    h.writes = st.writes;
-    h.migrations = st.migrations;
-    h.heat = float(st.heat);
-    if (row.times) {
-      h.last_access = st.last_access;
-      h.placed = st.placed;
-      h.last_migration = st.last_migration;
-    }
+    f->segments[row.segment].heat.Restore(row.stats, row.times);
     stats_.stats_restored++;
   }
   return true;
